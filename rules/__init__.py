@@ -1,0 +1,143 @@
+"""The rules of five tabletop RPGs' dice, as pure Python.
+
+The contract (DESIGN.md, "The rules contract"): a spec (plain JSON-able dict)
+goes in, a result (plain JSON-able dict) comes out.
+
+- ``roll(system, spec, rng=None)``: validate and roll.
+- ``act(system, spec, result, action, rng=None)``: a step the rules allow
+  after a roll; returns a new result that keeps every earlier stage.
+- ``odds(system, spec, result=None, action=None)``: the distribution.
+- ``replay(system, spec, stages)``: rebuild a result from its recorded draws
+  (how a shared result is checked: its outcome is recomputed from its faces).
+
+Every result records ``stages``: the roll and each action, with the draws
+each took, in order, so ``replay`` gives back the same result.
+
+>>> from rules.dice import ScriptedRng
+>>> sorted(SYSTEMS)
+['alkemy', 'jadeclaw', 'milhamah', 'mirage', 'open_tale']
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from .dice import RecordingRng, Rng, ScriptedRng, SpecError, system_rng
+
+__all__ = ["SYSTEMS", "OUTCOMES", "TITLES", "roll", "act", "odds", "replay",
+           "default_spec", "normalize", "SpecError", "ScriptedRng"]
+
+#: System keys in tab order.
+SYSTEMS = ("milhamah", "open_tale", "mirage", "alkemy", "jadeclaw")
+
+TITLES = {
+    "milhamah": "Milhamah RPG",
+    "open_tale": "Open Tale",
+    "mirage": "Mirage",
+    "alkemy": "ALKEMY",
+    "jadeclaw": "Jadeclaw",
+}
+
+#: Outcome names per system, worst to best (DESIGN.md).
+OUTCOMES = {
+    "milhamah": ("botch", "failure", "success_at_cost", "success", "natural_success",
+                 "critical_success"),
+    "open_tale": ("failure", "scored", "success"),
+    "mirage": ("failure", "tie", "success", "success_with_bonus"),
+    "alkemy": ("failure", "success"),
+    "jadeclaw": ("botch", "double_botch", "overwhelming_failure", "failure", "tie",
+                 "scored", "success", "overwhelming_success", "no_hits", "hits"),
+}
+
+#: A shared result may carry at most this many stages (bounded work).
+MAX_STAGES = 24
+
+
+def _module(system: Any):
+    if not isinstance(system, str) or system not in SYSTEMS:
+        raise SpecError("system", "must be one of " + ", ".join(SYSTEMS))
+    return importlib.import_module(f"rules.{system}")
+
+
+def normalize(system: str, spec: Any) -> dict:
+    """The spec validated, every default filled in."""
+    return _module(system).normalize(spec)
+
+
+def default_spec(system: str) -> dict:
+    """A valid spec each form opens with (normalized)."""
+    mod = _module(system)
+    return mod.normalize(dict(mod.DEFAULT_SPEC))
+
+
+def roll(system: str, spec: Any, rng: Rng | None = None) -> dict:
+    """Validate ``spec`` and roll it. ``rng`` is anything with
+    ``randint(a, b)``; None means a cryptographic source."""
+    mod = _module(system)
+    norm = mod.normalize(spec)
+    rec = RecordingRng(rng if rng is not None else system_rng())
+    result = mod.roll(norm, rec)
+    result["system"] = system
+    result["spec"] = norm
+    result["stages"] = [{"do": "roll", "draws": rec.draws}]
+    return result
+
+
+def act(system: str, spec: Any, result: dict, action: Any, rng: Rng | None = None) -> dict:
+    """A step the rules allow after a roll (DESIGN.md verbs). A verb the
+    rules do not allow at that stage raises ``SpecError``."""
+    mod = _module(system)
+    norm = mod.normalize(spec)
+    if not isinstance(action, dict) or not isinstance(action.get("do"), str):
+        raise SpecError("action", "must be an object with a 'do' verb")
+    if not isinstance(result, dict) or not isinstance(result.get("stages"), list):
+        raise SpecError("result", "is not a result of this page")
+    if len(result["stages"]) >= MAX_STAGES:
+        raise SpecError("action", f"a roll may take at most {MAX_STAGES - 1} steps")
+    rec = RecordingRng(rng if rng is not None else system_rng())
+    new = mod.act(norm, result, dict(action), rec)
+    new["system"] = system
+    new["spec"] = norm
+    new["stages"] = list(result["stages"]) + [{**action, "draws": rec.draws}]
+    return new
+
+
+def odds(system: str, spec: Any, result: dict | None = None, action: Any = None) -> dict:
+    """The distribution of the roll, or of the next step given a result and
+    an action: ``{"value": {v: p}, "outcome": {name: p}, "exact": bool, ...}``."""
+    mod = _module(system)
+    norm = mod.normalize(spec)
+    if action is not None and not (isinstance(action, dict) and isinstance(action.get("do"), str)):
+        raise SpecError("action", "must be an object with a 'do' verb")
+    return mod.odds(norm, result, action)
+
+
+def replay(system: str, spec: Any, stages: Any) -> dict:
+    """Rebuild a result from its stages' recorded draws. Every draw must be
+    used and lie on its die, so a link cannot claim an outcome its dice
+    don't give.
+
+    >>> r = roll("jadeclaw", {"dice": "d8"}, ScriptedRng([5]))
+    >>> replay("jadeclaw", r["spec"], r["stages"])["value"] == r["value"]
+    True
+    """
+    if not isinstance(stages, list) or not stages or len(stages) > MAX_STAGES:
+        raise SpecError("stages", f"must be a list of 1 to {MAX_STAGES} recorded steps")
+    result = None
+    for i, stage in enumerate(stages):
+        if not isinstance(stage, dict) or not isinstance(stage.get("draws"), list):
+            raise SpecError("stages", f"step {i + 1} is not a recorded step")
+        if len(stage["draws"]) > 10_000:
+            raise SpecError("stages", f"step {i + 1} has too many draws")
+        rng = ScriptedRng(stage["draws"])
+        action = {k: v for k, v in stage.items() if k != "draws"}
+        if i == 0:
+            if action.get("do") != "roll":
+                raise SpecError("stages", "the first step must be the roll")
+            result = roll(system, spec, rng)
+        else:
+            result = act(system, spec, result, action, rng)
+        if not rng.exhausted:
+            raise SpecError("stages", f"step {i + 1} has more draws than its dice use")
+    return result

@@ -1,0 +1,424 @@
+"""Dice primitives shared by every system: sizes and steps, pools and their
+notation, the rng protocol, result pieces that keep their history, spec
+validation helpers, exact distributions, and the one error family.
+
+Nothing here imports from the browser; it runs unchanged under CPython 3.11
+and Pyodide (CPython 3.14).
+
+>>> rng = ScriptedRng([6, 1, 4])
+>>> [roll_die(rng, 6) for _ in range(3)]
+[6, 1, 4]
+>>> parse_pool("2d12 & d4")
+[12, 12, 4]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Iterable, Mapping, Protocol, Sequence
+
+__all__ = [
+    "SIZES", "MAX_POOL", "ROLES",
+    "SpecError", "Rng", "ScriptedRng", "RecordingRng", "system_rng",
+    "roll_die", "roll_face", "Die",
+    "step_up", "step_down", "parse_pool", "format_pool",
+    "name_key", "check_keys", "get_int", "get_bool", "get_choice", "get_size",
+    "get_sizes", "get_dict",
+    "Dist", "die_dist", "convolve", "normalize_dist", "dist_to_json", "spec_seed",
+]
+
+#: The die sizes the five systems use, smallest first; one "size step" moves
+#: one place along this tuple (Jadeclaw, Mirage).
+SIZES = (4, 6, 8, 10, 12)
+
+#: No pool anywhere may hold more dice than this (bounded work, issue 9).
+MAX_POOL = 40
+
+#: One word per die saying what became of it; the drawing shows each by a
+#: mark as well as by colour.
+ROLES = ("rolled", "kept", "dropped", "frozen", "rerolled", "exploded", "wild",
+         "success", "fail", "imaginary")
+
+
+class SpecError(ValueError):
+    """An invalid spec or action. The message names the field and what is
+    allowed; ``field`` holds the field's name so the page can show the
+    message beside it.
+
+    >>> e = SpecError("level", "must be a whole number from 1 to 9 (got 12)")
+    >>> str(e), e.field
+    ('level: must be a whole number from 1 to 9 (got 12)', 'level')
+    """
+
+    def __init__(self, field: str, message: str):
+        self.field = field
+        self.detail = message
+        super().__init__(f"{field}: {message}" if field else message)
+
+
+# --------------------------------------------------------------------------
+# Randomness: passed in, never global.
+
+class Rng(Protocol):
+    def randint(self, a: int, b: int) -> int: ...
+
+
+def system_rng() -> random.SystemRandom:
+    """The default source: cryptographic (os.urandom; in Pyodide that is
+    crypto.getRandomValues). ``randint`` goes through ``_randbelow``, which
+    draws whole bits and rejects, so no face is favoured by a modulo."""
+    return random.SystemRandom()
+
+
+class ScriptedRng:
+    """Returns the given values in order: forces the dice of a worked example
+    and replays a recorded result. A value outside the asked range, or
+    running out, is a ``SpecError`` (a replayed link must not invent dice).
+
+    >>> rng = ScriptedRng([3])
+    >>> rng.randint(1, 6)
+    3
+    >>> rng.randint(1, 6)
+    Traceback (most recent call last):
+    ...
+    rules.dice.SpecError: draws: ran out of recorded dice (1 given)
+    """
+
+    def __init__(self, values: Iterable[int]):
+        self.values = list(values)
+        self.pos = 0
+
+    def randint(self, a: int, b: int) -> int:
+        if self.pos >= len(self.values):
+            raise SpecError("draws", f"ran out of recorded dice ({len(self.values)} given)")
+        v = self.values[self.pos]
+        if isinstance(v, bool) or not isinstance(v, int) or not a <= v <= b:
+            raise SpecError("draws", f"draw {self.pos + 1} must be a whole number from {a} to {b} (got {v!r})")
+        self.pos += 1
+        return v
+
+    @property
+    def exhausted(self) -> bool:
+        return self.pos >= len(self.values)
+
+
+class RecordingRng:
+    """Wraps an rng and records every draw, so a result can be replayed."""
+
+    def __init__(self, inner: Rng):
+        self.inner = inner
+        self.draws: list[int] = []
+
+    def randint(self, a: int, b: int) -> int:
+        v = self.inner.randint(a, b)
+        self.draws.append(v)
+        return v
+
+
+def roll_die(rng: Rng, sides: int) -> int:
+    """One numbered die: exactly one ``rng.randint(1, sides)``."""
+    return rng.randint(1, sides)
+
+
+def roll_face(rng: Rng, faces: Sequence[Any]) -> Any:
+    """One letter or symbol die: one ``rng.randint(1, n)`` indexing its faces.
+
+    >>> roll_face(ScriptedRng([2]), ["א", "ב", "ג"])
+    'ב'
+    """
+    return faces[rng.randint(1, len(faces)) - 1]
+
+
+# --------------------------------------------------------------------------
+# Result pieces.
+
+@dataclass(frozen=True)
+class Die:
+    """One die of a result. ``history`` lists every face it showed, oldest
+    first (the last is ``face``), so rerolled, exploded and dropped dice stay
+    visible. ``sides`` for a numbered die, ``faces`` for a letter or symbol
+    die. ``extra`` carries system flags (``success``, ``colour``, ``label``...).
+
+    >>> Die(sides=6, face=4, role="kept", history=(2, 4)).to_dict()
+    {'type': 'die', 'sides': 6, 'face': 4, 'role': 'kept', 'history': [2, 4]}
+    """
+
+    face: Any
+    role: str = "rolled"
+    sides: int | None = None
+    faces: tuple | None = None
+    history: tuple = ()
+    extra: Mapping[str, Any] = field(default_factory=dict, hash=False, compare=True)
+
+    def to_dict(self) -> dict:
+        d: dict[str, Any] = {"type": "die"}
+        if self.sides is not None:
+            d["sides"] = self.sides
+        if self.faces is not None:
+            d["faces"] = list(self.faces)
+        d["face"] = self.face
+        d["role"] = self.role
+        d["history"] = list(self.history) if self.history else [self.face]
+        d.update(self.extra)
+        return d
+
+
+# --------------------------------------------------------------------------
+# Sizes, steps and notation.
+
+def step_up(size: int, steps: int = 1) -> int:
+    """The size ``steps`` places larger, stopping at d12.
+
+    >>> step_up(8), step_up(12), step_up(4, 2)
+    (10, 12, 8)
+    """
+    return SIZES[min(len(SIZES) - 1, SIZES.index(size) + steps)]
+
+
+def step_down(size: int, steps: int = 1) -> int:
+    """The size ``steps`` places smaller, stopping at d4.
+
+    >>> step_down(10), step_down(4)
+    (8, 4)
+    """
+    return SIZES[max(0, SIZES.index(size) - steps)]
+
+
+_TERM = re.compile(r"^(\d*)\s*d\s*(\d+)$")
+
+
+def parse_pool(text: str, field: str = "dice", sizes: Sequence[int] = SIZES,
+               limit: int = MAX_POOL) -> list[int]:
+    """Dice notation to a list of sizes, largest first. Terms are joined by
+    ``&``, ``,``, ``+`` or "and"; each is ``d8`` or ``3d8``.
+
+    >>> parse_pool("d10, d6")
+    [10, 6]
+    >>> parse_pool("3d8")
+    [8, 8, 8]
+    >>> parse_pool("2d7")
+    Traceback (most recent call last):
+    ...
+    rules.dice.SpecError: dice: 'd7' is not a die here; sizes are d4, d6, d8, d10, d12
+    """
+    if not isinstance(text, str):
+        raise SpecError(field, f"must be dice notation such as '2d12 & d4' (got {type(text).__name__})")
+    if len(text) > 200:
+        raise SpecError(field, "is too long for dice notation")
+    parts = [p.strip() for p in re.split(r"&|,|\+|\band\b", text.lower()) if p.strip()]
+    if not parts:
+        raise SpecError(field, "needs at least one die, e.g. 'd10, d6'")
+    out: list[int] = []
+    for p in parts:
+        m = _TERM.match(p)
+        if not m:
+            raise SpecError(field, f"cannot read {p!r}; write dice as 'd8' or '2d12 & d4'")
+        n = int(m.group(1) or 1)
+        s = int(m.group(2))
+        if s not in sizes:
+            raise SpecError(field, f"'d{s}' is not a die here; sizes are " + ", ".join(f"d{x}" for x in sizes))
+        if n < 1 or len(out) + n > limit:
+            raise SpecError(field, f"must hold from 1 to {limit} dice")
+        out += [s] * n
+    return sorted(out, reverse=True)
+
+
+def format_pool(sizes: Iterable[int]) -> str:
+    """The text's own notation, largest first.
+
+    >>> format_pool([4, 12, 12])
+    '2d12 & d4'
+    >>> format_pool([])
+    'no dice'
+    """
+    counts: dict[int, int] = {}
+    for s in sorted(sizes, reverse=True):
+        counts[s] = counts.get(s, 0) + 1
+    if not counts:
+        return "no dice"
+    return " & ".join(f"{n if n > 1 else ''}d{s}" for s, n in counts.items())
+
+
+# --------------------------------------------------------------------------
+# Spec validation: every field checked, every message names it.
+
+def name_key(value: Any, field: str) -> str:
+    """Names are snake_case, accepted in any case with spaces or hyphens.
+
+    >>> name_key("For Experts Only", "difficulty")
+    'for_experts_only'
+    """
+    if not isinstance(value, str):
+        raise SpecError(field, f"must be a name (got {type(value).__name__})")
+    if len(value) > 60:
+        raise SpecError(field, "is too long for a name")
+    return re.sub(r"[\s\-]+", "_", value.strip()).lower()
+
+
+def check_keys(spec: Any, allowed: Iterable[str], field: str = "spec") -> dict:
+    """The spec must be a dict whose keys are all known."""
+    if not isinstance(spec, dict):
+        raise SpecError(field, f"must be an object of settings (got {type(spec).__name__})")
+    allowed = list(allowed)
+    for k in spec:
+        if k not in allowed:
+            shown = repr(k)[:40]
+            raise SpecError(field if field != "spec" else str(k)[:40],
+                            f"{shown} is not a setting here; allowed: {', '.join(allowed)}")
+    return spec
+
+
+def get_int(spec: Mapping, key: str, lo: int, hi: int, default: Any = None,
+            field: str | None = None) -> int:
+    """A whole number from ``lo`` to ``hi``; numeric strings are accepted
+    (form fields arrive as text). ``default`` is used when the key is absent
+    or None; pass ``default=...`` to require it."""
+    name = field or key
+    v = spec.get(key, default) if isinstance(spec, Mapping) else default
+    if v is None:
+        if default is ...:
+            raise SpecError(name, f"is required: a whole number from {lo} to {hi}")
+        v = default
+    if v is ...:
+        raise SpecError(name, f"is required: a whole number from {lo} to {hi}")
+    if isinstance(v, str) and re.fullmatch(r"\s*[+-]?\d{1,9}\s*", v):
+        v = int(v)
+    if isinstance(v, float) and v.is_integer() and abs(v) < 1e9:
+        v = int(v)
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise SpecError(name, f"must be a whole number from {lo} to {hi} (got {_show(v)})")
+    if not lo <= v <= hi:
+        raise SpecError(name, f"must be a whole number from {lo} to {hi} (got {_show(v)})")
+    return v
+
+
+def get_bool(spec: Mapping, key: str, default: bool = False) -> bool:
+    v = spec.get(key, default)
+    if v is None:
+        return default
+    if isinstance(v, bool):
+        return v
+    if v in (0, 1) and isinstance(v, int):
+        return bool(v)
+    if isinstance(v, str) and v.lower() in ("true", "on", "yes", "1", "false", "off", "no", "0", ""):
+        return v.lower() in ("true", "on", "yes", "1")
+    raise SpecError(key, f"must be true or false (got {_show(v)})")
+
+
+def get_choice(spec: Mapping, key: str, choices: Sequence[str], default: Any = None,
+               field: str | None = None) -> str:
+    """One of ``choices`` (snake_case names, any case accepted)."""
+    name = field or key
+    v = spec.get(key, default)
+    if v is None:
+        v = default
+    if v is None or v is ...:
+        raise SpecError(name, "is required; one of " + ", ".join(choices))
+    k = name_key(v, name)
+    if k not in choices:
+        raise SpecError(name, f"must be one of {', '.join(choices)} (got {_show(v)})")
+    return k
+
+
+def get_size(spec: Mapping, key: str, sizes: Sequence[int] = SIZES, default: Any = None,
+             allow_zero: bool = False, field: str | None = None) -> int:
+    """A die size given as 8, "8" or "d8"."""
+    name = field or key
+    v = spec.get(key, default)
+    if v is None:
+        v = default
+    allowed = ", ".join(f"d{s}" for s in sizes) + (" or 0 for none" if allow_zero else "")
+    if isinstance(v, str):
+        m = re.fullmatch(r"\s*[dD]?(\d{1,3})\s*", v)
+        if m:
+            v = int(m.group(1))
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)
+    if isinstance(v, bool) or not isinstance(v, int) or not (v in sizes or (allow_zero and v == 0)):
+        raise SpecError(name, f"must be a die size: {allowed} (got {_show(v)})")
+    return v
+
+
+def get_sizes(spec: Mapping, key: str, sizes: Sequence[int] = SIZES, default: Any = None,
+              limit: int = MAX_POOL, field: str | None = None) -> list[int]:
+    """A list of die sizes, or dice notation text; largest first."""
+    name = field or key
+    v = spec.get(key, default)
+    if v is None:
+        v = default
+    if isinstance(v, str):
+        return parse_pool(v, name, sizes, limit)
+    if not isinstance(v, (list, tuple)):
+        raise SpecError(name, f"must be a list of die sizes or notation such as '2d12 & d4' (got {_show(v)})")
+    if len(v) > limit:
+        raise SpecError(name, f"may hold at most {limit} dice")
+    out = [get_size({"x": x}, "x", sizes, field=name) for x in v]
+    return sorted(out, reverse=True)
+
+
+def get_dict(spec: Mapping, key: str, default: Any = None) -> dict:
+    v = spec.get(key, default)
+    if v is None:
+        v = {} if default is None else default
+    if not isinstance(v, dict):
+        raise SpecError(key, f"must be an object (got {_show(v)})")
+    return v
+
+
+def _show(v: Any) -> str:
+    """A short, safe rendering of a bad value for a message."""
+    s = repr(v)
+    return s if len(s) <= 40 else s[:37] + "..."
+
+
+# --------------------------------------------------------------------------
+# Exact distributions: {value: Fraction}. Small and dependency-free.
+
+Dist = dict
+
+
+def die_dist(sides: int) -> Dist:
+    """A fair die.
+
+    >>> die_dist(4)[3]
+    Fraction(1, 4)
+    """
+    p = Fraction(1, sides)
+    return {v: p for v in range(1, sides + 1)}
+
+
+def convolve(a: Mapping, b: Mapping, op=lambda x, y: x + y) -> Dist:
+    """The distribution of ``op(x, y)`` for independent x ~ a, y ~ b.
+
+    >>> d = convolve(die_dist(6), die_dist(6))
+    >>> d[7]
+    Fraction(1, 6)
+    """
+    out: dict = {}
+    for x, px in a.items():
+        for y, py in b.items():
+            k = op(x, y)
+            out[k] = out.get(k, 0) + px * py
+    return out
+
+
+def normalize_dist(d: Mapping) -> Dist:
+    total = sum(d.values())
+    return {k: v / total for k, v in d.items()}
+
+
+def dist_to_json(d: Mapping) -> dict:
+    """Values sorted, probabilities as floats (the odds contract)."""
+    return {k: float(v) for k, v in sorted(d.items(), key=lambda kv: (str(type(kv[0])), kv[0]))}
+
+
+def spec_seed(system: str, spec: Any, extra: Any = None) -> int:
+    """A seed derived from the question, so sampled odds give the same answer
+    to the same question."""
+    text = json.dumps([system, spec, extra], sort_keys=True, default=str, ensure_ascii=False)
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
