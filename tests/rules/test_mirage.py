@@ -1,0 +1,485 @@
+"""Mirage rules (seeds/002_4445b8bd2161667f.txt) against its text and
+RULES-NOTES Mirage 1-6: every rule statement a case with its dice forced by
+ScriptedRng, odds against brute-force enumeration, replay and JSON."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import statistics
+import time
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import rules
+from rules import mirage
+from rules.dice import ScriptedRng, SpecError
+
+
+def roll(spec, draws):
+    return rules.roll("mirage", spec, ScriptedRng(draws))
+
+
+def pray(result, dice, draws, bonus=0, **extra):
+    return rules.act("mirage", result["spec"], result,
+                     {"do": "pray", "dice": dice, "bonus": bonus, **extra}, ScriptedRng(draws))
+
+
+def sizes(result):
+    return [d["sides"] for d in result["dice"]]
+
+
+# --------------------------------------------------------------------------
+# "Modifiers" (step up / step down), RULES-NOTES Mirage 3.
+
+STEP_CASES = [
+    # (id, attribute, skill, spec extras, dice after stepping, steps lost)
+    ("text: d10 & d6 +1 -> d10 & d8 (lower die first)", 10, 6, {"modifier": 1}, [10, 8], 0),
+    ("text: 2d6 -1 -> d6 (below 2d6 remove a die)", 6, 6, {"modifier": -1}, [6], 0),
+    ("text: d12 & d10 +3 -> 2d12 (never above 2d12)", 12, 10, {"modifier": 3}, [12, 12], 2),
+    ("text: lone d8 +1 -> d8 & d6 (add a d6)", 8, 0, {"modifier": 1}, [8, 6], 0),
+    ("lone d8 +3 -> d8 & d10 (add d6, then step the lower)", 8, 0, {"modifier": 3}, [8, 10], 0),
+    ("text: never below one d6 (lone d6 -2)", 6, 0, {"modifier": -2}, [6], 2),
+    ("d8 & d6 -2 -> d6 (down to 2d6, then remove)", 8, 6, {"modifier": -2}, [6], 0),
+    ("d12 & d6 -1 -> d10 & d6 (higher die first)", 12, 6, {"modifier": -1}, [10, 6], 0),
+    ("d6 & d10 +2 -> d10 & d10 (balance up)", 6, 10, {"modifier": 2}, [10, 10], 0),
+    ("equal dice: the skill die moves first (+1)", 8, 8, {"modifier": 1}, [8, 10], 0),
+    ("equal dice: the skill die moves first (-1)", 8, 8, {"modifier": -1}, [8, 6], 0),
+    ("lone d10 -1 -> d8", 10, 0, {"modifier": -1}, [8], 0),
+    ("d12 & d12 -9 -> d6 (7 steps), 2 steps lost", 12, 12, {"modifier": -9}, [6], 2),
+    ("difficulty Trivial +3: d6 & d6 -> d8 & d10", 6, 6, {"difficulty": "trivial"}, [8, 10], 0),
+    ("difficulty Formidable -3: d10 & d8 -> 2d6", 10, 8, {"difficulty": "Formidable"}, [6, 6], 0),
+    ("Hard -2 and two helpers +2 cancel", 8, 8, {"difficulty": "hard", "helpers": 2}, [8, 8], 0),
+    ("three helpers +3", 6, 6, {"helpers": 3}, [8, 10], 0),
+    ("physical Conditions step down an Agility roll", 10, 10,
+     {"attribute_name": "agility", "conditions": {"physical": 2, "mental": 3}}, [8, 8], 0),
+    ("physical Conditions do not touch a Wits roll", 10, 10,
+     {"attribute_name": "wits", "conditions": {"physical": 3, "mental": 1}}, [10, 8], 0),
+    ("modifiers add up to one net value", 8, 6,
+     {"difficulty": "easy", "helpers": 1, "modifier": -1,
+      "attribute_name": "empathy", "conditions": ["Angry"]}, [8, 6], 0),
+]
+
+
+@pytest.mark.parametrize("attr,skill,extra,after,lost",
+                         [c[1:] for c in STEP_CASES], ids=[c[0] for c in STEP_CASES])
+def test_steps(attr, skill, extra, after, lost):
+    """Mirage "Modifiers": the dice rolled after stepping, and the steps that
+    could not be taken (RULES-NOTES Mirage 3). Draws are all 2 (no success),
+    so any size is a valid draw."""
+    r = roll({"attribute": attr, "skill": skill, **extra}, [2] * len(after))
+    assert sizes(r) == after
+    assert r["steps"]["lost"] == lost
+    assert [s for _, s in r["base"]] == [attr] + ([skill] if skill else [])
+    assert [s for _, s in r["stepped"]] == after
+    assert r["dice"][0]["kind"] == "attribute"
+
+
+def test_stepped_die_says_where_it_came_from():
+    """The result shows the dice before and after stepping (issue 5, 3)."""
+    r = roll({"attribute": 10, "skill": 6, "modifier": 1}, [2, 2])
+    assert r["dice"][1]["stepped_from"] == 6 and "stepped_from" not in r["dice"][0]
+    assert any("d10 & d6 \u2192 d10 & d8" in line for line in r["explain"])
+
+
+def test_gear_is_not_stepped():
+    """RULES-NOTES Mirage 5: gear dice count like base dice but are not
+    stepped and do not count toward the 2d12 cap."""
+    r = roll({"attribute": 12, "skill": 12, "gear": [8, 6], "modifier": 2}, [2, 2, 2, 2])
+    assert sizes(r) == [12, 12, 8, 6]
+    assert [d["kind"] for d in r["dice"]] == ["attribute", "skill", "gear", "gear"]
+    assert r["steps"]["lost"] == 2
+
+
+def test_dice_kinds_have_distinct_colours():
+    """"Dice Names": attribute, skill and gear dice in different colours."""
+    r = roll({"attribute": 8, "skill": 6, "gear": [6]}, [2, 2, 2])
+    colours = [d["colour"] for d in r["dice"]]
+    assert len(set(colours)) == 3
+
+
+# --------------------------------------------------------------------------
+# "Success": 6+ one, 10+ two (d10/d12 only); RULES-NOTES Mirage 2.
+
+THRESHOLDS = [(6, 5, 0), (6, 6, 1), (8, 8, 1), (10, 9, 1), (10, 10, 2), (12, 5, 0),
+              (12, 6, 1), (12, 11, 2), (12, 12, 2), (8, 1, 0)]
+
+
+@pytest.mark.parametrize("sides,face,n", THRESHOLDS,
+                         ids=[f"d{s} shows {f}: {n}" for s, f, n in THRESHOLDS])
+def test_success_thresholds(sides, face, n):
+    """"Success": 6 or higher is a success, 10 or higher on one die two."""
+    r = roll({"attribute": sides}, [face])
+    assert r["dice"][0]["successes"] == n
+    assert r["dice"][0]["success"] is (n > 0)
+    assert r["value"] == n
+
+
+OUTCOME_CASES = [
+    ("no successes: failure", [5, 3], "failure", 0, 0),
+    ("one success: success", [6, 3], "success", 1, 0),
+    ("two successes: success with bonus", [6, 7], "success_with_bonus", 2, 1),
+    ("10+ on the d12 alone is two successes", [11, 1], "success_with_bonus", 2, 1),
+    ("three successes: two extra (combat damage)", [12, 9], "success_with_bonus", 3, 2),
+]
+
+
+@pytest.mark.parametrize("draws,outcome,value,extra", [c[1:] for c in OUTCOME_CASES],
+                         ids=[c[0] for c in OUTCOME_CASES])
+def test_outcomes(draws, outcome, value, extra):
+    """"Multiple Successes" / "The Art of Failure": 0 failure, 1 success, 2+
+    a bonus effect; each extra success +1 damage in combat."""
+    r = roll({"attribute": 12, "skill": 10}, draws)
+    assert (r["outcome"], r["value"], r["extra_successes"]) == (outcome, value, extra)
+
+
+def test_no_skill_rolls_the_attribute_die_alone():
+    """"No Skill?": roll the base die for the attribute alone."""
+    r = roll({"attribute": 10, "skill": 0}, [10])
+    assert sizes(r) == [10] and r["value"] == 2
+    assert "alone" in r["explain"][0]
+
+
+def test_skill_name_selects_its_attribute():
+    """"Core Skills": each skill is connected to one attribute."""
+    for skill, attr in [("Might", "strength"), ("Shadowcraft", "agility"),
+                        ("survival instincts", "wits"), ("INSPIRATION", "empathy")]:
+        assert rules.normalize("mirage", {"skill_name": skill})["attribute_name"] == attr
+    s = rules.normalize("mirage", {"skill_name": "might", "attribute_name": "Wits"})
+    assert s["attribute_name"] == "wits"
+
+
+# --------------------------------------------------------------------------
+# "Prayer", RULES-NOTES Mirage 4.
+
+def test_prayer_rerolls_and_keeps_the_roll_before():
+    """"Prayer": reroll some or all dice not showing one; all dice count
+    after; the roll before the prayer stays visible (history, before_prayer)."""
+    r = roll({"attribute": 8, "skill": 6, "attribute_name": "agility"}, [3, 4])
+    p = pray(r, [0], [8])
+    assert [d["history"] for d in p["dice"]] == [[3, 8], [4]]
+    assert [d["role"] for d in p["dice"]] == ["rerolled", "kept"]
+    assert p["outcome"] == "success" and p["condition_gained"] is None
+    assert p["before_prayer"]["outcome"] == "failure"
+    assert [d["face"] for d in p["before_prayer"]["dice"]] == [3, 4]
+    assert p["stages"][1]["draws"] == [8]
+
+
+CONDITION_CASES = [
+    ("Strength roll, a rerolled die shows 1: physical", "strength", [3, 4], [0, 1], [1, 7], "physical"),
+    ("Agility roll: physical", "agility", [3, 4], [0], [1], "physical"),
+    ("Wits roll: mental", "wits", [3, 4], [0, 1], [1, 8], "mental"),
+    ("Empathy roll, two 1s: still one mental Condition", "empathy", [3, 4], [0, 1], [1, 1], "mental"),
+    ("a die showing 1 before the prayer counts after it", "strength", [1, 4], [1], [8], "physical"),
+    ("no 1 after the prayer: no Condition", "wits", [3, 4], [0, 1], [2, 6], None),
+]
+
+
+@pytest.mark.parametrize("attr_name,draws,chosen,after,gained", [c[1:] for c in CONDITION_CASES],
+                         ids=[c[0] for c in CONDITION_CASES])
+def test_prayer_condition(attr_name, draws, chosen, after, gained):
+    """"The Cost of Unanswered Prayer": after praying, any die showing one
+    gives one Condition (they do not stack), physical for Strength/Agility,
+    mental for Wits/Empathy."""
+    r = roll({"attribute": 8, "skill": 8, "attribute_name": attr_name}, draws)
+    p = pray(r, chosen, after)
+    assert p["condition_gained"] == gained
+    assert any(("Condition" in line) for line in p["explain"][-1:])
+
+
+def test_prayer_with_three_conditions_breaks():
+    """"Conditions": a fourth Condition of one type makes the character
+    Broken (RULES-NOTES Mirage 5)."""
+    r = roll({"attribute": 12, "skill": 12, "attribute_name": "wits",
+              "conditions": {"mental": 3}}, [2, 2, 2])
+    p = pray(r, [0], [1])
+    assert p["condition_gained"] == "mental" and p["broken"] is True
+    assert "Broken" in p["explain"][-1]
+
+
+PRAYER_BONUS_CASES = [
+    ("preparatory +1 steps the lower rerolled die", 8, 6, [0, 1], 1, [8, 8]),
+    ("temple +2 on both dice: d8 & d6 -> d8 & d10", 8, 6, [0, 1], 2, [8, 10]),
+    ("+1 on one rerolled die steps that die", 10, 6, [0], 1, [12, 6]),
+    ("+2 on a d12: never above d12, steps lost", 12, 6, [0], 2, [12, 6]),
+    ("lone die +1 adds a d6 to the reroll", 8, 0, [0], 1, [8, 6]),
+    ("lone die +2 adds a d6 and steps it", 8, 0, [0], 2, [8, 8]),
+]
+
+
+@pytest.mark.parametrize("attr,skill,chosen,bonus,after", [c[1:] for c in PRAYER_BONUS_CASES],
+                         ids=[c[0] for c in PRAYER_BONUS_CASES])
+def test_prayer_bonus_steps_the_reroll(attr, skill, chosen, bonus, after):
+    """"Preparatory Prayer and Chapels": +1 (temple +2) to re-rolls, read as
+    step modifiers on the rerolled base dice (RULES-NOTES Mirage 4, 3)."""
+    r = roll({"attribute": attr, "skill": skill}, [2] * (2 if skill else 1))
+    n = len(after) if not skill else len(chosen)
+    p = pray(r, chosen, [2] * n, bonus=bonus)
+    assert sizes(p) == after
+    assert p["prayed"]["bonus"] == bonus
+
+
+def test_prayer_bonus_does_not_step_gear():
+    """RULES-NOTES Mirage 5: gear dice are not stepped, so a bonus on a
+    gear-only prayer is lost and said to be."""
+    r = roll({"attribute": 8, "gear": [6]}, [2, 2])
+    p = pray(r, [1], [2], bonus=1)
+    assert sizes(p) == [8, 6] and p["prayed"]["lost"] == 1
+
+
+REFUSED = [
+    ("passive roll: no prayer", {"passive": True}, {"dice": [0]}, "action"),
+    ("a die showing 1 cannot be rerolled", {}, {"dice": [1]}, "dice"),
+    ("no dice named", {}, {"dice": []}, "dice"),
+    ("a die that is not there", {}, {"dice": [5]}, "dice"),
+    ("the same die twice", {}, {"dice": [0, 0]}, "dice"),
+    ("bonus 3", {}, {"dice": [0], "bonus": 3}, "bonus"),
+    ("the opponent may not pray", {"opponent": {"attribute": 6}}, {"dice": [0], "side": "opponent"}, "side"),
+    ("unknown verb", {}, {"do": "push", "dice": [0]}, "action"),
+]
+
+
+@pytest.mark.parametrize("extra,action,field", [c[1:] for c in REFUSED], ids=[c[0] for c in REFUSED])
+def test_prayer_refused(extra, action, field):
+    """"Prayer" / "Passive Rolls" / "Opposed Rolls": what a prayer may not do."""
+    spec = {"attribute": 8, "skill": 6, **extra}
+    r = rules.roll("mirage", spec, ScriptedRng([4, 1, 3, 3][: 2 + (2 if "opponent" in extra else 0)]))
+    with pytest.raises(SpecError) as e:
+        rules.act("mirage", spec, r, {"do": "pray", **action}, ScriptedRng([5, 5]))
+    assert e.value.field == field
+
+
+def test_only_one_prayer():
+    """"You can only pray once for each roll"."""
+    r = roll({"attribute": 8, "skill": 6}, [3, 4])
+    p = pray(r, [0], [5])
+    with pytest.raises(SpecError, match="once"):
+        pray(p, [0], [5])
+    assert p["can_pray"] is False and r["can_pray"] is True
+
+
+# --------------------------------------------------------------------------
+# Broken, RULES-NOTES Mirage 5.
+
+@pytest.mark.parametrize("conditions", [
+    {"physical": 4}, {"mental": 4}, {"broken": True},
+    ["Exhausted", "battered", "Wounded", "Broken"],
+], ids=["fourth physical", "fourth mental", "broken flag", "named Broken"])
+def test_broken_blocks_the_roll(conditions):
+    """"Conditions": a Broken character may not perform any actions; the
+    roll attempt says so on the conditions field."""
+    with pytest.raises(SpecError) as e:
+        rules.roll("mirage", {"conditions": conditions}, ScriptedRng([6, 6]))
+    assert e.value.field == "conditions" and "Broken" in str(e.value)
+
+
+# --------------------------------------------------------------------------
+# "Opposed Rolls", RULES-NOTES Mirage 6.
+
+OPPOSED = [
+    ("3 vs 1: two left, success with bonus", [12, 7], [8, 2], "success_with_bonus", 2),
+    ("2 vs 1: one left, success", [6, 7], [8, 2], "success", 1),
+    ("1 vs 1: tie, the active side fails", [6, 2], [8, 2], "tie", 0),
+    ("0 vs 0: tie too", [2, 2], [2, 2], "tie", 0),
+    ("1 vs 2: failure", [6, 2], [8, 6], "failure", -1),
+]
+
+
+@pytest.mark.parametrize("own,opp,outcome,value", [c[1:] for c in OPPOSED], ids=[c[0] for c in OPPOSED])
+def test_opposed_cancellation(own, opp, outcome, value):
+    """"Opposed Rolls": every success of the adversary eliminates one of
+    yours; a tie fails the active party. Draw order: yours, then theirs."""
+    r = roll({"attribute": 12, "skill": 8, "opponent": {"attribute": 8, "skill": 6}}, own + opp)
+    assert (r["outcome"], r["value"]) == (outcome, value)
+    assert [d["face"] for d in r["opponent"]["dice"]] == opp
+    if outcome == "tie":
+        assert any("GM asks" in line for line in r["explain"])
+
+
+def test_opposed_pray_after_the_opponent_rolled():
+    """"Only you (the active party) can push your roll - even after your
+    opponent rolls"; the opponent's dice stay as they were."""
+    r = roll({"attribute": 8, "skill": 6, "opponent": {"attribute": 8}}, [2, 3, 7])
+    assert r["outcome"] == "failure"
+    p = pray(r, [0, 1], [8, 6])
+    assert p["outcome"] == "success" and p["value"] == 1
+    assert p["opponent"] == r["opponent"]
+
+
+def test_opponent_steps_and_errors_name_the_opponent_field():
+    """The opponent is a spec of the same shape, stepped by its own modifiers."""
+    r = roll({"attribute": 6, "opponent": {"attribute": 10, "skill": 6, "helpers": 1}}, [2, 2, 2])
+    assert [d["sides"] for d in r["opponent"]["dice"]] == [10, 8]
+    with pytest.raises(SpecError) as e:
+        rules.normalize("mirage", {"opponent": {"helpers": 4}})
+    assert e.value.field == "opponent.helpers"
+
+
+# --------------------------------------------------------------------------
+# Specs.
+
+BAD = [
+    ({"attribute": 4}, "attribute"), ({"attribute": "d7"}, "attribute"),
+    ({"skill": 14}, "skill"), ({"skill_name": "juggling"}, "skill_name"),
+    ({"attribute_name": "charm"}, "attribute_name"), ({"gear": [8] * 7}, "gear"),
+    ({"gear": "d5"}, "gear"), ({"difficulty": "impossible"}, "difficulty"),
+    ({"helpers": 4}, "helpers"), ({"helpers": -1}, "helpers"),
+    ({"conditions": {"physical": 5}}, "conditions"), ({"conditions": ["sleepy"]}, "conditions"),
+    ({"conditions": 3}, "conditions"), ({"modifier": "lots"}, "modifier"),
+    ({"passive": "maybe"}, "passive"), ({"colour": "red"}, "colour"),
+    ({"opponent": 7}, "opponent"), ({"opponent": {"passive": True}}, "opponent"),
+]
+
+
+@pytest.mark.parametrize("spec,field", BAD, ids=[f"{f}={json.dumps(s[next(iter(s))])[:20]}" for s, f in BAD])
+def test_bad_specs_name_their_field(spec, field):
+    """Every field is checked and the message names it (DESIGN.md)."""
+    with pytest.raises(SpecError) as e:
+        rules.normalize("mirage", spec)
+    assert e.value.field == field
+
+
+def test_defaults_and_names_in_any_case():
+    """Every default filled in; names accepted in any case with spaces."""
+    s = rules.normalize("mirage", {"difficulty": "  Demanding ", "gear": "d8, d6", "difficulty": -1})
+    assert s["difficulty"] == "demanding" and s["gear"] == [8, 6]
+    assert rules.normalize("mirage", mirage.DEFAULT_SPEC) == mirage.DEFAULT_SPEC
+    assert set(rules.default_spec("mirage")) == set(mirage.SPEC_KEYS)
+    assert mirage.OUTCOMES == rules.OUTCOMES["mirage"]
+
+
+def test_legend_is_data():
+    """RULES-NOTES Mirage 1: levels 1-4 -> d6, d8, d10, d12, from the data file."""
+    assert mirage.LEGEND == {1: 6, 2: 8, 3: 10, 4: 12}
+    assert len(mirage.SKILLS) == 12 and sorted(set(mirage.SKILLS.values())) == sorted(mirage.ATTRIBUTES)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-20, 20) | st.floats(allow_nan=True) | st.text(max_size=12)
+    | st.sampled_from(["d8", "Hard", "wits", "might", "Angry", "broken", "6", "d12 & d6"]),
+    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(
+        st.sampled_from(list(mirage.SPEC_KEYS) + ["physical", "mental", "x"]), kids, max_size=5),
+    max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(json_values | st.dictionaries(st.sampled_from(mirage.SPEC_KEYS), json_values, max_size=6))
+def test_any_json_normalizes_or_raises_spec_error(spec):
+    """Any JSON value either normalizes (and then rolls, replays and
+    round-trips through JSON) or raises SpecError, nothing else."""
+    try:
+        norm = rules.normalize("mirage", spec)
+    except SpecError:
+        return
+    r = rules.roll("mirage", norm, random.Random(1))
+    assert json.loads(json.dumps(r)) == r
+    assert rules.replay("mirage", norm, r["stages"]) == r
+
+
+# --------------------------------------------------------------------------
+# Replay and JSON.
+
+@pytest.mark.parametrize("seed", range(12))
+def test_replay_and_json_round_trip(seed):
+    """A result replays from its recorded draws, before and after a prayer,
+    and survives JSON unchanged (DESIGN.md)."""
+    rng = random.Random(seed)
+    spec = {"attribute": rng.choice([6, 8, 10, 12]), "skill": rng.choice([0, 6, 8, 10, 12]),
+            "gear": [rng.choice([6, 8])] * rng.randint(0, 2), "modifier": rng.randint(-4, 4),
+            "opponent": {"attribute": 8} if seed % 2 else None}
+    r = rules.roll("mirage", spec, rng)
+    assert json.loads(json.dumps(r)) == r
+    assert rules.replay("mirage", spec, r["stages"]) == r
+    chosen = [i for i, d in enumerate(r["dice"]) if d["face"] != 1]
+    if chosen:
+        p = rules.act("mirage", spec, r, {"do": "pray", "dice": chosen, "bonus": seed % 3}, rng)
+        assert json.loads(json.dumps(p)) == p
+        assert rules.replay("mirage", spec, p["stages"]) == p
+
+
+# --------------------------------------------------------------------------
+# Odds vs brute force.
+
+def brute(spec):
+    """Every face combination of the stepped dice, counted."""
+    r0 = rules.roll("mirage", spec, ScriptedRng([2] * 20))
+    own = [d["sides"] for d in r0["dice"]]
+    opp = [d["sides"] for d in r0["opponent"]["dice"]] if r0["opponent"] else []
+    counts = {}
+    total = 0
+    for faces in itertools.product(*[range(1, s + 1) for s in own + opp]):
+        r = rules.roll("mirage", spec, ScriptedRng(list(faces)))
+        counts[r["outcome"]] = counts.get(r["outcome"], 0) + 1
+        total += 1
+    return {k: Fraction(v, total) for k, v in counts.items()}
+
+
+BRUTE_SPECS = [
+    {"attribute": 6, "skill": 6},
+    {"attribute": 12, "skill": 10},
+    {"attribute": 8, "skill": 0, "helpers": 1},
+    {"attribute": 10, "skill": 6, "gear": [8], "difficulty": "hard"},
+    {"attribute": 8, "skill": 6, "opponent": {"attribute": 10, "skill": 6}},
+    {"attribute": 12, "skill": 0, "opponent": {"attribute": 6, "gear": [12]}},
+]
+
+
+@pytest.mark.parametrize("spec", BRUTE_SPECS, ids=[json.dumps(s) for s in BRUTE_SPECS])
+def test_odds_match_brute_force(spec):
+    """rules.odds is exact: equal to enumerating every face."""
+    o = rules.odds("mirage", spec)
+    assert o["exact"] is True
+    want = brute(spec)
+    for name, p in o["outcome"].items():
+        assert p == pytest.approx(float(want.get(name, 0)), abs=1e-12)
+    assert sum(o["value"].values()) == pytest.approx(1)
+
+
+PRAYER_ODDS = [
+    ({"attribute": 8, "skill": 6}, [3, 4], [0, 1], 0),
+    ({"attribute": 8, "skill": 6}, [1, 4], [1], 1),
+    ({"attribute": 10, "skill": 0, "gear": [6]}, [7, 2], [0, 1], 2),
+    ({"attribute": 8, "skill": 8, "opponent": {"attribute": 8}}, [5, 8, 7], [0], 2),
+]
+
+
+@pytest.mark.parametrize("spec,draws,chosen,bonus", PRAYER_ODDS,
+                         ids=["both dice", "a 1 held: Condition certain", "lone die +2 with gear", "opposed"])
+def test_prayer_odds_match_brute_force(spec, draws, chosen, bonus):
+    """The prayer's odds (outcome and P(Condition)) equal enumerating every
+    face of the rerolled dice through rules.act."""
+    r = roll(spec, draws)
+    action = {"do": "pray", "dice": chosen, "bonus": bonus}
+    o = rules.odds("mirage", spec, r, action)
+    n_dice = len(o["dice"])
+    counts, cond, total = {}, 0, 0
+    for faces in itertools.product(*[range(1, s + 1) for s in o["dice"]]):
+        p = rules.act("mirage", spec, r, action, ScriptedRng(list(faces)))
+        counts[p["outcome"]] = counts.get(p["outcome"], 0) + 1
+        cond += p["condition_gained"] is not None
+        total += 1
+    assert n_dice >= len(chosen)
+    for name, p in o["outcome"].items():
+        assert p == pytest.approx(counts.get(name, 0) / total, abs=1e-12)
+    assert o["condition"] == pytest.approx(cond / total, abs=1e-12)
+
+
+def test_odds_are_fast():
+    """Odds stay well under the page's budget (CPython figure; Pyodide is
+    2-3x slower): median and max over a grid of specs and prayers."""
+    times = []
+    for a, s, g, m in itertools.product([6, 8, 10, 12], [0, 6, 10, 12], [[], [8, 8, 6]], [-3, 0, 3]):
+        spec = {"attribute": a, "skill": s, "gear": g, "modifier": m,
+                "opponent": {"attribute": 12, "skill": 12, "gear": [12] * 6}}
+        t = time.perf_counter()
+        o = rules.odds("mirage", spec)
+        r = rules.roll("mirage", spec, random.Random(a + s))
+        chosen = [i for i, d in enumerate(r["dice"]) if d["face"] != 1]
+        if chosen:
+            rules.odds("mirage", spec, r, {"do": "pray", "dice": chosen, "bonus": 2})
+        times.append(time.perf_counter() - t)
+        assert sum(o["outcome"].values()) == pytest.approx(1)
+    assert statistics.median(times) < 0.01 and max(times) < 0.03
