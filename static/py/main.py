@@ -1,0 +1,449 @@
+"""The page's DOM glue: the one module that touches the browser.
+
+It reads a tab's form into fields, lets that tab's ``ui_<system>`` module
+turn them into a spec, calls ``rules``, and puts the HTML the ui module
+returns into the page. It keeps the game state (spec, result, taps) in
+Python, never reads it back out of the DOM, and writes only HTML that the
+pure modules built with every text escaped (or plain ``textContent``).
+"""
+
+import importlib
+import json
+import traceback
+
+from pyodide.ffi import create_proxy
+from pyscript import document, window
+
+import rules
+import store
+import views
+from rules.dice import SpecError
+
+HISTORY_KEY = "dice-table/history"
+
+STATE = {s: {"spec": None, "result": None, "ui": {"selected": []}, "opened": False, "timer": None}
+         for s in rules.SYSTEMS}
+HISTORY = {"entries": [], "dropped": 0}
+_proxies = []  # keep event proxies alive
+
+
+def ui_for(system):
+    return importlib.import_module(f"ui_{system}")
+
+
+def q(selector, root=None):
+    return (root or document).querySelector(selector)
+
+
+def css(text):
+    return window.CSS.escape(str(text))
+
+
+# ---------------------------------------------------------------- banners
+
+def banner(message, kind="error"):
+    el = q("#banner")
+    el.textContent = message
+    el.className = f"banner banner-{kind}"
+    el.hidden = False
+
+
+def clear_banner():
+    q("#banner").hidden = True
+
+
+def guard(fn):
+    """Run a handler; a SpecError goes beside its field, anything else to
+    the banner and the console (tests fail on console errors)."""
+    def run(*args):
+        try:
+            return fn(*args)
+        except SpecError as e:
+            form = _form_of_event(args[0]) if args else None
+            if form is not None:
+                show_error(form, e)
+            else:
+                banner(str(e))
+        except Exception:  # a bug: say so, keep the page alive, keep the history
+            banner("Something went wrong; nothing was lost. Details are in the browser console.")
+            window.console.error("dice table: " + traceback.format_exc())
+    return run
+
+
+def _form_of_event(event):
+    try:
+        t = event.target
+        form = t.closest("form.rollform") if t and hasattr(t, "closest") else None
+        if form is None and t is not None and hasattr(t, "closest"):
+            panel = t.closest("section[data-system]")
+            form = q("form.rollform", panel) if panel else None
+        return form
+    except Exception:
+        return None
+
+
+# ---------------------------------------------------------------- forms
+
+def read_fields(form):
+    """Every named control, as FormData would give it: name -> [values]."""
+    fields = {}
+    for el in form.elements:
+        name = el.name
+        if not name:
+            continue
+        kind = str(el.type or "").lower()
+        if kind in ("submit", "button", "reset", "fieldset"):
+            continue
+        if kind in ("checkbox", "radio") and not el.checked:
+            continue
+        if kind == "select-multiple":
+            values = [o.value for o in el.selectedOptions]
+        else:
+            values = [el.value]
+        fields.setdefault(name, []).extend(str(v) for v in values)
+    return fields
+
+
+def fill_form(form, values):
+    """Set controls from ``ui.form_values(spec)`` (share links, saved rolls)."""
+    for name, value in values.items():
+        for el in form.querySelectorAll(f'[name="{css(name)}"]'):
+            kind = str(el.type or "").lower()
+            if kind == "checkbox":
+                if isinstance(value, bool):
+                    el.checked = value
+                elif isinstance(value, (list, tuple)):
+                    el.checked = el.value in [str(v) for v in value]
+                else:
+                    el.checked = el.value == str(value)
+            elif kind == "radio":
+                el.checked = el.value == str(value)
+            else:
+                el.value = "" if value is None else str(value)
+
+
+def clear_errors(form):
+    for el in form.querySelectorAll("[data-error-for]"):
+        el.textContent = ""
+    for el in form.querySelectorAll("[aria-invalid]"):
+        el.removeAttribute("aria-invalid")
+
+
+def show_error(form, err):
+    clear_errors(form)
+    field = getattr(err, "field", "") or "_form"
+    slot = form.querySelector(f'[data-error-for="{css(field)}"]')
+    if slot is None:
+        slot = form.querySelector('[data-error-for="_form"]')
+        text = str(err)
+    else:
+        text = getattr(err, "detail", str(err))
+    if slot is not None:
+        slot.textContent = text
+    control = form.querySelector(f'[name="{css(field)}"]')
+    if control is not None:
+        control.setAttribute("aria-invalid", "true")
+
+
+# ---------------------------------------------------------------- rolling
+
+def system_of(el):
+    panel = el.closest("section[data-system]")
+    return panel.dataset.system if panel else None
+
+
+def render_tray(system):
+    st = STATE[system]
+    q(f"#tray-{system}").innerHTML = ui_for(system).render_result(st["result"], st["ui"]) if st["result"] else ""
+
+
+def render_odds(system):
+    st = STATE[system]
+    if st["spec"] is None:
+        return
+    q(f"#odds-{system}").innerHTML = ui_for(system).render_odds(st["spec"], st["result"], st["ui"])
+
+
+def set_result(system, result, record=True):
+    st = STATE[system]
+    st["result"] = result
+    st["ui"] = {"selected": []}
+    render_tray(system)
+    if record:
+        add_history(system, result)
+    fields_after = getattr(ui_for(system), "fields_after", None)
+    if fields_after is not None and result is not None:
+        form = q(f"#form-{system}")
+        changes = fields_after(result, read_fields(form))
+        if changes:
+            fill_form(form, changes)
+            st["spec"] = rules.normalize(system, ui_for(system).spec_from_form(read_fields(form)))
+    render_odds(system)
+
+
+@guard
+def on_submit(event):
+    form = event.target
+    if not form.matches("form.rollform"):
+        return
+    event.preventDefault()
+    system = form.dataset.system
+    ui = ui_for(system)
+    clear_errors(form)
+    spec = rules.normalize(system, ui.spec_from_form(read_fields(form)))
+    result = rules.roll(system, spec)
+    STATE[system]["spec"] = spec
+    set_result(system, result)
+
+
+@guard
+def on_click(event):
+    t = event.target
+    if not hasattr(t, "closest"):
+        return
+    tab = t.closest("[data-tab]")
+    if tab:
+        open_tab(tab.dataset.tab, focus=False)
+        return
+    die = t.closest("[data-die]")
+    if die and die.closest(".tray"):
+        toggle_die(die)
+        return
+    act = t.closest("[data-act]")
+    if act:
+        do_action(act)
+        return
+    ins = t.closest("[data-insert]")
+    if ins:
+        insert_text(ins)
+        return
+    hist = t.closest("[data-history-open]")
+    if hist:
+        open_history(int(hist.dataset.historyOpen))
+        return
+    if t.closest("#history-clear"):
+        clear_history()
+        return
+
+
+@guard
+def on_keydown(event):
+    t = event.target
+    if event.key in ("Enter", " ") and hasattr(t, "closest") and t.closest("[data-die]"):
+        event.preventDefault()
+        toggle_die(t.closest("[data-die]"))
+    elif event.key in ("ArrowRight", "ArrowLeft") and hasattr(t, "closest") and t.closest("[data-tab]"):
+        order = list(rules.SYSTEMS)
+        i = order.index(t.dataset.tab)
+        nxt = order[(i + (1 if event.key == "ArrowRight" else -1)) % len(order)]
+        open_tab(nxt, focus=True)
+
+
+def toggle_die(die):
+    system = system_of(die)
+    st = STATE[system]
+    key = die.dataset.die
+    sel = st["ui"]["selected"]
+    if key in sel:
+        sel.remove(key)
+    else:
+        sel.append(key)
+    render_tray(system)
+    focus = q(f'#tray-{system} [data-die="{css(key)}"]')
+    if focus is not None:
+        focus.focus()
+    render_odds(system)
+
+
+def do_action(button):
+    system = system_of(button)
+    st = STATE[system]
+    form = q(f"#form-{system}")
+    ui = ui_for(system)
+    try:
+        action = ui.action_for(button.dataset.act, st["result"], st["ui"], read_fields(form))
+    except SpecError as e:
+        show_error(form, e)
+        return
+    if "fill" in action:  # a flow step that fills the form (e.g. Jadeclaw's combination roll)
+        fill_form(form, action["fill"])
+        st["spec"] = rules.normalize(system, ui.spec_from_form(read_fields(form)))
+        render_odds(system)
+        return
+    try:
+        result = rules.act(system, st["spec"], st["result"], action)
+    except SpecError as e:
+        show_error(form, e)
+        return
+    clear_errors(form)
+    set_result(system, result)
+
+
+def insert_text(button):
+    form = button.closest("form")
+    target = form.querySelector(f'[name="{css(button.dataset.target)}"]') if form else None
+    if target is None:
+        return
+    text = button.dataset.insert
+    target.value = target.value[:-1] if text == "⌫" else target.value + text
+    target.dispatchEvent(window.Event.new("input", {"bubbles": True}))
+
+
+@guard
+def on_input(event):
+    form = event.target.closest("form.rollform") if hasattr(event.target, "closest") else None
+    if form is None:
+        return
+    system = form.dataset.system
+    st = STATE[system]
+    if st["timer"] is not None:
+        window.clearTimeout(st["timer"])
+    st["timer"] = window.setTimeout(_odds_proxy(system), 120)
+
+
+_odds_cache = {}
+
+
+def _odds_proxy(system):
+    if system not in _odds_cache:
+        def later(*_):
+            STATE[system]["timer"] = None
+            update_from_form(system)
+        _odds_cache[system] = create_proxy(guard(later))
+    return _odds_cache[system]
+
+
+def update_from_form(system):
+    form = q(f"#form-{system}")
+    try:
+        spec = rules.normalize(system, ui_for(system).spec_from_form(read_fields(form)))
+    except SpecError as e:
+        show_error(form, e)
+        return
+    clear_errors(form)
+    STATE[system]["spec"] = spec
+    render_odds(system)
+
+
+# ---------------------------------------------------------------- tabs
+
+def open_tab(system, focus=False):
+    if system not in rules.SYSTEMS:
+        return
+    for s in rules.SYSTEMS:
+        btn = q(f"#tabbtn-{s}")
+        btn.setAttribute("aria-selected", "true" if s == system else "false")
+        btn.tabIndex = 0 if s == system else -1
+        q(f"#tab-{s}").hidden = s != system
+    if focus:
+        q(f"#tabbtn-{system}").focus()
+    st = STATE[system]
+    if not st["opened"]:
+        st["opened"] = True
+        ui = ui_for(system)
+        ref = getattr(ui, "render_reference", None)
+        if ref is not None:
+            q(f"#ref-{system}").innerHTML = ref()
+        if getattr(ui, "PLACEHOLDER", False):
+            q(f"#tray-{system}").innerHTML = '<p class="coming">This system is coming soon.</p>'
+        else:
+            update_from_form(system)
+
+
+# ---------------------------------------------------------------- history
+
+def add_history(system, result, label=""):
+    entry = {"system": system, "result": result, "label": label, "time": window.Date.now()}
+    HISTORY["entries"], dropped = store.add(HISTORY["entries"], entry)
+    HISTORY["dropped"] += dropped
+    save_history()
+    render_history()
+
+
+def save_history():
+    try:
+        window.localStorage.setItem(HISTORY_KEY, store.dump(HISTORY["entries"]))
+    except Exception:
+        banner("The browser refused to store the roll history (storage full?). "
+               "Your rolls stay on this page until you reload; export them to keep them.", "warning")
+
+
+def load_history():
+    try:
+        text = window.localStorage.getItem(HISTORY_KEY)
+    except Exception:
+        text = None
+    if not isinstance(text, str):  # JS null arrives as pyodide's jsnull, not None
+        text = None
+    entries, warning = store.load(text)
+    HISTORY["entries"] = entries
+    if warning:
+        banner(warning, "warning")
+    render_history()
+
+
+def _when(ms):
+    try:
+        return str(window.Date.new(ms).toLocaleString([], {"dateStyle": "short", "timeStyle": "short"}))
+    except Exception:
+        return ""
+
+
+def render_history():
+    items = []
+    for i, e in enumerate(HISTORY["entries"]):
+        system = e["system"]
+        try:
+            summary = ui_for(system).summary(e["result"])
+        except Exception:
+            summary = ""
+        items.append(views.history_entry({**e, "time": _when(e.get("time"))}, i, rules.TITLES[system], summary))
+    q("#history-list").innerHTML = "".join(items)
+    note = q("#history-note")
+    if note is not None:
+        note.textContent = (f"{HISTORY['dropped']} oldest roll(s) dropped: the history keeps the newest "
+                            f"{store.CAP}. Export it to keep a full campaign log.") if HISTORY["dropped"] else ""
+
+
+def open_history(i):
+    if not 0 <= i < len(HISTORY["entries"]):
+        return
+    e = HISTORY["entries"][i]
+    system = e["system"]
+    result = rules.replay(system, e["result"]["spec"], e["result"]["stages"])
+    open_tab(system)
+    form = q(f"#form-{system}")
+    fill_form(form, ui_for(system).form_values(result["spec"]))
+    STATE[system]["spec"] = result["spec"]
+    set_result(system, result, record=False)
+    q(f"#tray-{system}").scrollIntoView()
+
+
+def clear_history():
+    if not window.confirm("Clear the whole roll history? Export it first to keep it."):
+        return
+    HISTORY["entries"] = []
+    HISTORY["dropped"] = 0
+    save_history()
+    render_history()
+
+
+# ---------------------------------------------------------------- start
+
+def start():
+    for name, fn in (("submit", on_submit), ("click", on_click), ("input", on_input),
+                     ("change", on_input), ("keydown", on_keydown)):
+        p = create_proxy(fn)
+        _proxies.append(p)
+        document.addEventListener(name, p)
+    load_history()
+    first = rules.SYSTEMS[0]
+    open_tab(first)
+    for btn in document.querySelectorAll("[data-roll]"):
+        btn.disabled = False
+    loading = q("#loading")
+    loading.hidden = True
+    document.body.setAttribute("data-ready", "")
+
+
+start()

@@ -1,0 +1,132 @@
+"""Small pure HTML pieces the tabs share: escaping, percentages, the
+outcome banner, the explanation, a distribution chart, a history entry.
+Every bit of text that reaches the page goes through ``esc``.
+
+>>> esc('<img src=x onerror="alert(1)">')
+'&lt;img src=x onerror=&quot;alert(1)&quot;&gt;'
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+import draw
+
+__all__ = ["esc", "pct", "outcome_name", "outcome_banner", "explain_list", "bar_chart",
+           "history_entry", "error_html"]
+
+
+def esc(text) -> str:
+    return escape("" if text is None else str(text), quote=True)
+
+
+def pct(p) -> str:
+    """A probability as a percentage, with one decimal, never a misleading
+    0 % or 100 % for an outcome that can happen or fail.
+
+    >>> pct(0.4213), pct(0.00001), pct(1.0), pct(0.99999)
+    ('42.1 %', '< 0.1 %', '100 %', '> 99.9 %')
+    """
+    try:
+        p = float(p)
+    except (TypeError, ValueError):
+        return "–"
+    if p <= 0:
+        return "0 %"
+    if p >= 1:
+        return "100 %"
+    if p < 0.0005:
+        return "< 0.1 %"
+    if p > 0.9995:
+        return "> 99.9 %"
+    return f"{p * 100:.1f} %"
+
+
+def outcome_name(outcome) -> str:
+    """'success_at_cost' → 'Success at cost'."""
+    s = str(outcome or "").replace("_", " ").strip()
+    return s[:1].upper() + s[1:]
+
+
+def outcome_banner(system: str, outcome: str, headline: str = "") -> str:
+    o = esc(outcome)
+    return (f'<p class="outcome outcome-{o}" data-outcome="{o}"><strong class="outcome-name">'
+            f'{esc(outcome_name(outcome))}</strong>{" " + esc(headline) if headline else ""}</p>')
+
+
+def explain_list(lines) -> str:
+    if not lines:
+        return ""
+    items = "".join(f"<li>{esc(line)}</li>" for line in lines)
+    return f'<ul class="explain">{items}</ul>'
+
+
+def bar_chart(dist: dict, *, title: str, mark=None, highlight=None, width: int = 560,
+              height: int = 170, label_every: int | None = None) -> str:
+    """An SVG bar chart of ``{value: p}``. ``mark`` is a value to flag (e.g.
+    the median, drawn with a dashed line and named in the text);
+    ``highlight`` a set of values (or a predicate) drawn darker, e.g. the
+    values that meet a target. Each bar has a tooltip and the chart a text
+    summary for screen readers.
+
+    >>> svg = bar_chart({1: 0.25, 2: 0.75}, title="Score", mark=2)
+    >>> svg.count('class="bar') == 2 and "median" not in svg and "marked: 2" in svg
+    True
+    """
+    items = [(k, float(v)) for k, v in dist.items() if _is_num(v)]
+    if not items:
+        return ""
+    n = len(items)
+    top = max(v for _, v in items) or 1.0
+    pad_l, pad_b, pad_t = 8, 26, 24
+    bw = (width - pad_l * 2) / n
+    if label_every is None:
+        label_every = max(1, int(n / 24) + (1 if n > 24 else 0))
+    bars = []
+    for i, (k, v) in enumerate(items):
+        h = (height - pad_b - pad_t) * v / top
+        x = pad_l + i * bw
+        y = height - pad_b - h
+        hl = highlight(k) if callable(highlight) else (highlight is not None and k in highlight)
+        cls = "bar hl" if hl else "bar"
+        if k == mark:
+            cls += " marked"
+        bars.append(f'<rect class="{cls}" x="{x + 1:.1f}" y="{y:.1f}" width="{max(bw - 2, 1):.1f}" '
+                    f'height="{max(h, 0.5):.1f}"><title>{esc(k)}: {esc(pct(v))}</title></rect>')
+        if i % label_every == 0 or k == mark:
+            bars.append(f'<text class="tick" x="{x + bw / 2:.1f}" y="{height - 8}" text-anchor="middle">{esc(k)}</text>')
+        if k == mark:
+            bars.append(f'<line class="mark" x1="{x + bw / 2:.1f}" y1="{pad_t - 4}" x2="{x + bw / 2:.1f}" '
+                        f'y2="{height - pad_b}" stroke-dasharray="4 3"/>')
+    summary = f"{title}: " + ", ".join(f"{k} {pct(v)}" for k, v in items[:40])
+    if mark is not None:
+        summary += f"; marked: {mark}"
+    return (f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-label="{esc(summary)}">'
+            f'<text class="chart-title" x="{pad_l}" y="16">{esc(title)}</text>{"".join(bars)}</svg>')
+
+
+def _is_num(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def history_entry(entry: dict, index: int, title: str, summary: str) -> str:
+    """One roll-history item: small dice, outcome, system, label, time."""
+    result = entry.get("result") or {}
+    dice = result.get("dice") if isinstance(result.get("dice"), list) else []
+    small = "".join(draw.die_svg(d, size=28) for d in dice[:12] if isinstance(d, dict))
+    more = f'<span class="more">+{len(dice) - 12}</span>' if len(dice) > 12 else ""
+    label = entry.get("label") or ""
+    when = entry.get("time") or ""
+    outcome = result.get("outcome", "")
+    return (f'<li class="history-item" data-history-entry="{index}">'
+            f'<button type="button" class="history-open" data-history-open="{index}">'
+            f'<span class="h-head"><span class="h-system">{esc(title)}</span>'
+            f'<time>{esc(when)}</time></span>'
+            f'<span class="h-outcome outcome-{esc(outcome)}">{esc(outcome_name(outcome))}</span>'
+            f'<span class="h-summary">{esc(summary)}</span>'
+            f'{f"<span class=h-label>{esc(label)}</span>" if label else ""}'
+            f'<span class="h-dice">{small}{more}</span></button></li>')
+
+
+def error_html(message: str) -> str:
+    return f'<p class="error" role="alert">{esc(message)}</p>'

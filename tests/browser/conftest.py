@@ -1,0 +1,148 @@
+"""Browser tests: the folder served on a free port (also from a sub-path, as
+on GitHub Pages), Debian's Chromium driven by Playwright, every request that
+is not to 127.0.0.1 blocked and recorded. A page error, a console error, a
+Python traceback or a blocked request fails the test in teardown, even when
+every assertion passed: that is our proof of offline use."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import tempfile
+import threading
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+LAUNCH_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
+]
+READY = "body[data-ready]"
+FIRST_LOAD_MS = 120_000
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def serve(directory: Path):
+    """Serve ``directory`` on a free port; returns (server, base URL)."""
+    handler = functools.partial(_Quiet, directory=str(directory))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}/"
+
+
+@pytest.fixture(scope="session")
+def base_url():
+    if not (ROOT / "static" / "vendor" / "pyodide" / "pyodide.mjs").exists():
+        pytest.exit("static/vendor is missing: run `bash .ci/dev test` (it vendors Pyodide)", 2)
+    httpd, url = serve(ROOT)
+    yield url
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="session")
+def subpath_url():
+    """The same folder served as /dice/ under another root."""
+    top = Path(tempfile.mkdtemp(prefix="dice-subpath-"))
+    os.symlink(ROOT, top / "dice")
+    httpd, url = serve(top)
+    yield url + "dice/"
+    httpd.shutdown()
+    shutil.rmtree(top, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def playwright_instance():
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_instance):
+    b = playwright_instance.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+    yield b
+    b.close()
+
+
+class Watch:
+    """Records what must fail a test: page errors, console errors, Python
+    tracebacks, blocked (non-local) requests, dialogs."""
+
+    def __init__(self):
+        self.problems: list[str] = []
+        self.dialogs: list[str] = []
+        self.allowed: list[str] = []  # substrings of console errors a test expects
+
+    def attach(self, context, page, route=True):
+        if route:
+            context.route("**/*", self._route)
+        page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        page.on("console", self._console)
+        page.on("dialog", self._dialog)
+
+    def _route(self, route):
+        host = urlparse(route.request.url).hostname
+        if host in ("127.0.0.1", "localhost"):
+            route.continue_()
+        else:
+            self.problems.append(f"blocked request: {route.request.url}")
+            route.abort()
+
+    def _console(self, msg):
+        text = msg.text
+        if any(a in text for a in self.allowed):
+            return
+        if msg.type == "error" or "Traceback (most recent call last)" in text:
+            self.problems.append(f"console {msg.type}: {text[:2000]}")
+
+    def _dialog(self, dialog):
+        self.dialogs.append(f"{dialog.type}: {dialog.message}")
+        dialog.dismiss()
+
+    def check(self, page=None):
+        if page is not None and not page.is_closed():
+            errors = page.locator(".py-error").all_inner_texts()
+            self.problems += [f"python error shown on the page: {t[:2000]}" for t in errors]
+        problems, self.problems = self.problems, []
+        assert not problems, "\n".join(problems)
+
+
+def open_app(browser, url, watch: Watch | None = None, *, viewport=(1024, 768), route=True, **ctx):
+    """A fresh context and page on the app, ready to roll."""
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, **ctx)
+    page = context.new_page()
+    watch = watch or Watch()
+    watch.attach(context, page, route=route)
+    page.goto(url)
+    page.wait_for_selector(READY, timeout=FIRST_LOAD_MS, state="attached")
+    return context, page, watch
+
+
+@pytest.fixture(scope="module")
+def app(browser, base_url):
+    """One page per test module (opening Pyodide costs seconds), watched."""
+    context, page, watch = open_app(browser, base_url)
+    page.watch = watch
+    yield page
+    try:
+        watch.check(page)
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def watched(app):
+    """Fails the test that produced a problem, not only the module."""
+    yield app
+    app.watch.check(app)
