@@ -67,7 +67,7 @@ BASE_SIZES = (6, 8, 10, 12)
 MAX_GEAR = 6
 MAX_MODIFIER = 12
 #: "Dice Names": dice of different colours for attribute, skill and gear.
-KIND_COLOURS = {"attribute": "red", "skill": "blue", "gear": "yellow"}
+KIND_COLOURS = {"attribute": "red", "skill": "blue", "gear": "white"}
 
 SPEC_KEYS = ("attribute", "attribute_name", "skill", "skill_name", "gear", "difficulty",
              "helpers", "conditions", "modifier", "passive", "opponent")
@@ -292,22 +292,25 @@ def _plan(side: dict) -> dict:
             "gear": list(side["gear"])}
 
 
-def _label(kind: str, side: dict, added: bool = False) -> str:
+def _label(kind: str, side: dict, added: bool = False, opponent: bool = False) -> str:
     if kind == "attribute":
-        return f"Attribute die ({_title(side['attribute_name'])})"
-    if kind == "skill":
-        if added:
-            return "Added die (step up)"
-        return f"Skill die ({_title(side['skill_name'])})" if side["skill_name"] else "Skill die"
-    return "Gear die"
+        name = "" if opponent and not side["skill_name"] else f" ({_title(side['attribute_name'])})"
+        text = f"attribute die{name}"
+    elif kind == "skill":
+        name = f" ({_title(side['skill_name'])})" if side["skill_name"] else ""
+        text = "added die (step up)" if added else f"skill die{name}"
+    else:
+        text = "gear die"
+    return f"Opponent's {text}" if opponent else text[0].upper() + text[1:]
 
 
 def _die(kind: str, sides: int, face: int, side: dict, *, role: str = "rolled",
-         history: list | None = None, base_sides: int | None = None, added: bool = False) -> dict:
+         history: list | None = None, base_sides: int | None = None, added: bool = False,
+         opponent: bool = False) -> dict:
     n = successes_on(face)
     d = {"type": "die", "sides": sides, "face": face, "role": role,
          "history": list(history) if history else [face],
-         "kind": kind, "label": _label(kind, side, added), "colour": KIND_COLOURS[kind],
+         "kind": kind, "label": _label(kind, side, added, opponent), "colour": KIND_COLOURS[kind],
          "success": n > 0, "successes": n}
     if base_sides is not None and base_sides != sides:
         d["stepped_from"] = base_sides
@@ -316,16 +319,17 @@ def _die(kind: str, sides: int, face: int, side: dict, *, role: str = "rolled",
     return d
 
 
-def _roll_side(side: dict, rng) -> dict:
+def _roll_side(side: dict, rng, opponent: bool = False) -> dict:
     plan = _plan(side)
     base_sizes = {k: s for k, s in plan["base"]}
     dice = []
     for kind, sides in plan["stepped"]:
         added = plan["added"] and kind == "skill"
         dice.append(_die(kind, sides, roll_die(rng, sides), side,
-                         base_sides=None if added else base_sizes.get(kind), added=added))
+                         base_sides=None if added else base_sizes.get(kind), added=added,
+                         opponent=opponent))
     for sides in plan["gear"]:
-        dice.append(_die("gear", sides, roll_die(rng, sides), side))
+        dice.append(_die("gear", sides, roll_die(rng, sides), side, opponent=opponent))
     return {"dice": dice, "successes": sum(d["successes"] for d in dice),
             "steps": plan["steps"], "base": [list(p) for p in plan["base"]],
             "stepped": [list(p) for p in plan["stepped"]]}
@@ -352,12 +356,14 @@ def _pool_text(pool: list) -> str:
 def _explain_side(side: dict, part: dict, who: str) -> list[str]:
     lines = []
     base = part["base"]
-    names = " & ".join(f"{_title(side['attribute_name']) if k == 'attribute' else (_title(side['skill_name']) if side['skill_name'] else 'skill')} d{s}"
-                       for k, s in base)
+    named = who == "You" or side["skill_name"]
+    names = " & ".join(
+        f"{(_title(side['attribute_name']) if named else 'attribute') if k == 'attribute' else (_title(side['skill_name']) if side['skill_name'] else 'skill')} d{s}"
+        for k, s in base)
     if len(base) == 1:
         lines.append(f"{who}: no skill, so the attribute die alone: {names}.")
     else:
-        lines.append(f"{who} base dice: {names}.")
+        lines.append(f"{'Your' if who == 'You' else who + chr(39) + 's'} base dice: {names}.")
     if side["skill_name"] and SKILLS[side["skill_name"]] != side["attribute_name"]:
         lines.append(f"{_title(side['skill_name'])} is a {_title(SKILLS[side['skill_name']])} skill; "
                      f"rolled with {_title(side['attribute_name'])} as asked.")
@@ -432,7 +438,7 @@ def roll(spec: dict, rng) -> dict:
     ('success', True, None)
     """
     own = _roll_side(spec, rng)
-    opp = _roll_side(spec["opponent"], rng) if spec["opponent"] is not None else None
+    opp = _roll_side(spec["opponent"], rng, True) if spec["opponent"] is not None else None
     value, outcome = _outcome(own["successes"], opp["successes"] if opp else None)
     result = {
         "dice": own["dice"],
@@ -587,6 +593,8 @@ def act(spec: dict, result: dict, action: dict, rng) -> dict:
                              added=True))
     own = sum(d["successes"] for d in new_dice)
     value, outcome = _outcome(own, opp_n)
+    before_n = sum(d["successes"] for d in old)
+    before_v, before_o = _outcome(before_n, opp_n)
     ctype = condition_type(spec["attribute_name"])
     ones = [i for i, d in enumerate(new_dice) if d["face"] == 1]
     gained = ctype if ones else None
@@ -598,12 +606,15 @@ def act(spec: dict, result: dict, action: dict, rng) -> dict:
         "can_pray": False,
         "prayed": {"dice": plan["chosen"], "bonus": plan["bonus"], "lost": plan["lost"],
                    "added": plan["added_at"] is not None},
-        "before_prayer": {"dice": [dict(d) for d in old], "value": result.get("value"),
-                          "successes": result.get("successes"), "outcome": result.get("outcome")},
+        "before_prayer": {"dice": [dict(d) for d in old], "value": before_v,
+                          "successes": before_n, "outcome": before_o},
     })
-    prior = result.get("explain")
-    prior = prior[:40] if isinstance(prior, list) and all(isinstance(e, str) for e in prior) else []
-    explain = [e for e in prior if not e.startswith("You may pray once")]
+    explain = _explain_side(spec, _plan(spec), "You")
+    if opp_n is not None:
+        explain += _explain_side(spec["opponent"], _plan(spec["opponent"]), "Opponent")
+        explain.append(f"Opponent's dice: {opp_n} success{'es' if opp_n != 1 else ''}.")
+    explain.append("Before the prayer: " + _success_text(old, before_n)[:-1]
+                   + f": {before_o.replace('_', ' ')}.")
     names = ", ".join(f"d{old[i]['sides']}:{old[i]['face']}" for i in plan["chosen"])
     line = f"Prayer: rerolled {names}"
     if plan["bonus"]:

@@ -1,0 +1,270 @@
+"""The Mirage tab's pure Python (static/py/ui_mirage.py): the form in
+index.html opens with a valid roll, form <-> spec round-trips, errors land on
+controls that exist, the tray draws what the rules allow (Pray only when
+allowed), Conditions persist through ``fields_after``, and text is escaped."""
+
+from __future__ import annotations
+
+import random
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+import rules
+import ui_mirage as ui
+from rules import mirage
+from rules.dice import ScriptedRng, SpecError
+
+INDEX = Path(__file__).resolve().parents[2] / "index.html"
+
+
+class _Form(HTMLParser):
+    """The named controls of #form-mirage and their default values, as
+    FormData would read them; and every data-error-for slot."""
+
+    def __init__(self):
+        super().__init__()
+        self.inside = False
+        self.names: set[str] = set()
+        self.fields: dict[str, list[str]] = {}
+        self.slots: set[str] = set()
+        self._select = None
+        self._first = None
+        self._chosen = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form" and a.get("id") == "form-mirage":
+            self.inside = True
+        if not self.inside:
+            return
+        if "data-error-for" in a:
+            self.slots.add(a["data-error-for"])
+        if tag == "input" and a.get("name"):
+            self.names.add(a["name"])
+            if a.get("type") == "checkbox":
+                if "checked" in a:
+                    self.fields.setdefault(a["name"], []).append(a.get("value", "on"))
+            else:
+                self.fields.setdefault(a["name"], []).append(a.get("value", ""))
+        if tag == "select":
+            self._select, self._first, self._chosen = a["name"], None, None
+            self.names.add(a["name"])
+        if tag == "option" and self._select:
+            if self._first is None:
+                self._first = a.get("value", "")
+            if "selected" in a:
+                self._chosen = a.get("value", "")
+
+    def handle_endtag(self, tag):
+        if tag == "select" and self._select:
+            self.fields[self._select] = [self._chosen if self._chosen is not None else self._first]
+            self._select = None
+        if tag == "form" and self.inside:
+            self.inside = False
+
+
+@pytest.fixture(scope="module")
+def form():
+    p = _Form()
+    p.feed(INDEX.read_text(encoding="utf-8"))
+    assert p.names, "no #form-mirage in index.html"
+    return p
+
+
+def test_form_opens_with_the_default_roll(form):
+    """DESIGN.md: every form opens filled with a valid roll; ours is the
+    module's DEFAULT_SPEC (Shadowcraft d8, Agility d10)."""
+    spec = rules.normalize("mirage", ui.spec_from_form(form.fields))
+    assert spec == rules.default_spec("mirage")
+
+
+def test_every_spec_field_has_a_control_and_an_error_slot(form):
+    """A SpecError names a spec field; the control of that name and its
+    [data-error-for] slot exist, so the message shows beside it."""
+    for key in ("attribute", "attribute_name", "skill", "skill_name", "gear", "difficulty",
+                "helpers", "conditions", "modifier", "passive", "prayer_bonus"):
+        assert key in form.names and key in form.slots, key
+    for key in ui.OPPONENT_FIELDS:
+        assert f"opponent.{key}" in form.names and f"opponent.{key}" in form.slots
+    assert "_form" in form.slots and "opponent" in form.slots
+
+
+def test_form_lists_the_twelve_skills_and_the_difficulty_table():
+    """"Core Skills" and "Difficulty": every skill and difficulty is offered."""
+    html = INDEX.read_text(encoding="utf-8")
+    block = html[html.index("<!-- tab:mirage -->"):html.index("<!-- /tab:mirage -->")]
+    for skill in mirage.SKILLS:
+        assert f'value="{skill}"' in block
+    for name in mirage.DIFFICULTY:
+        assert f'value="{name}"' in block
+    for names in mirage.CONDITION_NAMES.values():
+        for n in names:
+            assert f'name="conditions" value="{n}"' in block
+    assert "style=" not in block and not re.search(r"\son[a-z]+=", block)  # no inline style or JS
+
+
+ROUND_TRIP = [
+    {"attribute": 12, "skill": 0, "skill_name": "might", "difficulty": "hard", "helpers": 3},
+    {"attribute": 6, "skill": 10, "skill_name": "healing", "attribute_name": "wits",
+     "gear": [8, 6], "modifier": -2, "conditions": {"physical": 1, "mental": 3}},
+    {"attribute": 8, "skill": 8, "passive": True, "skill_name": None},
+    {"attribute": 10, "skill": 6, "opponent": {"attribute": 12, "skill": 0, "gear": [10],
+                                               "helpers": 2, "modifier": 1}},
+]
+
+
+@pytest.mark.parametrize("spec", ROUND_TRIP, ids=["no skill, hard, 3 helpers", "other attribute, gear, conditions",
+                                                  "passive", "opposed"])
+def test_form_values_round_trip(spec):
+    """form_values is the inverse of spec_from_form (share links)."""
+    norm = rules.normalize("mirage", spec)
+    values = ui.form_values(norm)
+    fields = {}
+    for name, v in values.items():
+        if isinstance(v, bool):
+            if v:
+                fields[name] = ["on"]
+        elif isinstance(v, list):
+            if v:
+                fields[name] = list(v)
+        else:
+            fields[name] = [v]
+    back = rules.normalize("mirage", ui.spec_from_form(fields))
+    opp = norm["opponent"]
+    if opp is not None:  # the opponent's names are not on the form
+        opp = {**opp, "skill_name": None, "attribute_name": "strength"}
+    assert back == {**norm, "opponent": opp}
+
+
+@pytest.mark.parametrize("fields,name", [
+    ({"attribute": ["d7"]}, "attribute"),
+    ({"gear": ["d8, banana"]}, "gear"),
+    ({"helpers": ["4"]}, "helpers"),
+    ({"conditions": ["exhausted", "broken"]}, "conditions"),
+    ({"modifier": ["lots"]}, "modifier"),
+    ({"opposed": ["on"], "opponent.helpers": ["9"]}, "opponent.helpers"),
+    ({"opposed": ["on"], "opponent.gear": ["d3"]}, "opponent.gear"),
+], ids=["bad die", "bad gear", "four helpers", "Broken", "modifier text", "opponent helpers", "opponent gear"])
+def test_errors_name_the_form_control(fields, name):
+    """The error's field is the control's name (main shows it there)."""
+    with pytest.raises(SpecError) as e:
+        rules.normalize("mirage", ui.spec_from_form(fields))
+    assert e.value.field == name
+
+
+def _roll(spec, draws):
+    return rules.roll("mirage", spec, ScriptedRng(draws))
+
+
+def test_tray_draws_dice_by_kind_and_offers_prayer():
+    """Dice drawn by role with a kind each and distinct colours, each
+    tappable (data-die) while a prayer is allowed; the Pray button shown."""
+    r = _roll({"attribute": 10, "skill": 8, "gear": [6], "skill_name": "grace"}, [10, 3, 2])
+    html = ui.render_result(r, {"selected": []})
+    assert html.count("data-die=") == 3
+    assert 'data-act="pray"' in html
+    for kind in ("kind-attribute", "kind-skill", "kind-gear"):
+        assert kind in html
+    assert "Attribute die (Agility)" in html and "Skill die (Grace)" in html
+    assert "is-success" in html  # the 10 is marked a success
+
+
+def test_no_pray_button_on_a_passive_roll_or_after_praying():
+    """"Passive Rolls" and "only once": no Pray button, no tappable dice."""
+    passive = _roll({"attribute": 8, "skill": 6, "passive": True}, [2, 3])
+    html = ui.render_result(passive, {"selected": []})
+    assert 'data-act="pray"' not in html and "data-die=" not in html
+    r = _roll({"attribute": 8, "skill": 6}, [2, 3])
+    p = rules.act("mirage", r["spec"], r, ui.action_for("pray", r, {"selected": []}, {}), ScriptedRng([7, 1]))
+    html = ui.render_result(p, {"selected": []})
+    assert 'data-act="pray"' not in html
+    assert 'data-condition-gained="physical"' in html
+    assert "Before the prayer" in html
+
+
+@pytest.mark.parametrize("selected,bonus,want", [
+    ([], "0", [0, 1]),           # none tapped: every die without a success
+    (["1"], "1", [1]),
+    (["2", "0"], "2", [0]),      # die 2 shows 1: ignored
+], ids=["default: the failures", "tapped die, +1", "a 1 is ignored, temple"])
+def test_action_for_pray(selected, bonus, want):
+    """The action for rules.act: the tapped dice and the form's bonus."""
+    r = _roll({"attribute": 8, "skill": 6, "gear": [8]}, [2, 3, 1])
+    a = ui.action_for("pray", r, {"selected": selected}, {"prayer_bonus": [bonus]})
+    assert a == {"do": "pray", "dice": want, "bonus": int(bonus)}
+
+
+def test_action_for_refuses_what_it_cannot_do():
+    r = _roll({"attribute": 8, "skill": 6}, [1, 6])
+    with pytest.raises(SpecError):
+        ui.action_for("pray", r, {"selected": []}, {})  # the 1 cannot, the 6 is a success
+    with pytest.raises(SpecError) as e:
+        ui.action_for("pray", r, {"selected": ["1"]}, {"prayer_bonus": ["5"]})
+    assert e.value.field == "prayer_bonus"
+    with pytest.raises(SpecError):
+        ui.action_for("push", r, {"selected": ["1"]}, {})
+
+
+@pytest.mark.parametrize("held,gained,want", [
+    ([], "physical", ["exhausted"]),
+    (["exhausted", "angry"], "physical", ["exhausted", "angry", "battered"]),
+    (["angry", "frightened", "hopeless"], "mental", ["angry", "frightened", "hopeless", "broken"]),
+    (["battered"], "mental", ["battered", "angry"]),
+], ids=["first physical", "next physical box", "fourth mental: Broken", "mental"])
+def test_fields_after_ticks_the_condition(held, gained, want):
+    """Conditions persist for the character: after a prayer that gained one,
+    the next box of that type is ticked (Broken after three)."""
+    assert ui.fields_after({"condition_gained": gained, "prayed": {"dice": [0]}},
+                           {"conditions": held}) == {"conditions": want}
+
+
+def test_fields_after_leaves_the_form_alone_otherwise():
+    r = _roll({"attribute": 8}, [7])
+    assert ui.fields_after(r, {"conditions": []}) is None
+
+
+def test_the_ticked_condition_steps_the_next_roll():
+    """End to end without a browser: pray, gain a physical Condition, the
+    form's next spec carries it, and an Agility roll steps down."""
+    r = _roll({"attribute": 8, "skill": 8, "skill_name": "grace"}, [2, 3])
+    p = rules.act("mirage", r["spec"], r, {"do": "pray", "dice": [0, 1]}, ScriptedRng([1, 4]))
+    fields = {"attribute": ["8"], "skill": ["8"], "skill_name": ["grace"]}
+    fields.update(ui.fields_after(p, fields))
+    spec = rules.normalize("mirage", ui.spec_from_form(fields))
+    assert spec["conditions"] == {"physical": 1, "mental": 0}
+    assert [d["sides"] for d in _roll(spec, [2, 2])["dice"]] == [8, 6]
+
+
+def test_text_is_escaped():
+    """No text from a result reaches the page unescaped (share links)."""
+    r = _roll({"attribute": 8}, [7])
+    r["explain"] = ["<script>alert(1)</script>"]
+    r["dice"][0]["label"] = '"><img src=x>'
+    html = ui.render_result(r, {"selected": []})
+    assert "<script>" not in html and "<img" not in html
+
+
+def test_odds_before_and_after_a_roll():
+    """Odds: the chart of successes before rolling; after a roll, the
+    prayer's odds for the tapped dice at each bonus, with P(Condition)."""
+    spec = rules.normalize("mirage", {"attribute": 8, "skill": 6})
+    html = ui.render_odds(spec, None, {"selected": []})
+    assert 'class="chart"' in html and "Success" in html
+    r = _roll(spec, [2, 3])
+    html = ui.render_odds(spec, r, {"selected": ["0"]})
+    assert "If you pray, rerolling 1 die" in html and html.count("<tr>") == 4
+    assert "Gain a Condition" in html
+    opp = rules.normalize("mirage", {"attribute": 8, "opponent": {"attribute": 8}})
+    assert "Win" in ui.render_odds(opp, None, {"selected": []})
+
+
+def test_reference_and_summary():
+    ref = ui.render_reference()
+    assert ref.startswith("<summary>") and "Formidable" in ref and "Survival Instincts" in ref
+    r = rules.roll("mirage", {"attribute": 8, "skill": 6, "skill_name": "might",
+                              "opponent": {"attribute": 6}}, random.Random(4))
+    s = ui.summary(r)
+    assert s.startswith("Might: d8 & d6") and " vs " in s
