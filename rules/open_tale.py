@@ -1,22 +1,733 @@
-"""Placeholder until this system's issue lands: every roll says so."""
+"""Open Tale (seeds/001_d5dba788ef53086c.txt, "3. Roll system"): two dice whose
+sizes sum to the attribute's power, an optional Heroic d4, one of four roll
+modifiers, then explosions; the score is the sum.
 
-from .dice import SpecError
+The spec keys (DESIGN.md): ``level`` (1-9), ``dice`` (two sizes summing to the
+power; default the most even pair), ``heroic``, ``modifiers`` (names; they
+compensate and clamp to -2..2), ``tie_break`` (``best``/``larger``/``smaller``,
+chosen before rolling), ``target`` (optional).
 
-OUTCOMES = None  # filled by the system's module
-DEFAULT_SPEC: dict = {}
+Draw order (DESIGN.md): the pair in spec order (largest first), then the
+Heroic d4, then the modifier's reroll, then each die's explosions, die by die.
+
+>>> from rules.dice import ScriptedRng
+>>> spec = normalize({"level": 5, "dice": "d10 + d6", "modifiers": ["advantage"]})
+>>> r = roll(spec, ScriptedRng([7, 2, 5]))
+>>> [d["history"] for d in r["dice"]], r["value"], r["outcome"]
+([[7], [2, 5]], 12, 'scored')
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+from typing import Any
+
+from .dice import (SIZES, Die, SpecError, check_keys, format_pool, get_bool, get_choice,
+                   get_int, get_sizes, name_key, roll_die)
+
+__all__ = ["OUTCOMES", "DEFAULT_SPEC", "MODIFIERS", "TIE_BREAKS", "EXPLOSION_CAP", "SCORE_BOUND",
+           "power", "valid_pairs", "even_pair", "net_modifier", "normalize", "roll", "act",
+           "odds", "score_dist", "expected_minimum", "expected_table", "TEXT_TABLE",
+           "table_comparison"]
+
+OUTCOMES = ("failure", "scored", "success")
+
+#: Seed 001, 3.2 "Compensating modifiers": the modifiers as integers.
+MODIFIERS = {"inferiority": -2, "disadvantage": -1, "advantage": 1, "superiority": 2}
+
+#: The net modifier's name; 0 is the text's "Neural" (neutral) column.
+NET_NAMES = {-2: "inferiority", -1: "disadvantage", 0: "neutral", 1: "advantage", 2: "superiority"}
+
+#: RULES-NOTES Open Tale 3: on a tie the choice is made before rolling.
+#: ``best``: the die whose reroll gives the better expected final score;
+#: ``larger`` / ``smaller``: the larger / smaller die among those tied.
+TIE_BREAKS = ("best", "larger", "smaller")
+
+#: RULES-NOTES Open Tale 3: explosions are unbounded in principle; a die stops
+#: after this many explosions (a d4 gets there once in 4**100 rolls) and the
+#: result says so.
+EXPLOSION_CAP = 100
+
+#: The odds are exact for every score up to this bound; the mass above it is
+#: reported as ``tail`` (under 1e-6 for every spec). Targets go up to it.
+SCORE_BOUND = 100
+
+#: Seed 001, 3.2: at most this many modifiers may be named at once.
+MAX_MODIFIERS = 8
+
+DEFAULT_SPEC = {"level": 5, "dice": [8, 8], "heroic": False, "modifiers": [],
+                "tie_break": "best", "target": None}
+
+KEYS = ("level", "dice", "heroic", "modifiers", "tie_break", "target")
+
+# Which die a net modifier picks and which face it keeps (seed 001, 3.2).
+_PICK_HIGH = {-2: True, -1: True, 1: False, 2: False}
 
 
-def normalize(spec):
-    raise SpecError("system", "this system is coming soon")
+def _keep(net: int, old: int, new: int) -> int:
+    """The face kept after the modifier's reroll (seed 001, 3.2): Inferiority
+    the smaller, Superiority the larger, Advantage and Disadvantage the second.
+
+    >>> _keep(-2, 5, 3), _keep(-2, 3, 5), _keep(-1, 3, 5), _keep(2, 3, 1)
+    (3, 3, 5, 3)
+    """
+    if net == -2:
+        return min(old, new)
+    if net == 2:
+        return max(old, new)
+    return new
 
 
-def roll(spec, rng):
-    raise SpecError("system", "this system is coming soon")
+# --------------------------------------------------------------------------
+# Power and pairs.
+
+def power(level: int) -> int:
+    """Seed 001, 3: Attribute Power = 6 + 2 * Attribute Level.
+
+    >>> power(5)
+    16
+    """
+    return 6 + 2 * level
+
+
+def valid_pairs(level: int) -> list[tuple[int, int]]:
+    """The pairs of d4-d12 summing to the level's power, larger die first,
+    the most uneven pair first (the text's own order for level 5).
+
+    >>> valid_pairs(5)
+    [(12, 4), (10, 6), (8, 8)]
+    >>> valid_pairs(1), valid_pairs(9)
+    ([(4, 4)], [(12, 12)])
+    """
+    p = power(level)
+    return [(a, p - a) for a in reversed(SIZES) if p - a in SIZES and a >= p - a]
+
+
+def even_pair(level: int) -> tuple[int, int]:
+    """The most even valid pair: the default dice (DESIGN.md).
+
+    >>> even_pair(5), even_pair(6)
+    ((8, 8), (10, 8))
+    """
+    return valid_pairs(level)[-1]
+
+
+def pair_text(pair) -> str:
+    """A pair in the text's notation.
+
+    >>> pair_text((12, 4)), pair_text((8, 8))
+    ('d12 + d4', '2d8')
+    """
+    a, b = pair
+    return f"2d{a}" if a == b else f"d{a} + d{b}"
+
+
+def net_modifier(names) -> int:
+    """Seed 001, 3.2 "Compensating modifiers": the modifiers add up as
+    integers; RULES-NOTES Open Tale 3: the sum clamps to -2..+2.
+
+    >>> net_modifier(["advantage", "disadvantage"]), net_modifier(["superiority", "disadvantage"])
+    (0, 1)
+    >>> net_modifier(["superiority", "advantage"])
+    2
+    """
+    return max(-2, min(2, sum(MODIFIERS[n] for n in names)))
+
+
+def modifier_text(names) -> str:
+    """How the named modifiers combine, in words.
+
+    >>> modifier_text(["superiority", "disadvantage"])
+    'Superiority (+2) + Disadvantage (−1) = Advantage (+1)'
+    >>> modifier_text([])
+    'no modifier'
+    """
+    if not names:
+        return "no modifier"
+    net = net_modifier(names)
+    parts = " + ".join(f"{n.title()} ({_signed(MODIFIERS[n])})" for n in names)
+    raw = sum(MODIFIERS[n] for n in names)
+    result = "no modifier (0)" if net == 0 else f"{NET_NAMES[net].title()} ({_signed(net)})"
+    if raw != net:
+        result += f", clamped from {_signed(raw)}"
+    if len(names) == 1:
+        return parts
+    return f"{parts} = {result}"
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else ("−" + str(-n) if n < 0 else "0")
+
+
+# --------------------------------------------------------------------------
+# The spec.
+
+def _pairs_text(level: int) -> str:
+    return ", ".join(pair_text(p) for p in valid_pairs(level))
+
+
+def normalize(spec: Any) -> dict:
+    """Validate every field and fill every default. Without ``level`` but with
+    ``dice``, the level is the one whose power the pair makes (every pair of
+    d4-d12 makes a power from 8 to 24).
+
+    >>> normalize({})["dice"]
+    [8, 8]
+    >>> normalize({"dice": "d12, d6"})["level"]
+    6
+    >>> normalize({"level": 5, "dice": "d12 & d6"})
+    Traceback (most recent call last):
+    ...
+    rules.dice.SpecError: dice: d12 + d6 makes power 18, not level 5's 16; valid pairs: d12 + d4, d10 + d6, 2d8
+    """
+    check_keys(spec, KEYS)
+    raw_dice = spec.get("dice")
+    dice = None
+    if raw_dice is not None and raw_dice != "" and raw_dice != []:
+        dice = get_sizes(spec, "dice")
+        if len(dice) != 2:
+            lv = spec.get("level")
+            hint = (f"; valid pairs for level {lv}: {_pairs_text(lv)}"
+                    if isinstance(lv, int) and not isinstance(lv, bool) and 1 <= lv <= 9 else "")
+            raise SpecError("dice", f"must be exactly two dice (got {len(dice)}){hint}")
+    if spec.get("level") is None and dice is not None:
+        level = (sum(dice) - 6) // 2
+    else:
+        level = get_int(spec, "level", 1, 9, default=DEFAULT_SPEC["level"])
+    if dice is None:
+        dice = list(even_pair(level))
+    elif tuple(dice) not in valid_pairs(level):
+        raise SpecError("dice", f"{pair_text(dice)} makes power {sum(dice)}, not level {level}'s "
+                                f"{power(level)}; valid pairs: {_pairs_text(level)}")
+    return {
+        "level": level,
+        "dice": dice,
+        "heroic": get_bool(spec, "heroic", False),
+        "modifiers": _get_modifiers(spec),
+        "tie_break": get_choice(spec, "tie_break", TIE_BREAKS, default="best"),
+        "target": _get_target(spec),
+    }
+
+
+def _get_modifiers(spec) -> list[str]:
+    """Names, in any case; a comma-separated string is accepted too. Each
+    named modifier counts (two sources of Advantage add to +2, the text's
+    integer reading); sorted best first, as the text writes "Superiority and
+    Disadvantage"."""
+    v = spec.get("modifiers")
+    if v is None or v == "":
+        return []
+    if isinstance(v, str):
+        v = [p for p in v.split(",") if p.strip()]
+    if not isinstance(v, (list, tuple)):
+        raise SpecError("modifiers", "must be a list of names: " + ", ".join(MODIFIERS))
+    if len(v) > MAX_MODIFIERS:
+        raise SpecError("modifiers", f"may name at most {MAX_MODIFIERS} modifiers")
+    out = []
+    for x in v:
+        k = name_key(x, "modifiers")
+        if k not in MODIFIERS:
+            raise SpecError("modifiers", f"{str(x)[:30]!r} is not a modifier; allowed: "
+                                         + ", ".join(MODIFIERS))
+        out.append(k)
+    return sorted(out, key=lambda k: -MODIFIERS[k])
+
+
+def _get_target(spec):
+    v = spec.get("target")
+    if v is None or (isinstance(v, str) and not v.strip()):
+        return None
+    return get_int(spec, "target", 1, SCORE_BOUND)
+
+
+# --------------------------------------------------------------------------
+# The modifier's choice of die.
+
+def _exploding_mean(s: int) -> Fraction:
+    """Expected value of a fresh exploding die: E = (s+1)/2 + E/s."""
+    return Fraction(s * (s + 1), 2 * (s - 1))
+
+
+def _final_mean(s: int, face: int) -> Fraction:
+    """Expected final total of a die of ``s`` sides showing ``face`` (it
+    explodes on its maximum, seed 001, 3.3)."""
+    return face + (_exploding_mean(s) if face == s else 0)
+
+
+_GAIN_CACHE: dict = {}
+
+
+def _reroll_gain(s: int, face: int, net: int) -> Fraction:
+    """How much rerolling this die under ``net`` changes the expected score."""
+    key = (s, face, net)
+    if key not in _GAIN_CACHE:
+        after = sum((_final_mean(s, _keep(net, face, n)) for n in range(1, s + 1)), Fraction(0)) / s
+        _GAIN_CACHE[key] = after - _final_mean(s, face)
+    return _GAIN_CACHE[key]
+
+
+def pick_die(sides, faces, net: int, tie_break: str) -> tuple[int, list[int]]:
+    """The index of the die the modifier rerolls, and the indexes tied with it.
+
+    Seed 001, 3.2: nerfs take the die with the highest value, buffs the one
+    with the smallest. On a tie the player may choose; RULES-NOTES Open Tale
+    3: the choice is fixed before rolling by ``tie_break``; ``best`` takes
+    the die whose reroll gives the better expected final score (equal
+    expectations: the first in die order).
+
+    >>> pick_die([10, 6], [3, 3], 1, "best")      # Advantage: rerolling the d10 gains more
+    (0, [0, 1])
+    >>> pick_die([10, 6], [3, 3], 1, "smaller")
+    (1, [0, 1])
+    >>> pick_die([8, 4, 4], [4, 2, 4], -1, "best") # Disadvantage: keep the d4's explosion
+    (0, [0, 2])
+    """
+    want = max(faces) if _PICK_HIGH[net] else min(faces)
+    tied = [i for i, f in enumerate(faces) if f == want]
+    if len(tied) == 1:
+        return tied[0], tied
+    if tie_break == "larger":
+        choice = max(tied, key=lambda i: (sides[i], -i))
+    elif tie_break == "smaller":
+        choice = min(tied, key=lambda i: (sides[i], i))
+    else:
+        choice = max(tied, key=lambda i: (_reroll_gain(sides[i], faces[i], net), -i))
+    return choice, tied
+
+
+# --------------------------------------------------------------------------
+# Rolling.
+
+def _die_name(sides: int, heroic: bool) -> str:
+    return f"Heroic d{sides}" if heroic else f"d{sides}"
+
+
+def roll(spec: dict, rng) -> dict:
+    """Roll a normalized spec (seed 001, 3 to 3.3).
+
+    Superiority and Disadvantage cancel to Advantage; the d6 showing the
+    smallest value is rolled again and explodes (the worked compensation
+    example of 3.2 with forced dice):
+
+    >>> from rules.dice import ScriptedRng
+    >>> spec = normalize({"level": 5, "dice": [10, 6], "modifiers": ["superiority", "disadvantage"]})
+    >>> r = roll(spec, ScriptedRng([8, 1, 6, 2]))
+    >>> r["dice"][1]["history"], r["dice"][1]["explosions"], r["value"]
+    ([1, 6], [2], 16)
+    """
+    sizes = list(spec["dice"])
+    heroic = [False, False]
+    if spec["heroic"]:
+        sizes.append(4)
+        heroic.append(True)
+    names = [_die_name(s, h) for s, h in zip(sizes, heroic)]
+    faces = [roll_die(rng, s) for s in sizes]
+    history = [[f] for f in faces]
+    kept = list(faces)
+
+    mods = spec["modifiers"]
+    net = net_modifier(mods)
+    explain = [f"Level {spec['level']}: power 6 + 2 × {spec['level']} = {power(spec['level'])}; "
+               f"rolled {pair_text(spec['dice'])}"
+               + (" and the Heroic d4 (its badge spent)." if spec["heroic"] else ".")]
+    if len(mods) > 1:
+        explain.append("Modifiers compensate: " + modifier_text(mods) + ".")
+    reroll = None
+    if net:
+        i, tied = pick_die(sizes, faces, net, spec["tie_break"])
+        new = roll_die(rng, sizes[i])
+        history[i].append(new)
+        kept[i] = _keep(net, faces[i], new)
+        which = "highest" if _PICK_HIGH[net] else "smallest"
+        rule = {-2: "keeping the smaller", -1: "keeping the second", 1: "keeping the second",
+                2: "keeping the higher"}[net]
+        tie_note = ""
+        if len(tied) > 1:
+            tie_note = (" (tied with " + ", ".join(names[j] for j in tied if j != i)
+                        + f"; tie break '{spec['tie_break']}': "
+                        + {"best": "the better expected score",
+                           "larger": "the larger die", "smaller": "the smaller die"}[spec["tie_break"]]
+                        + ", chosen before rolling)")
+        explain.append(f"{NET_NAMES[net].title()}: the {names[i]} showed the {which} value, "
+                       f"{faces[i]}{tie_note}; rolled again: {new}, {rule}: {kept[i]}.")
+        reroll = {"die": i, "old": faces[i], "new": new, "kept": kept[i], "tied": tied,
+                  "tie_break": spec["tie_break"]}
+    elif mods:
+        explain.append("No modifier applies.")
+
+    explosions: list[list[int]] = [[] for _ in sizes]
+    capped = [False for _ in sizes]
+    for i, s in enumerate(sizes):
+        last = kept[i]
+        while last == s:
+            if len(explosions[i]) >= EXPLOSION_CAP:
+                capped[i] = True
+                break
+            last = roll_die(rng, s)
+            explosions[i].append(last)
+        if explosions[i]:
+            chain = " → ".join(str(x) for x in [kept[i]] + explosions[i])
+            explain.append(f"The {names[i]} hit its maximum and exploded: {chain} "
+                           f"= {kept[i] + sum(explosions[i])}.")
+    if any(capped):
+        explain.append(f"Safety cap reached: a die stops after {EXPLOSION_CAP} explosions "
+                       "(RULES-NOTES Open Tale 3).")
+
+    totals = [k + sum(e) for k, e in zip(kept, explosions)]
+    score = sum(totals)
+    dice = []
+    for i, s in enumerate(sizes):
+        rerolled = reroll is not None and reroll["die"] == i
+        role = "rerolled" if rerolled else ("exploded" if explosions[i] else "kept")
+        extra: dict[str, Any] = {"name": names[i], "heroic": heroic[i],
+                                 "explosions": explosions[i], "total": totals[i]}
+        if rerolled:
+            # Inferiority/Superiority may keep the first face; history stays in
+            # the order rolled, "dropped" names the face set aside.
+            first = net in (-2, 2) and reroll["new"] != reroll["old"] and kept[i] == reroll["old"]
+            extra["kept_first"] = first
+            extra["dropped"] = reroll["new"] if first else reroll["old"]
+        if capped[i]:
+            extra["capped"] = True
+        dice.append(Die(face=kept[i], role=role, sides=s, history=tuple(history[i]),
+                        extra=extra).to_dict())
+    target = spec["target"]
+    sum_text = " + ".join(str(t) for t in totals)
+    if target is None:
+        outcome = "scored"
+        explain.append(f"Score {sum_text} = {score}.")
+    else:
+        outcome = "success" if score >= target else "failure"
+        explain.append(f"Score {sum_text} = {score}, "
+                       + (f"reaching the target {target}: success." if outcome == "success"
+                          else f"below the target {target}: failure."))
+    return {
+        "dice": dice,
+        "value": score,
+        "outcome": outcome,
+        "explain": explain,
+        "level": spec["level"],
+        "power": power(spec["level"]),
+        "modifier": {"net": net, "name": NET_NAMES[net], "from": list(mods)},
+        "reroll": reroll,
+        "capped": any(capped),
+        "cap": EXPLOSION_CAP,
+        "target": target,
+    }
 
 
 def act(spec, result, action, rng):
-    raise SpecError("system", "this system is coming soon")
+    """Open Tale allows no step after a roll (DESIGN.md verbs table).
+
+    >>> act({}, {}, {"do": "reroll"}, None)
+    Traceback (most recent call last):
+    ...
+    rules.dice.SpecError: action: Open Tale allows no step after a roll (got 'reroll')
+    """
+    verb = action.get("do") if isinstance(action, dict) else None
+    raise SpecError("action", f"Open Tale allows no step after a roll (got {str(verb)[:30]!r})")
 
 
-def odds(spec, result=None, action=None):
-    raise SpecError("system", "this system is coming soon")
+# --------------------------------------------------------------------------
+# Exact odds.
+
+_LCM = 120  # of 4, 6, 8, 10, 12: integer weights for the modifier's reroll
+
+_EXPLODE_CACHE: dict = {}
+
+
+def _exploding_dist(s: int, bound: int) -> list[float]:
+    """P(a fresh exploding d``s`` totals n) for n = 0..bound (index n):
+    n = q*s + r with 1 <= r < s has probability s**-(q+1)."""
+    key = (s, bound)
+    if key not in _EXPLODE_CACHE:
+        out = [0.0] * (bound + 1)
+        for n in range(1, bound + 1):
+            q, r = divmod(n, s)
+            if r:
+                out[n] = float(Fraction(1, s ** (q + 1)))
+        _EXPLODE_CACHE[key] = out
+    return _EXPLODE_CACHE[key]
+
+
+def _conv(a: list[float], b: list[float], bound: int) -> list[float]:
+    out = [0.0] * (bound + 1)
+    for i, pa in enumerate(a):
+        if pa:
+            for j in range(0, bound + 1 - i):
+                pb = b[j]
+                if pb:
+                    out[i + j] += pa * pb
+    return out
+
+
+_DIST_CACHE: dict = {}
+_BOOM_CACHE: dict = {}
+_KEPT_CACHE: dict = {}
+
+
+def _boom_dist(boom: tuple, bound: int) -> list[float]:
+    """The added total of fresh exploding dice of these sizes, by index."""
+    key = (boom, bound)
+    if key not in _BOOM_CACHE:
+        dist = [1.0] + [0.0] * bound
+        for s in boom:
+            dist = _conv(dist, _exploding_dist(s, bound), bound)
+        _BOOM_CACHE[key] = dist
+    return _BOOM_CACHE[key]
+
+
+def _kept_counts(s: int, face: int, net: int) -> list[tuple[int, int]]:
+    """(kept face, how many of the ``s`` rerolls keep it)."""
+    key = (s, face, net)
+    if key not in _KEPT_CACHE:
+        counts: dict = {}
+        for new in range(1, s + 1):
+            k = _keep(net, face, new)
+            counts[k] = counts.get(k, 0) + 1
+        _KEPT_CACHE[key] = sorted(counts.items())
+    return _KEPT_CACHE[key]
+
+
+def score_dist(sizes, net: int, tie_break: str = "best", bound: int = SCORE_BOUND) -> tuple[dict, float]:
+    """The exact distribution of the score for these dice (the pair, then the
+    Heroic d4 if any) under a net modifier: ``({score: p} for score <= bound,
+    mass above bound)``. Enumerates every face and every modifier reroll with
+    integer weights, then adds the exploding dice in closed form
+    (a die kept on its maximum adds a fresh exploding die).
+
+    Two d4: 4 is 1+3, 2+2 or 3+1 (a 4 explodes, so it never ends a die);
+    5 is 2+3 or 3+2; 6 is 3+3, or 1 + (4 then 1) and its mirror:
+
+    >>> d, tail = score_dist((4, 4), 0)
+    >>> d[4] == 3 / 16, d[5] == 2 / 16, d[6] == 1 / 16 + 2 / 64, tail < 1e-12
+    (True, True, True, True)
+    """
+    key = (tuple(sizes), net, tie_break, bound)
+    if key in _DIST_CACHE:
+        return _DIST_CACHE[key]
+    sizes = tuple(sizes)
+    n = len(sizes)
+    if net == 0:
+        # No modifier: each die is an independent exploding die.
+        dist = _boom_dist(tuple(sorted(sizes)), bound)
+        res = {v: p for v, p in enumerate(dist) if p > 0}
+        tail = max(0.0, 1.0 - math.fsum(res.values()))
+        _DIST_CACHE[key] = (res, tail)
+        return res, tail
+    groups: dict = {}  # (sum of kept faces, mask of dice that explode) -> integer weight
+    total = _LCM
+    for s in sizes:
+        total *= s
+    for faces in itertools.product(*(range(1, s + 1) for s in sizes)):
+        i, _ = pick_die(sizes, faces, net, tie_break)
+        s = sizes[i]
+        w = _LCM // s
+        other = sum(faces) - faces[i]
+        mask = 0
+        for j in range(n):
+            if j != i and faces[j] == sizes[j]:
+                mask |= 1 << j
+        for kept, c in _kept_counts(s, faces[i], net):
+            k = (other + kept, mask | (1 << i) if kept == s else mask)
+            groups[k] = groups.get(k, 0) + w * c
+
+    out = [0.0] * (bound + 1)
+    for (base, mask), w in groups.items():
+        p = w / total
+        # An exploded die's maximum is in base; a fresh exploding die adds on.
+        dist = _boom_dist(tuple(sizes[j] for j in range(n) if mask >> j & 1), bound)
+        for m in range(0, bound + 1 - base):
+            if dist[m]:
+                out[base + m] += p * dist[m]
+    res = {v: p for v, p in enumerate(out) if p > 0}
+    tail = max(0.0, 1.0 - math.fsum(res.values()))
+    _DIST_CACHE[key] = (res, tail)
+    return res, tail
+
+
+def _survival(dist: dict, tail: float, bound: int) -> list[float]:
+    """S[x] = P(score >= x) for x = 0..bound+1."""
+    s = [0.0] * (bound + 2)
+    acc = tail
+    s[bound + 1] = acc
+    for x in range(bound, -1, -1):
+        acc += dist.get(x, 0.0)
+        s[x] = acc
+    return s
+
+
+def expected_minimum_point(dist: dict, tail: float, bound: int = SCORE_BOUND) -> float:
+    """RULES-NOTES Open Tale 4: the 50 % point of the survival function
+    P(score >= x), interpolated linearly between whole scores.
+
+    >>> expected_minimum_point({1: 0.5, 2: 0.5}, 0.0, 10)   # S(1)=1, S(2)=.5
+    2.0
+    """
+    s = _survival(dist, tail, bound)
+    for k in range(0, bound + 1):
+        if s[k] >= 0.5 > s[k + 1]:
+            return k + (s[k] - 0.5) / (s[k] - s[k + 1])
+    return float(bound + 1)
+
+
+def round_half_up(x: float) -> int:
+    """Rounding for the table: halves go up (Python's round() goes to even).
+
+    >>> round_half_up(10.5), round_half_up(10.49)
+    (11, 10)
+    """
+    return math.floor(x + 0.5 + 1e-12)
+
+
+def median(dist: dict, tail: float, bound: int = SCORE_BOUND) -> int:
+    """The largest score reached at least half the time: max x with
+    P(score >= x) >= 1/2 (the text's "expected minimum score", 3.4, before
+    interpolation).
+
+    >>> median({2: 0.25, 3: 0.25, 4: 0.5}, 0.0)
+    4
+    """
+    s = _survival(dist, tail, bound)
+    best = 0
+    for x in range(0, bound + 2):
+        if s[x] >= 0.5 - 1e-12:
+            best = x
+    return best
+
+
+def odds(spec: dict, result: dict | None = None, action: Any = None) -> dict:
+    """The exact score distribution of a normalized spec: ``value`` holds
+    every score up to ``SCORE_BOUND``; ``tail`` the mass above it (never
+    dropped). ``at_least`` = P(score >= target) when a target is set.
+
+    >>> o = odds(normalize({"level": 1}))
+    >>> o["exact"], o["median"], o["expected_minimum"], round(o["value"][2], 4)
+    (True, 6, 6, 0.0625)
+    """
+    if action is not None:
+        raise SpecError("action", "Open Tale allows no step after a roll")
+    sizes = list(spec["dice"]) + ([4] if spec["heroic"] else [])
+    net = net_modifier(spec["modifiers"])
+    dist, tail = score_dist(sizes, net, spec["tie_break"])
+    target = spec["target"]
+    out: dict[str, Any] = {
+        "value": {v: dist[v] for v in sorted(dist)},
+        "tail": {"above": SCORE_BOUND, "p": tail},
+        "bound": SCORE_BOUND,
+        "exact": True,
+        "mean": _mean(sizes, net, spec["tie_break"]),
+        "median": median(dist, tail),
+        "expected_minimum": round_half_up(expected_minimum_point(dist, tail)),
+        "modifier": {"net": net, "name": NET_NAMES[net], "text": modifier_text(spec["modifiers"])},
+    }
+    if target is None:
+        out["outcome"] = {"scored": 1.0}
+    else:
+        # target <= SCORE_BOUND, so the tail is all at or above it.
+        p = math.fsum(p for v, p in dist.items() if v >= target) + tail
+        out["at_least"] = min(1.0, p)
+        out["outcome"] = {"failure": max(0.0, 1.0 - p), "success": min(1.0, p)}
+    return out
+
+
+def _mean(sizes, net, tie_break) -> float:
+    """The exact mean score, explosions included (closed form)."""
+    if net == 0:
+        return float(sum(_exploding_mean(s) for s in sizes))
+    total = Fraction(0)
+    count = 1
+    for s in sizes:
+        count *= s
+
+    def faces_iter(n):
+        if n == 0:
+            yield []
+            return
+        for rest in faces_iter(n - 1):
+            for f in range(1, sizes[n - 1] + 1):
+                yield rest + [f]
+
+    base = sum(_exploding_mean(s) for s in sizes)
+    for faces in faces_iter(len(sizes)):
+        i, _ = pick_die(sizes, faces, net, tie_break)
+        total += _reroll_gain(sizes[i], faces[i], net)
+    return float(base + total / count)
+
+
+# --------------------------------------------------------------------------
+# The expected-scores table (seed 001, 3.4).
+
+#: Seed 001, 3.4, copied as printed: level -> net modifier -> (without, with Heroism).
+TEXT_TABLE = {
+    1: {-2: (4, 7), -1: (5, 7), 0: (6, 9), 1: (8, 11), 2: (8, 11)},
+    2: {-2: (5, 8), -1: (6, 8), 0: (7, 10), 1: (8, 12), 2: (9, 12)},
+    3: {-2: (6, 9), -1: (7, 9), 0: (8, 11), 1: (9, 13), 2: (10, 13)},
+    4: {-2: (7, 10), -1: (8, 10), 0: (9, 12), 1: (10, 14), 2: (11, 14)},
+    5: {-2: (7, 10), -1: (9, 11), 0: (10, 13), 1: (11, 15), 2: (12, 16)},
+    6: {-2: (8, 11), -1: (9, 12), 0: (11, 14), 1: (12, 16), 2: (13, 17)},
+    7: {-2: (9, 12), -1: (10, 13), 0: (12, 15), 1: (14, 17), 2: (15, 18)},
+    8: {-2: (9, 13), -1: (11, 14), 0: (13, 16), 1: (15, 18), 2: (16, 19)},
+    9: {-2: (10, 13), -1: (12, 14), 0: (14, 17), 1: (16, 19), 2: (17, 20)},
+}
+
+
+def expected_minimum(level: int, net: int, heroic: bool, tie_break: str = "best") -> float:
+    """RULES-NOTES Open Tale 4: the level's valid pairs mixed in equal parts,
+    the 50 % point of P(score >= x) interpolated linearly (not yet rounded).
+
+    >>> round_half_up(expected_minimum(5, 0, False))   # rule of thumb: level + 5
+    10
+    """
+    pairs = valid_pairs(level)
+    mix: dict = {}
+    tail = 0.0
+    for pair in pairs:
+        sizes = list(pair) + ([4] if heroic else [])
+        d, t = score_dist(sizes, net, tie_break)
+        for v, p in d.items():
+            mix[v] = mix.get(v, 0.0) + p / len(pairs)
+        tail += t / len(pairs)
+    return expected_minimum_point(mix, tail)
+
+
+_TABLE_CACHE: dict = {}
+
+
+def expected_table(tie_break: str = "best") -> dict:
+    """The computed table, shaped like ``TEXT_TABLE``, with the unrounded
+    points alongside: ``{level: {net: {"values": (without, with), "points": (x, y)}}}``.
+    Cached: it is computed once per tie break."""
+    if tie_break not in _TABLE_CACHE:
+        table = {}
+        for level in range(1, 10):
+            row = {}
+            for net in range(-2, 3):
+                pts = (expected_minimum(level, net, False, tie_break),
+                       expected_minimum(level, net, True, tie_break))
+                row[net] = {"values": tuple(round_half_up(x) for x in pts), "points": pts}
+            table[level] = row
+        _TABLE_CACHE[tie_break] = table
+    return _TABLE_CACHE[tie_break]
+
+
+def table_comparison(tie_break: str = "best") -> dict:
+    """The computed table beside the text's: every one of the 90 numbers,
+    and the ones that differ.
+
+    ``cells``: list of ``{"level", "net", "heroic", "text", "computed",
+    "point", "match"}``; ``matches``: how many of the 90 agree."""
+    table = expected_table(tie_break)
+    cells = []
+    for level in range(1, 10):
+        for net in range(-2, 3):
+            for h in (0, 1):
+                text = TEXT_TABLE[level][net][h]
+                comp = table[level][net]["values"][h]
+                cells.append({"level": level, "net": net, "heroic": bool(h), "text": text,
+                              "computed": comp, "point": table[level][net]["points"][h],
+                              "match": text == comp})
+    return {"cells": cells, "matches": sum(c["match"] for c in cells), "total": len(cells),
+            "differ": [c for c in cells if not c["match"]]}
