@@ -586,6 +586,8 @@ def act(spec: dict, result: dict, action: dict, rng) -> dict:
         else:
             nd = dict(d)
             nd["role"] = "kept"
+            nd["successes"] = successes_on(d["face"])  # counted again, not taken on trust
+            nd["success"] = nd["successes"] > 0
         new_dice.append(nd)
     if plan["added_at"] is not None and plan["added_at"] >= len(old):
         sides = plan["added_sides"]
@@ -593,7 +595,7 @@ def act(spec: dict, result: dict, action: dict, rng) -> dict:
                              added=True))
     own = sum(d["successes"] for d in new_dice)
     value, outcome = _outcome(own, opp_n)
-    before_n = sum(d["successes"] for d in old)
+    before_n = sum(successes_on(d["face"]) for d in old)
     before_v, before_o = _outcome(before_n, opp_n)
     ctype = condition_type(spec["attribute_name"])
     ones = [i for i, d in enumerate(new_dice) if d["face"] == 1]
@@ -705,7 +707,7 @@ def odds(spec: dict, result: dict | None = None, action: dict | None = None) -> 
     plan = _prayer_plan(spec, result, action)
     opp_n = _opp_successes(result, spec)
     dice = plan["dice"]
-    fixed = sum(d["successes"] for i, d in enumerate(dice) if i not in plan["chosen"])
+    fixed = sum(successes_on(d["face"]) for i, d in enumerate(dice) if i not in plan["chosen"])
     rerolled = [plan["sides"][i] for i in plan["chosen"]]
     if plan["added_sides"] is not None:  # drawn where act draws it: after the lone die
         rerolled.insert(sum(1 for i in plan["chosen"] if i < plan["added_at"]), plan["added_sides"])
