@@ -3,7 +3,7 @@
 // Python and the browser's cannot hide. pytest and its pure-Python
 // dependencies are copied from the test venv into Pyodide's file system.
 // Usage: node tests/pyodide_run.mjs <site-packages dir> [pytest args...]
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -40,13 +40,13 @@ for (const name of readdirSync(sitePackages)) {
 }
 
 const work = "/home/pyodide/project";
-for (const dir of ["rules", "tests/rules", "tests/ui", "static/py"]) {
+for (const dir of ["rules", "tests/rules", "tests/ui", "static/py"].filter((d) => existsSync(join(root, d)))) {
   py.FS.mkdirTree(`${work}/${dir}`);
   copyTree(join(root, dir), `${work}/${dir}`);
 }
 for (const f of ["pyproject.toml", "tests/conftest.py"]) py.FS.writeFile(`${work}/${f}`, readFileSync(join(root, f)));
 
-py.globals.set("ARGS", py.toPy(args.length ? args : ["rules", "tests/rules", "tests/ui"]));
+py.globals.set("ARGS", py.toPy(args.length ? args : ["rules", "static/py", "tests/rules", "tests/ui"]));
 const code = await py.runPythonAsync(`
 import os, sys
 os.chdir("${work}")
