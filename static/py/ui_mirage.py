@@ -26,7 +26,7 @@ SYSTEM = "mirage"
 
 #: Form-only controls (not spec fields).
 PRAYER_BONUS = {"0": 0, "1": 1, "2": 2}
-BONUS_NAMES = {0: "no bonus", 1: "preparatory prayer +1", 2: "temple +2"}
+BONUS_NAMES = {0: "No bonus", 1: "Preparatory +1", 2: "Temple +2"}
 OPPONENT_FIELDS = ("attribute", "skill", "gear", "helpers", "modifier")
 KIND_NAMES = {"attribute": "Attribute", "skill": "Skill", "gear": "Gear"}
 
@@ -238,7 +238,7 @@ def render_result(result: dict, ui: dict) -> str:
             parts.append('<p class="hint">A die showing 1 cannot be rerolled: that tap is ignored.</p>')
         tapped = tapped and len(ones) < len(ui.get("selected"))
         if targets:
-            which = "the tapped dice" if tapped else "every die without a success"
+            which = "The tapped dice" if tapped else "Every die without a success"
             parts.append(f'<p class="mirage-pray"><button type="button" data-act="pray" class="pray">'
                          f"Pray: reroll {len(targets)} di{'c' if len(targets) > 1 else ''}e</button> "
                          f'<span class="hint">{views.esc(which)}; a 1 afterwards costs a Condition. '
@@ -304,8 +304,8 @@ def render_odds(spec: dict, result, ui: dict) -> str:
             n = len(targets)
             out.append(f'<h3 class="odds-title">If you pray, rerolling {n} di{"c" if n > 1 else ""}e</h3>'
                        '<div class="table-scroll"><table class="mirage-pray-odds"><thead><tr><th>Prayer</th>'
-                       f"<th>{'Win' if rspec.get('opponent') else 'Success'}</th><th>2+ successes</th>"
-                       "<th>Gain a Condition</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>")
+                       f"<th>{'Win' if rspec.get('opponent') else 'Success'}</th><th>2+</th>"
+                       "<th>Condition</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>")
     o = rules.odds(SYSTEM, spec)
     opposed = spec.get("opponent") is not None
     title = ("Net successes (yours minus the opponent's)" if opposed else "Successes") + \

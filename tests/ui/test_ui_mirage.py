@@ -20,6 +20,12 @@ from rules.dice import ScriptedRng, SpecError
 INDEX = Path(__file__).resolve().parents[2] / "index.html"
 
 
+def index_html() -> str:
+    if not INDEX.exists():  # the Pyodide run copies the Python only
+        pytest.skip("index.html is not in this file system")
+    return INDEX.read_text(encoding="utf-8")
+
+
 class _Form(HTMLParser):
     """The named controls of #form-mirage and their default values, as
     FormData would read them; and every data-error-for slot."""
@@ -69,7 +75,7 @@ class _Form(HTMLParser):
 @pytest.fixture(scope="module")
 def form():
     p = _Form()
-    p.feed(INDEX.read_text(encoding="utf-8"))
+    p.feed(index_html())
     assert p.names, "no #form-mirage in index.html"
     return p
 
@@ -94,7 +100,7 @@ def test_every_spec_field_has_a_control_and_an_error_slot(form):
 
 def test_form_lists_the_twelve_skills_and_the_difficulty_table():
     """"Core Skills" and "Difficulty": every skill and difficulty is offered."""
-    html = INDEX.read_text(encoding="utf-8")
+    html = index_html()
     block = html[html.index("<!-- tab:mirage -->"):html.index("<!-- /tab:mirage -->")]
     for skill in mirage.SKILLS:
         assert f'value="{skill}"' in block
@@ -256,7 +262,7 @@ def test_odds_before_and_after_a_roll():
     r = _roll(spec, [2, 3])
     html = ui.render_odds(spec, r, {"selected": ["0"]})
     assert "If you pray, rerolling 1 die" in html and html.count("<tr>") == 4
-    assert "Gain a Condition" in html
+    assert "Condition" in html and "Temple +2" in html
     opp = rules.normalize("mirage", {"attribute": 8, "opponent": {"attribute": 8}})
     assert "Win" in ui.render_odds(opp, None, {"selected": []})
 

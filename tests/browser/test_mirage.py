@@ -1,0 +1,135 @@
+"""The Mirage tab in Chromium: set skill and attribute, two helpers, roll,
+pray on the failures until a prayer shows a 1, and see the Condition appear
+in the form (it persists for the next roll); passive rolls offer no prayer;
+opposed mode shows the opponent; the tab fits 768x1024 and 390x844."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import open_app  # noqa: E402  (tests/browser/conftest.py)
+
+pytestmark = pytest.mark.browser
+
+FORM = "#form-mirage"
+TRAY = "#tray-mirage"
+
+
+def _open(page):
+    page.click("#tabbtn-mirage")
+    page.wait_for_selector(f"{FORM} [data-roll]:not([disabled])")
+    page.wait_for_selector("#odds-mirage svg.chart")
+
+
+def _roll(page):
+    """Roll and wait for this roll's tray (main replaces the tray's HTML)."""
+    page.evaluate("document.querySelector('#tray-mirage').innerHTML = ''")
+    page.click(f"{FORM} [data-roll]")
+    page.wait_for_selector(f"{TRAY} .outcome")
+
+
+def test_roll_pray_and_gain_a_condition(watched):
+    """Issue 5's walk-through: Might (Strength) with d8 & d6, two helpers;
+    roll; tap the dice without a success and pray. Repeat until a prayer
+    leaves a 1 (the rng is the page's own), then the tray names the
+    physical Condition and the form has Exhausted ticked; the next roll's
+    explanation counts it."""
+    page = watched
+    _open(page)
+    page.select_option(f"{FORM} [name=skill_name]", "might")
+    page.select_option(f"{FORM} [name=attribute_name]", "strength")
+    page.select_option(f"{FORM} [name=attribute]", "8")
+    page.select_option(f"{FORM} [name=skill]", "6")
+    page.select_option(f"{FORM} [name=helpers]", "2")
+    gained = False
+    for _ in range(60):
+        _roll(page)
+        text = page.inner_text(TRAY)
+        assert "2 helpers +2" in text
+        dice = page.locator(f"{TRAY} svg[data-die]")
+        labels = [dice.nth(i).get_attribute("aria-label") for i in range(dice.count())]
+        assert labels[0].startswith("Attribute die (Strength)")
+        targets = [i for i, l in enumerate(labels) if "success" not in l and "showing 1," not in l
+                   and not l.endswith("showing 1")]
+        if not targets:
+            continue
+        for i in targets:  # tap the failures
+            dice.nth(i).click()
+        page.wait_for_selector(f'{TRAY} svg[data-die="{targets[-1]}"][aria-pressed="true"]')
+        assert "If you pray" in page.inner_text("#odds-mirage")
+        page.click(f'{TRAY} [data-act="pray"]')
+        page.wait_for_selector(f"{TRAY} svg.role-rerolled")
+        assert page.locator(f'{TRAY} [data-act="pray"]').count() == 0  # once only
+        assert "Before the prayer" in page.inner_text(TRAY)
+        if page.locator(f"{TRAY} [data-condition-gained]").count():
+            gained = True
+            break
+    assert gained, "no prayer left a 1 in 60 tries"
+    assert page.get_attribute(f"{TRAY} [data-condition-gained]", "data-condition-gained") == "physical"
+    assert page.is_checked(f'{FORM} [name=conditions][value=exhausted]')
+    _roll(page)
+    assert "1 physical Condition \u22121" in page.inner_text(TRAY)
+    page.uncheck(f'{FORM} [name=conditions][value=exhausted]')
+
+
+def test_passive_roll_offers_no_prayer(watched):
+    """"Passive Rolls": no Pray button and no tappable dice."""
+    page = watched
+    _open(page)
+    page.check(f"{FORM} [name=passive]")
+    _roll(page)
+    assert page.locator(f'{TRAY} [data-act="pray"]').count() == 0
+    assert page.locator(f"{TRAY} svg[data-die]").count() == 0
+    assert "passive roll" in page.inner_text(TRAY).lower()
+    page.uncheck(f"{FORM} [name=passive]")
+
+
+def test_broken_blocks_the_roll(watched):
+    """A Broken character may not act: the message shows at the Conditions."""
+    page = watched
+    _open(page)
+    page.check(f'{FORM} [name=conditions][value=broken]')
+    page.click(f"{FORM} [data-roll]")
+    err = page.locator(f'{FORM} [data-error-for="conditions"]')
+    err.wait_for()
+    assert "Broken" in err.inner_text()
+    page.uncheck(f'{FORM} [name=conditions][value=broken]')
+
+
+def test_opposed_mode_shows_the_opponent(watched):
+    """Opposed mode shows the opponent's fields (CSS :has) and rolls both
+    sides; the odds say win / tie / lose."""
+    page = watched
+    _open(page)
+    assert page.locator(f"{FORM} .mirage-opponent").is_hidden()
+    page.check(f"{FORM} [name=opposed]")
+    assert page.locator(f"{FORM} .mirage-opponent").is_visible()
+    page.select_option(f"{FORM} [name='opponent.attribute']", "10")
+    _roll(page)
+    assert "Opponent's dice" in page.inner_text(TRAY)
+    page.wait_for_function("() => document.querySelector('#odds-mirage').textContent.includes('Win')")
+    page.uncheck(f"{FORM} [name=opposed]")
+
+
+@pytest.mark.parametrize("size", [(768, 1024), (390, 844)], ids=["tablet", "phone"])
+def test_fits_without_horizontal_scroll(browser, base_url, size):
+    """The tab works at 768x1024 and 390x844: no horizontal scroll, touch
+    targets at least 44 px; a screenshot for a look."""
+    context, page, watch = open_app(browser, base_url, viewport=size)
+    try:
+        _open(page)
+        page.check(f"{FORM} [name=opposed]")
+        _roll(page)
+        page.wait_for_selector("#odds-mirage svg.chart")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= size[0], width
+        small = page.evaluate("""() => [...document.querySelectorAll(
+            '#tab-mirage select, #tab-mirage input[type=text], #tab-mirage input[type=number], '
+            + '#tab-mirage label.mirage-check, #tab-mirage button')]
+            .filter(e => e.offsetParent !== null)
+            .map(e => e.getBoundingClientRect()).filter(r => r.height < 44).length""")
+        assert small == 0
+        page.screenshot(path=f"/tmp/mirage-{size[0]}.png", full_page=True)
+        watch.check(page)
+    finally:
+        context.close()
