@@ -1,30 +1,385 @@
-"""Placeholder for the alkemy tab (replace it): the tab says it is coming."""
+"""The ALKEMY tab: form fields to spec, result to HTML. Pure; no DOM.
 
+Rules: seeds/003 (machine-translated), RULES-NOTES ALKEMY 1-3. The dice are
+drawn in the health colour with their weapon symbol; after a bonus roll the
+player taps two dice and presses "Keep these two" (``rules.act`` verb
+``keep``); opposed rolls show both sides on one screen.
+
+>>> spec = spec_from_form({"mode": ["difficulty"], "characteristic": ["8"], "difficulty": ["15"]})
+>>> spec["characteristic"], spec["difficulty"], spec["opponent"]
+(8, 15, None)
+"""
+
+from __future__ import annotations
+
+import draw
+import rules
+import views
+from rules import alkemy
 from rules.dice import SpecError
 
 SYSTEM = "alkemy"
-PLACEHOLDER = True
+
+COLOUR_NAMES = {"white": "White", "yellow": "Yellow", "red": "Red"}
+SIDE_NAMES = {"initiator": "Initiator", "opponent": "Opponent"}
+
+#: rules field -> the form control that holds it.
+FIELD_NAMES = {
+    "characteristic": "characteristic", "difficulty": "difficulty", "bonus": "bonus",
+    "malus": "malus", "health": "health", "faces": "faces", "max_rerolls": "max_rerolls",
+    "opponent": "opp_characteristic",
+    "opponent.characteristic": "opp_characteristic", "opponent.bonus": "opp_bonus",
+    "opponent.malus": "opp_malus", "opponent.health": "opp_health",
+}
+MODES = ("difficulty", "opposed")
 
 
-def spec_from_form(fields):
-    raise SpecError("_form", "this system is coming soon")
+# --------------------------------------------------------------------------
+# Form <-> spec.
+
+def _one(fields: dict, name: str, default=None):
+    v = fields.get(name)
+    if not v:
+        return default
+    return v[0]
 
 
-def form_values(spec):
-    return {}
+def spec_from_form(fields: dict) -> dict:
+    """The form's controls (FormData-like: name -> [values]) to a normalized
+    spec; a SpecError names the form control at fault.
+
+    >>> spec_from_form({"mode": ["opposed"], "characteristic": ["2"], "opp_characteristic": ["5"]})["opponent"]
+    {'characteristic': 5, 'bonus': 0, 'malus': 0, 'health': 'white'}
+    >>> spec_from_form({"mode": ["opposed"], "opp_characteristic": ["x"]})
+    Traceback (most recent call last):
+    ...
+    rules.dice.SpecError: opp_characteristic: must be a whole number from 0 to 30 (got 'x')
+    """
+    mode = _one(fields, "mode", "difficulty")
+    if mode not in MODES:
+        raise SpecError("mode", "must be difficulty or opposed")
+    spec: dict = {}
+    for name in ("characteristic", "bonus", "malus", "health", "faces", "max_rerolls"):
+        v = _one(fields, name)
+        if v is not None:
+            spec[name] = v
+    if mode == "opposed":
+        opp = {}
+        for name in ("characteristic", "bonus", "malus", "health"):
+            v = _one(fields, "opp_" + name)
+            if v is not None:
+                opp[name] = v
+        spec["opponent"] = opp
+    else:
+        v = _one(fields, "difficulty")
+        if v is not None:
+            spec["difficulty"] = v
+    try:
+        return rules.normalize(SYSTEM, spec)
+    except SpecError as e:
+        raise SpecError(FIELD_NAMES.get(e.field, "_form"), e.detail) from None
 
 
-def render_result(result, ui):
-    return ""
+def form_values(spec: dict) -> dict:
+    """The inverse: fill the form from a (normalized) spec.
+
+    >>> form_values(rules.default_spec("alkemy"))["mode"]
+    'difficulty'
+    """
+    spec = rules.normalize(SYSTEM, spec)
+    out = {
+        "characteristic": str(spec["characteristic"]),
+        "bonus": str(spec["bonus"]),
+        "malus": str(spec["malus"]),
+        "health": spec["health"],
+        "faces": spec["faces"],
+        "max_rerolls": str(spec["max_rerolls"]),
+    }
+    opp = spec["opponent"]
+    if opp is None:
+        out["mode"] = "difficulty"
+        out["difficulty"] = str(spec["difficulty"])
+    else:
+        out["mode"] = "opposed"
+        out.update({"opp_characteristic": str(opp["characteristic"]), "opp_bonus": str(opp["bonus"]),
+                    "opp_malus": str(opp["malus"]), "opp_health": opp["health"]})
+    return out
 
 
-def action_for(verb, result, ui, fields):
-    raise SpecError("_form", "this system is coming soon")
+# --------------------------------------------------------------------------
+# Selection: die keys are "0", "1"... for the initiator, "opponent:0"... for
+# the opponent (the last round's dice).
+
+def _parse_key(key) -> tuple[str, int] | None:
+    key = str(key)
+    side = "initiator"
+    if key.startswith("opponent:"):
+        side, key = "opponent", key[len("opponent:"):]
+    if not key.isdigit() or len(key) > 2:
+        return None
+    return side, int(key)
 
 
-def render_odds(spec, result, ui):
-    return ""
+def _hand(result: dict, side: str) -> dict | None:
+    if side == "initiator":
+        return result
+    opp = result.get("opponent")
+    return opp if isinstance(opp, dict) else None
 
 
-def summary(result):
-    return ""
+def selection(result: dict, ui: dict) -> dict:
+    """What the taps mean: ``{"side", "dice", "ok", "message", "pair"}``.
+    ``ok`` when two dice of one side that may choose are tapped and they are
+    not already the kept pair.
+
+    >>> r = rules.roll("alkemy", {"characteristic": 0, "bonus": 1}, rules.ScriptedRng([4, 5, 1]))
+    >>> s = selection(r, {"selected": ["2", "0"]})
+    >>> s["ok"], s["side"], s["dice"], s["pair"], s["total"]
+    (True, 'initiator', [0, 2], 'axe–axe', 5)
+    """
+    picked = [p for p in (_parse_key(k) for k in (ui or {}).get("selected", ()) or ()) if p]
+    sides = {s for s, _ in picked}
+    out = {"side": None, "dice": [], "ok": False, "message": "", "pair": None, "total": None}
+    choosers = [s for s in ("initiator", "opponent")
+                if (_hand(result, s) or {}).get("choice")]
+    if not choosers:
+        return out
+    if not picked:
+        out["message"] = "Tap two dice to keep another pair."
+        return out
+    if len(sides) > 1:
+        out["message"] = "Tap two dice of the same side."
+        return out
+    side = picked[0][0]
+    hand = _hand(result, side)
+    out["side"] = side
+    if side not in choosers:
+        out["message"] = (f"The {SIDE_NAMES[side].lower()} has no bonus die: "
+                          "with a malus the two lowest dice count, with neither both dice count.")
+        return out
+    idx = sorted({i for _, i in picked})
+    dice = hand.get("dice") or []
+    if any(i >= len(dice) for i in idx):
+        return out
+    out["dice"] = idx
+    if len(idx) != 2:
+        out["message"] = "Tap exactly two dice to keep." if len(idx) > 2 else "Tap one more die."
+        return out
+    symbols = [dice[i].get("symbol") for i in idx]
+    out["pair"] = "–".join(symbols) if all(symbols) else None
+    out["total"] = sum(int(dice[i].get("face", 0)) for i in idx)
+    if idx == hand.get("kept"):
+        out["message"] = "These two are already kept."
+        return out
+    out["ok"] = True
+    return out
+
+
+def action_for(verb: str, result: dict, ui: dict, fields: dict) -> dict:
+    """The ``keep`` action from the tapped dice.
+
+    >>> r = rules.roll("alkemy", {"characteristic": 0, "bonus": 1}, rules.ScriptedRng([4, 5, 1]))
+    >>> action_for("keep", r, {"selected": ["0", "2"]}, {})
+    {'do': 'keep', 'dice': [0, 2], 'side': 'initiator'}
+    """
+    if verb != "keep":
+        raise SpecError("_form", "the only step after an ALKEMY roll is keeping another pair")
+    sel = selection(result, ui)
+    if not sel["ok"]:
+        raise SpecError("_form", sel["message"] or "Tap two dice to keep.")
+    return {"do": "keep", "dice": sel["dice"], "side": sel["side"]}
+
+
+# --------------------------------------------------------------------------
+# Drawing.
+
+def _die_label(d: dict) -> str:
+    colour = d.get("colour") or ""
+    text = f"{colour} die showing {d.get('face')}"
+    if d.get("symbol"):
+        text += f" with {d['symbol']}"
+    role = d.get("role")
+    if role in ("kept", "dropped"):
+        text += f", {role}"
+    return text
+
+
+def _row(dice: list, keys: list | None, selected, caption: str, size: int = 64) -> str:
+    """A row of dice, drawn as d6 shapes in the health colour with their
+    symbol, each with a spoken label (``draw.tray`` cannot take labels)."""
+    sel = set(selected or ())
+    items = []
+    for i, d in enumerate(dice):
+        if not isinstance(d, dict):
+            continue
+        key = keys[i] if keys else None
+        shown = {k: v for k, v in d.items() if k != "faces"}
+        shown["sides"] = 6
+        items.append(draw.die_svg(shown, key, size=size, selected=key is not None and key in sel,
+                                  label=_die_label(d)))
+    return (f'<figure class="dice-row" role="group" aria-label="{views.esc(caption)}">'
+            f'<figcaption>{views.esc(caption)}</figcaption><div class="dice">{"".join(items)}</div></figure>')
+
+
+def _sum_text(hand: dict) -> str:
+    kept = hand.get("kept") or []
+    dice = hand.get("dice") or []
+    faces = [str(dice[i].get("face")) for i in kept if isinstance(i, int) and i < len(dice)]
+    return f"{' + '.join(faces)} + {hand.get('characteristic')} = {hand.get('value')}"
+
+
+def _caption(side: str, hand: dict, opposed: bool) -> str:
+    who = SIDE_NAMES[side] if opposed else "Your dice"
+    colour = COLOUR_NAMES.get(hand.get("health"), "")
+    text = f"{who} ({colour.lower()} dice): {_sum_text(hand)}"
+    if hand.get("pair") and hand.get("choice"):
+        text += f", kept {hand['pair']}"
+    return text
+
+
+def _headline(result: dict) -> str:
+    if result.get("mode") == "opposed":
+        opp = result.get("opponent") or {}
+        text = f"{result.get('value')} against {opp.get('value')}"
+        if result.get("capped"):
+            return text + ": no winner at the reroll cap"
+        if result.get("value") == opp.get("value"):
+            who = "initiator" if result.get("winner") == "initiator" else "opponent"
+            text += f", the {who} wins on characteristic"
+        if result.get("rerolls"):
+            text += f" after {result['rerolls']} reroll{'s' if result['rerolls'] > 1 else ''}"
+        return text
+    return f"{result.get('value')} against {result.get('difficulty')} (margin {result.get('margin')})"
+
+
+def render_result(result: dict, ui: dict) -> str:
+    """The tray: banner, earlier tied rounds, both sides' dice (tappable when
+    that side may choose), the keep button, the explanation."""
+    ui = ui or {}
+    selected = ui.get("selected", ()) or ()
+    opposed = result.get("mode") == "opposed"
+    parts = [views.outcome_banner(SYSTEM, result.get("outcome", ""), _headline(result))]
+    for t in result.get("tied_rounds") or []:
+        parts.append('<div class="alk-tied">' + _row(
+            t.get("dice") or [], None, (), f"Round {t.get('round')}: {t.get('value')} against "
+            f"{(t.get('opponent') or {}).get('value')}, a tie: both rolled again", size=40)
+            + _row((t.get("opponent") or {}).get("dice") or [], None, (), "Opponent, same round", size=40)
+            + "</div>")
+    sides = ["initiator"] + (["opponent"] if opposed else [])
+    rows = []
+    for side in sides:
+        hand = _hand(result, side) or {}
+        dice = hand.get("dice") or []
+        prefix = "" if side == "initiator" else "opponent:"
+        keys = [f"{prefix}{i}" for i in range(len(dice))] if hand.get("choice") else None
+        rows.append(f'<div class="alk-hand alk-hand-{side}">'
+                    + _row(dice, keys, selected, _caption(side, hand, opposed)) + "</div>")
+    parts.append(f'<div class="alk-hands{" alk-opposed" if opposed else ""}">{"".join(rows)}</div>')
+    sel = selection(result, ui)
+    if any((_hand(result, s) or {}).get("choice") for s in sides):
+        label = "Keep these two"
+        if sel["dice"] and len(sel["dice"]) == 2:
+            label += f" ({sel['pair']}, {sel['total']})" if sel["pair"] else f" ({sel['total']})"
+        disabled = "" if sel["ok"] else " disabled"
+        parts.append(f'<div class="alk-keep"><button type="button" data-act="keep"{disabled}>'
+                     f'{views.esc(label)}</button><p class="alk-hint" role="status">'
+                     f'{views.esc(sel["message"])}</p></div>')
+    parts.append(views.explain_list(result.get("explain")))
+    return "".join(parts)
+
+
+# --------------------------------------------------------------------------
+# Odds.
+
+def _net_words(side: dict) -> str:
+    return alkemy.describe_net(alkemy.net_dice(side["bonus"], side["malus"]))
+
+
+def render_odds(spec: dict, result, ui: dict) -> str:
+    """P(success), the totals chart, the net in words and how each extra
+    bonus or malus die changes the chance; with a pending keep, its odds."""
+    spec = rules.normalize(SYSTEM, spec)
+    o = rules.odds(SYSTEM, spec)
+    opposed = spec["opponent"] is not None
+    p = o["outcome"]["success"]
+    parts = ['<div class="alk-odds">']
+    if opposed:
+        parts.append(f'<p class="alk-net">Initiator: {views.esc(_net_words(spec))}. '
+                     f'Opponent: {views.esc(_net_words(spec["opponent"]))}.</p>')
+        parts.append(f'<p class="alk-chance">Initiator wins: <strong>{views.pct(p)}</strong>; '
+                     f'opponent wins: <strong>{views.pct(1 - p)}</strong>.</p>')
+        fr = o["first_round"]
+        note = (f"First round: higher total {views.pct(fr['higher'])}, equal {views.pct(fr['equal'])}, "
+                f"lower {views.pct(fr['lower'])}. ")
+        c1, c2 = spec["characteristic"], spec["opponent"]["characteristic"]
+        if c1 == c2:
+            note += (f"Equal characteristics: a tie rerolls until one wins (at most "
+                     f"{spec['max_rerolls']} rerolls; still tied then: {views.pct(o['capped'])}).")
+        else:
+            note += f"A tie goes to the {'initiator' if c1 > c2 else 'opponent'} (higher characteristic)."
+        parts.append(f'<p class="alk-note">{views.esc(note)}</p>')
+        parts.append(views.bar_chart(o["value"], title="Initiator's total (first round)"))
+    else:
+        diff = spec["difficulty"]
+        parts.append(f'<p class="alk-net">{views.esc(_net_words(spec))}.</p>')
+        parts.append(f'<p class="alk-chance">Chance of success (total ≥ {diff}): '
+                     f'<strong>{views.pct(p)}</strong></p>')
+        parts.append(views.bar_chart(o["value"], title=f"Total (2 kept dice + {spec['characteristic']})",
+                                     highlight=lambda v: v >= diff))
+    rows = []
+    current = o["net"]["net"]
+    for net in range(-alkemy.MAX_NET, alkemy.MAX_NET + 1):
+        name = "none" if net == 0 else f"{abs(net)} {'bonus' if net > 0 else 'malus'}"
+        mark = ' class="alk-current" aria-current="true"' if net == current else ""
+        rows.append(f"<tr{mark}><th scope=\"row\">{views.esc(name)}</th><td>{views.pct(o['by_net'][net])}</td></tr>")
+    parts.append('<div class="table-scroll"><table class="alk-bynet"><caption>Chance by net bonus/malus dice'
+                 '</caption><thead><tr><th scope="col">Net dice</th><th scope="col">Success</th></tr></thead>'
+                 f'<tbody>{"".join(rows)}</tbody></table></div>')
+    parts.append(f'<p class="alk-extra">One more bonus die: {views.pct(o["extra"]["bonus"])}; '
+                 f'one more malus die: {views.pct(o["extra"]["malus"])}.</p>')
+    if result is not None and result.get("spec") == spec:
+        sel = selection(result, ui or {})
+        if sel["ok"]:
+            try:
+                after = rules.odds(SYSTEM, spec, result, {"do": "keep", "dice": sel["dice"], "side": sel["side"]})
+                parts.append(f'<p class="alk-after">Keeping the tapped pair: success '
+                             f'{views.pct(after["outcome"]["success"])}.</p>')
+            except SpecError:
+                pass
+    parts.append("</div>")
+    return "".join(parts)
+
+
+# --------------------------------------------------------------------------
+# Reference and history.
+
+def render_reference() -> str:
+    """The faces and symbols of each colour's die, per face set."""
+    parts = ["<summary>Dice faces and symbols</summary>",
+             '<div class="alk-ref"><p>The dice take the colour of the character\'s health. The text '
+             'shows only that a white 1 and 4 make axe–axe; the rest of the layout is ours '
+             '(RULES-NOTES ALKEMY 1). The GM picks the face set under GM options.</p>']
+    for name in alkemy.FACE_SETS:
+        table = alkemy.face_table(name)
+        parts.append(f'<h3>{views.esc(table["label"])}</h3>')
+        for colour in alkemy.HEALTH:
+            dice = [{"face": f["value"], "symbol": f["symbol"], "colour": colour, "role": "rolled"}
+                    for f in table[colour]]
+            parts.append(_row(dice, None, (), f"{COLOUR_NAMES[colour]}: "
+                              + ", ".join(f"{f['value']} {f['symbol'] or ''}".strip() for f in table[colour]),
+                              size=36))
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def summary(result: dict) -> str:
+    """One line for the history.
+
+    >>> r = rules.roll("alkemy", {"characteristic": 8, "difficulty": 15}, rules.ScriptedRng([3, 4]))
+    >>> summary(r)
+    '3 + 4 + 8 = 15 vs 15'
+    """
+    if result.get("mode") == "opposed":
+        opp = result.get("opponent") or {}
+        return f"{_sum_text(result)} vs {_sum_text(opp)}"
+    return f"{_sum_text(result)} vs {result.get('difficulty')}"

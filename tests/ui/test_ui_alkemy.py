@@ -1,0 +1,255 @@
+"""The ALKEMY tab's pure Python (static/py/ui_alkemy.py): form to spec and
+back, the tray with tappable dice and the keep button, the odds panel, the
+reference (seed 003; RULES-NOTES ALKEMY 1-3)."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+import rules
+import ui_alkemy as ui
+from rules.dice import ScriptedRng, SpecError
+
+SYSTEM = "alkemy"
+
+DEFAULT_FORM = {"mode": ["difficulty"], "characteristic": ["8"], "difficulty": ["15"], "health": ["white"],
+                "bonus": ["0"], "malus": ["0"], "faces": ["plain"], "max_rerolls": ["20"],
+                "opp_characteristic": ["5"], "opp_health": ["white"], "opp_bonus": ["0"], "opp_malus": ["0"]}
+
+
+def _fields(values: dict) -> dict:
+    return {k: v if isinstance(v, list) else [str(v)] for k, v in values.items()}
+
+
+def _keys(html: str) -> list[str]:
+    return re.findall(r'data-die="([^"]*)"', html)
+
+
+def _keep_button(html: str) -> str | None:
+    m = re.search(r'<button type="button" data-act="keep"[^>]*>[^<]*</button>', html)
+    return m.group(0) if m else None
+
+
+# --------------------------------------------------------------------------
+# Form <-> spec.
+
+def test_default_form_is_the_default_spec():
+    """The form as index.html opens it rolls the default spec (Julien's roll)."""
+    assert ui.spec_from_form(DEFAULT_FORM) == rules.default_spec(SYSTEM)
+
+
+def test_opposed_form_reads_both_sides():
+    """Opposed mode: the opponent's controls become ``opponent``; the
+    difficulty is not sent."""
+    spec = ui.spec_from_form({**DEFAULT_FORM, "mode": ["opposed"], "characteristic": ["2"],
+                              "opp_characteristic": ["5"], "opp_malus": ["1"], "opp_health": ["red"]})
+    assert spec["difficulty"] is None
+    assert spec["opponent"] == {"characteristic": 5, "bonus": 0, "malus": 1, "health": "red"}
+
+
+@pytest.mark.parametrize("change, field", [
+    ({"characteristic": ["eight"]}, "characteristic"),
+    ({"characteristic": [""]}, "characteristic"),
+    ({"difficulty": ["500"]}, "difficulty"),
+    ({"bonus": ["-1"]}, "bonus"),
+    ({"malus": ["11"]}, "malus"),
+    ({"health": ["green"]}, "health"),
+    ({"faces": ["d8"]}, "faces"),
+    ({"max_rerolls": ["1000"]}, "max_rerolls"),
+    ({"mode": ["duel"]}, "mode"),
+    ({"mode": ["opposed"], "opp_characteristic": ["x"]}, "opp_characteristic"),
+    ({"mode": ["opposed"], "opp_bonus": ["99"]}, "opp_bonus"),
+    ({"mode": ["opposed"], "opp_malus": ["-2"]}, "opp_malus"),
+    ({"mode": ["opposed"], "opp_health": ["blue"]}, "opp_health"),
+], ids=lambda v: v if isinstance(v, str) else None)
+def test_form_errors_name_the_control(change, field):
+    """A bad field's SpecError names the form control, so the message shows
+    at ``[data-error-for=<name>]``."""
+    with pytest.raises(SpecError) as e:
+        ui.spec_from_form({**DEFAULT_FORM, **change})
+    assert e.value.field == field
+
+
+def test_missing_opponent_characteristic():
+    """An opposed form without the opponent's characteristic points at it."""
+    fields = {k: v for k, v in DEFAULT_FORM.items() if k != "opp_characteristic"}
+    with pytest.raises(SpecError) as e:
+        ui.spec_from_form({**fields, "mode": ["opposed"]})
+    assert e.value.field == "opp_characteristic"
+
+
+@pytest.mark.parametrize("spec", [
+    {"characteristic": 8, "difficulty": 15},
+    {"characteristic": 3, "bonus": 3, "malus": 1, "health": "yellow", "faces": "by_health", "difficulty": 9},
+    {"characteristic": 2, "opponent": {"characteristic": 5, "malus": 2, "health": "red"}, "max_rerolls": 5},
+], ids=["julien", "bonus-yellow-reduced", "opposed"])
+def test_form_values_round_trip(spec):
+    """``form_values`` fills the form so that reading it back gives the same
+    spec (share links and saved rolls)."""
+    norm = rules.normalize(SYSTEM, spec)
+    values = ui.form_values(norm)
+    assert ui.spec_from_form(_fields({**{k: v[0] for k, v in DEFAULT_FORM.items()}, **values})) == norm
+
+
+# --------------------------------------------------------------------------
+# The tray and the keep step.
+
+MARC = {"characteristic": 0, "bonus": 1, "difficulty": 9}
+
+
+def test_bonus_roll_dice_tappable_keep_disabled_until_two_picked():
+    """Seed 003, Marc's bonus die 4, 5, 1: the three dice are tappable, the
+    default pair is drawn kept, and "Keep these two" waits for two taps."""
+    r = rules.roll(SYSTEM, MARC, ScriptedRng([4, 5, 1]))
+    html = ui.render_result(r, {"selected": []})
+    assert _keys(html) == ["0", "1", "2"]
+    assert html.count("role-kept") == 2 and html.count("role-dropped") == 1
+    button = _keep_button(html)
+    assert button is not None and "disabled" in button
+    assert "Tap two dice" in html
+
+
+def test_tapping_another_pair_names_its_symbols():
+    """Tapping 4 and 1 offers "Keep these two (axe–axe, 5)"; the action is
+    the keep verb; after it the tray shows the new pair kept."""
+    r = rules.roll(SYSTEM, MARC, ScriptedRng([4, 5, 1]))
+    state = {"selected": ["2", "0"]}
+    html = ui.render_result(r, state)
+    button = _keep_button(html)
+    assert "disabled" not in button and "axe–axe" in button and ", 5)" in button
+    assert html.count('aria-pressed="true"') == 2
+    action = ui.action_for("keep", r, state, {})
+    assert action == {"do": "keep", "dice": [0, 2], "side": "initiator"}
+    r2 = rules.act(SYSTEM, r["spec"], r, action, ScriptedRng([]))
+    html2 = ui.render_result(r2, {"selected": []})
+    roles = re.findall(r'class="die d6 role-(\w+)', html2)
+    assert roles == ["kept", "dropped", "kept"]
+    assert "5 + 0 = 5" not in html2 and "4 + 1 + 0 = 5" in html2
+
+
+@pytest.mark.parametrize("selected, message", [
+    ([], "Tap two dice"),
+    (["1"], "one more"),
+    (["0", "1"], "already kept"),
+    (["0", "1", "2"], "exactly two"),
+], ids=["none", "one", "the-kept-pair", "three"])
+def test_keep_refused_until_a_new_pair(selected, message):
+    """The button stays disabled, the hint says why, and action_for refuses."""
+    r = rules.roll(SYSTEM, MARC, ScriptedRng([4, 5, 1]))
+    html = ui.render_result(r, {"selected": selected})
+    assert "disabled" in _keep_button(html) and message in html
+    with pytest.raises(SpecError):
+        ui.action_for("keep", r, {"selected": selected}, {})
+
+
+@pytest.mark.parametrize("spec, draws", [
+    ({"characteristic": 0, "malus": 2}, [5, 1, 3, 4]),
+    ({"characteristic": 8}, [3, 4]),
+], ids=["marc-malus", "julien-plain"])
+def test_no_choice_no_taps_no_button(spec, draws):
+    """A malus keeps the two lowest and a plain roll keeps both: nothing to
+    tap, no keep button."""
+    r = rules.roll(SYSTEM, spec, ScriptedRng(draws))
+    html = ui.render_result(r, {"selected": []})
+    assert _keys(html) == [] and _keep_button(html) is None
+    assert html.count("<svg class=\"die") == len(draws)
+
+
+def test_opposed_both_sides_one_screen():
+    """Patrick against Ghulam (seed 003): both hands, the headline says the
+    characteristic decided it."""
+    r = rules.roll(SYSTEM, {"characteristic": 2, "opponent": {"characteristic": 5}}, ScriptedRng([4, 4, 1, 4]))
+    html = ui.render_result(r, {"selected": []})
+    assert "Initiator" in html and "Opponent" in html
+    assert "10 against 10, the opponent wins on characteristic" in html
+    assert 'data-outcome="failure"' in html
+
+
+def test_opposed_opponent_bonus_keys_and_mixed_taps():
+    """Only a side with a bonus die is tappable; taps across sides are refused."""
+    spec = {"characteristic": 2, "opponent": {"characteristic": 2, "bonus": 1}}
+    r = rules.roll(SYSTEM, spec, ScriptedRng([4, 5, 6, 5, 4]))
+    html = ui.render_result(r, {"selected": []})
+    assert _keys(html) == ["opponent:0", "opponent:1", "opponent:2"]
+    state = {"selected": ["opponent:1", "opponent:2"]}
+    assert ui.action_for("keep", r, state, {}) == {"do": "keep", "dice": [1, 2], "side": "opponent"}
+    assert "Same side" in ui.render_result(r, {"selected": ["0", "opponent:1"]}).replace("same side", "Same side")
+
+
+def test_tied_rounds_shown():
+    """Equal characteristics, equal totals: the tied round stays on the tray."""
+    spec = {"characteristic": 3, "opponent": {"characteristic": 3}}
+    r = rules.roll(SYSTEM, spec, ScriptedRng([2, 5, 4, 3, 6, 6, 1, 1]))
+    html = ui.render_result(r, {"selected": []})
+    assert "Round 1: 10 against 10, a tie" in html
+    assert html.count("<svg class=\"die") == 8
+    assert "after 1 reroll" in html
+
+
+def test_text_is_escaped():
+    """Text in a (hostile) result never reaches the page unescaped."""
+    r = rules.roll(SYSTEM, MARC, ScriptedRng([4, 5, 1]))
+    r["explain"] = ['<img src=x onerror="alert(1)">']
+    r["dice"][0]["colour"] = '"><script>alert(1)</script>'
+    html = ui.render_result(r, {"selected": ["0", "2"]})
+    assert "<script>" not in html and "<img" not in html
+
+
+def test_summary_lines():
+    """The history line: the sums on both sides."""
+    r = rules.roll(SYSTEM, {"characteristic": 2, "opponent": {"characteristic": 5}}, ScriptedRng([4, 4, 1, 4]))
+    assert ui.summary(r) == "4 + 4 + 2 = 10 vs 1 + 4 + 5 = 10"
+
+
+# --------------------------------------------------------------------------
+# Odds and reference.
+
+def test_odds_panel_net_words_and_chance():
+    """The net in words ("2 bonus, 1 malus → 1 bonus die"), P(success), the
+    chart, the table of nets with the current one marked, the extra dice."""
+    spec = ui.spec_from_form({**DEFAULT_FORM, "bonus": ["2"], "malus": ["1"]})
+    html = ui.render_odds(spec, None, {"selected": []})
+    assert "2 bonus, 1 malus → 1 bonus die" in html
+    p = rules.odds(SYSTEM, spec)["outcome"]["success"]
+    assert f"<strong>{ui.views.pct(p)}</strong>" in html
+    assert '<svg class="chart"' in html
+    assert html.count("<tr") == 6 and html.count('aria-current="true"') == 1
+    assert "One more bonus die" in html and "one more malus die" in html
+
+
+def test_odds_panel_opposed():
+    """Opposed: who wins, how ties break."""
+    spec = ui.spec_from_form({**DEFAULT_FORM, "mode": ["opposed"], "characteristic": ["5"],
+                              "opp_characteristic": ["5"]})
+    html = ui.render_odds(spec, None, {"selected": []})
+    assert "Initiator wins" in html and "rerolls until one wins" in html
+
+
+def test_odds_panel_with_pending_keep():
+    """With two new dice tapped, the panel gives the odds of keeping them."""
+    r = rules.roll(SYSTEM, MARC, ScriptedRng([4, 5, 1]))
+    html = ui.render_odds(r["spec"], r, {"selected": ["0", "2"]})
+    assert "Keeping the tapped pair: success 0 %" in html
+
+
+def test_odds_panel_is_fast():
+    """The heaviest panel (opposed, four dice a side) renders well within the
+    page's budget under CPython (Pyodide is 2-3x slower)."""
+    rules.alkemy._kept_counts.cache_clear()
+    spec = ui.spec_from_form({**DEFAULT_FORM, "mode": ["opposed"], "bonus": ["3"], "opp_malus": ["4"]})
+    t = time.perf_counter()
+    ui.render_odds(spec, None, {"selected": []})
+    assert time.perf_counter() - t < 0.1
+
+
+def test_reference_lists_faces_per_colour():
+    """The reference (inside a <details>) opens with a summary and shows each
+    colour's faces with their symbols for both face sets."""
+    html = ui.render_reference()
+    assert html.startswith("<summary>")
+    for colour in ("White", "Yellow", "Red"):
+        assert html.count(f"<figcaption>{colour}: 1 axe") == 2
+    assert "Red: 1 axe, 2 sword, 3 mace, 4 axe" in html
