@@ -8,16 +8,19 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import sys
 import time
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import rules
 from rules import jadeclaw as jc
 from rules.dice import ScriptedRng, SpecError, format_pool
+
+
+#: Pyodide runs Python 2-3x slower than CPython; time limits scale with it.
+SLOW = 3.0 if sys.platform == "emscripten" else 1.0
 
 
 def roll(spec, draws):
@@ -455,7 +458,7 @@ def test_big_damage_odds_are_sampled_seeded_and_fast():
     assert a == b
     assert a["exact"] is False and a["samples"] >= 500 and 0 < a["margin"] < 0.05
     assert sum(a["value"].values()) == pytest.approx(1.0)
-    assert took < 0.3
+    assert took < 0.3 * SLOW
 
 
 @pytest.mark.parametrize("spec", [
@@ -469,7 +472,7 @@ def test_odds_time_budget(spec):
     rules.odds("jadeclaw", {"dice": "d4"})
     t = time.perf_counter()
     rules.odds("jadeclaw", spec)
-    assert time.perf_counter() - t < 0.15
+    assert time.perf_counter() - t < 0.15 * SLOW
 
 
 def test_odds_refuses_actions():
@@ -542,23 +545,42 @@ def test_faces_within_sides_and_draw_count():
         assert len(r["stages"][0]["draws"]) == sum(len(d["history"]) for d in dice)
 
 
-JSON = st.recursive(st.none() | st.booleans() | st.integers(-50, 50) | st.floats(allow_nan=False)
-                    | st.text(max_size=12),
-                    lambda ch: st.lists(ch, max_size=4) | st.dictionaries(st.text(max_size=8), ch, max_size=4),
-                    max_leaves=12)
-KEYED = st.dictionaries(st.sampled_from(jc.KEYS), JSON | st.sampled_from(
-    ["d8", "2d12 & d4", "routine", "damage", "expert", 3, [12, 4], {"faces": [3, 1]}]), max_size=6)
+def _json_value(rng, depth=0):
+    """A random JSON value, biased towards the shapes a Jadeclaw spec uses."""
+    pick = rng.randrange(12 if depth < 2 else 8)
+    if pick == 0:
+        return None
+    if pick == 1:
+        return rng.choice([True, False])
+    if pick == 2:
+        return rng.randint(-50, 50)
+    if pick == 3:
+        return rng.choice([0.5, -1.0, 3.0, 1e12, float("inf")])
+    if pick == 4:
+        return "".join(rng.choice("d12&, 4xX-_ ") for _ in range(rng.randrange(8)))
+    if pick in (5, 6, 7):
+        return rng.choice(["d8", "2d12 & d4", "routine", "damage", "expert", "Slaying", "", "tie",
+                           3, 12, [12, 4], {"faces": [3, 1]}, {"faces": [9], "sides": [4]}, "none"])
+    if pick in (8, 9):
+        return [_json_value(rng, depth + 1) for _ in range(rng.randrange(4))]
+    keys = list(jc.KEYS) + ["x", ""]
+    return {rng.choice(keys): _json_value(rng, depth + 1) for _ in range(rng.randrange(6))}
 
 
-@settings(max_examples=300, deadline=None)
-@given(JSON | KEYED)
-def test_any_json_normalizes_or_raises_spec_error(spec):
-    """Any JSON value either normalizes (and then rolls with valid faces) or
-    raises SpecError - never another exception."""
-    try:
-        n = jc.normalize(spec)
-    except SpecError:
-        return
-    r = rules.roll("jadeclaw", n, random.Random(0))
-    assert r["outcome"] in jc.OUTCOMES
-    assert json.loads(json.dumps(r)) == r
+@pytest.mark.parametrize("seed", range(4), ids=lambda s: f"seed{s}")
+def test_any_json_normalizes_or_raises_spec_error(seed):
+    """Any JSON value either normalizes (and then rolls, with a JSON-able
+    result) or raises SpecError - never another exception. Seeded fuzz
+    (no property-testing library) so this also runs under Pyodide."""
+    rng = random.Random(seed)
+    for _ in range(150):
+        spec = _json_value(rng)
+        if rng.random() < 0.7:
+            spec = {k: _json_value(rng, 1) for k in rng.sample(jc.KEYS, rng.randrange(1, 5))}
+        try:
+            n = jc.normalize(spec)
+        except SpecError:
+            continue
+        r = rules.roll("jadeclaw", n, random.Random(0))
+        assert r["outcome"] in jc.OUTCOMES
+        assert json.loads(json.dumps(r)) == r
