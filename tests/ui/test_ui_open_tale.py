@@ -23,6 +23,8 @@ INDEX = Path(__file__).resolve().parents[2] / "index.html"
 
 
 def block() -> str:
+    if not INDEX.exists():  # the Pyodide run copies the Python only
+        pytest.skip("index.html is not in this file system")
     html = INDEX.read_text(encoding="utf-8")
     return html[html.index("<!-- tab:open_tale -->"):html.index("<!-- /tab:open_tale -->")]
 
