@@ -38,7 +38,7 @@ from .dice import (Die, SpecError, check_keys, dist_to_json, get_bool, get_int,
 __all__ = ["OUTCOMES", "DEFAULT_SPEC", "LETTERS", "WILD", "COLOURS", "FINALS",
            "DIFFICULTIES", "COMBAT", "HIT_LOCATIONS", "LETTER_NAMES",
            "normalize", "roll", "act", "odds", "fold_shoresh", "die_faces",
-           "faces_table", "dice_of", "pool_from_pair", "load_dice"]
+           "faces_table", "dice_of", "pool_from_pair", "load_dice", "effective_difficulty"]
 
 OUTCOMES = ("botch", "failure", "success_at_cost", "success", "natural_success",
             "critical_success")
@@ -359,6 +359,17 @@ def _found(shoresh: str, faces: list) -> bool:
 def _needed(spec: dict, base: int) -> tuple:
     adj = sum(COMBAT[c] for c in spec["combat"]) * spec["combat_step"]
     return max(0, base + adj), adj
+
+
+def effective_difficulty(spec: dict, base: int | None = None) -> tuple:
+    """(successes needed, combat adjustment): the difficulty (or ``base``,
+    e.g. the opponent's successes) moved by the combat modifiers
+    (RULES-NOTES Milhamah 9), never below 0.
+
+    >>> effective_difficulty(normalize({"difficulty": 3, "combat": ["surprised", "engaged"]}))
+    (1, -2)
+    """
+    return _needed(spec, spec["difficulty"] if base is None else base)
 
 
 def _xs(spec: dict) -> dict:

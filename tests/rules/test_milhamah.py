@@ -454,26 +454,39 @@ def test_tampered_result_is_a_spec_error():
         rules.act("milhamah", spec, {"stages": [], "track": "x"}, {"do": "reroll", "dice": [0]}, ScriptedRng([1]))
 
 
-try:
-    from hypothesis import given, settings, strategies as st
-except ImportError:  # pragma: no cover
-    st = None
+def _json_value(rng, depth=0):
+    kinds = ["none", "bool", "int", "float", "text"] + (["list", "dict"] if depth < 2 else [])
+    k = rng.choice(kinds)
+    if k == "none":
+        return None
+    if k == "bool":
+        return rng.random() < 0.5
+    if k == "int":
+        return rng.randint(-20, 20)
+    if k == "float":
+        return rng.choice([0.5, 3.0, -1e300, 1e300])
+    if k == "text":
+        return "".join(rng.choice("אבגדהוזחטיכלמנסעפצקרשתךםןףץ xred,1") for _ in range(rng.randint(0, 6)))
+    if k == "list":
+        return [_json_value(rng, depth + 1) for _ in range(rng.randint(0, 4))]
+    keys = list(M._SPEC_KEYS) + list(M._OPP_KEYS) + ["x"]
+    return {rng.choice(keys): _json_value(rng, depth + 1) for _ in range(rng.randint(0, 4))}
 
-if st is not None:
-    json_values = st.recursive(
-        st.none() | st.booleans() | st.integers(-20, 20) | st.floats(allow_nan=False)
-        | st.text(alphabet="אבגדהוזחטיכלמנסעפצקרשתךםןףץ xred", max_size=6),
-        lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=8), c, max_size=4), max_leaves=12)
-    keys = st.sampled_from(list(M._SPEC_KEYS) + list(M._OPP_KEYS))
 
-    @settings(max_examples=300, deadline=None)
-    @given(st.dictionaries(keys, json_values, max_size=5))
-    def test_any_spec_normalizes_or_raises_spec_error(spec):
-        """d20's test_any_valid_roll: any JSON spec rolls or is a SpecError."""
+@pytest.mark.parametrize("seed", range(8))
+def test_any_spec_normalizes_or_raises_spec_error(seed):
+    """d20's test_any_valid_roll, seeded (runs under Pyodide too): any JSON
+    spec rolls to a valid, JSON-able result or is a SpecError; nothing else."""
+    rng = random.Random(seed)
+    keys = list(M._SPEC_KEYS) + list(M._OPP_KEYS)
+    for _ in range(150):
+        spec = {rng.choice(keys): _json_value(rng) for _ in range(rng.randint(0, 5))}
+        if rng.random() < 0.05:
+            spec = _json_value(rng)
         try:
             n = M.normalize(spec)
         except SpecError:
-            return
+            continue
         assert M.normalize(n) == n
         r = rules.roll("milhamah", n, random.Random(1))
         assert r["outcome"] in M.OUTCOMES
@@ -545,12 +558,12 @@ def test_odds_match_brute_force(spec):
 
 
 def test_odds_match_sampling_on_the_full_pool():
-    """8 dice, X = 3: the exact odds agree with 8 000 seeded plays of the
+    """8 dice, X = 3: the exact odds agree with 5 000 seeded plays of the
     default policy through roll / act (4 sigma)."""
     spec = M.normalize({"shoresh": "אשר", "pool": ["red", "green"], "rerolls": 3, "difficulty": 3})
     rng = random.Random(1234)
     counts = {o: 0 for o in M.OUTCOMES}
-    n = 8000
+    n = 5000
     for _ in range(n):
         r = M.roll(spec, rng)
         r["stages"] = []
