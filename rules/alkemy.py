@@ -321,21 +321,22 @@ def _hand_words(view: dict, who: str, spec: dict) -> list[str]:
     n = view["net"]
     faces = [d["face"] for d in view["dice"]]
     colour = view["health"]
-    lines = []
-    label = "" if spec["opponent"] is None else ("Initiator: " if who == "initiator" else "Opponent: ")
+    opposed = spec["opponent"] is not None
+    name = ("Initiator" if who == "initiator" else "Opponent") if opposed else ""
+    label = f"{name}: " if name else ""
+    kept = " + ".join(str(v) for v in view["kept_values"])
     if n["net"] == 0 and n["bonus"] == 0:
-        lines.append(f"{label}two {colour} dice: {faces[0]} and {faces[1]}.")
-        return lines
-    lines.append(f"{label}{describe_net(n)}; threw {n['thrown']} {colour} dice: "
-                 + ", ".join(str(f) for f in faces) + ".")
+        return [f"{label}two {colour} dice: {faces[0]} and {faces[1]}."]
+    lines = [f"{label}{describe_net(n)}; threw {n['thrown']} {colour} dice: "
+             + ", ".join(str(f) for f in faces) + "."]
     if n["net"] > 0:
         default = _default_keep(faces, n["net"])
         how = "the best two" if view["kept"] == default else "the player's choice"
-        lines.append(f"{label}keeps {' + '.join(str(v) for v in view['kept_values'])} ({how}"
-                     + (f", {view['pair']}" if view["pair"] else "") + ").")
+        pair = f", {view['pair']}" if view["pair"] else ""
+        lines.append(f"{name + ' keeps' if name else 'Kept'} {kept} ({how}{pair}).")
     elif n["net"] < 0:
-        lines.append(f"{label}a malus keeps the two lowest: "
-                     f"{' + '.join(str(v) for v in view['kept_values'])}.")
+        lines.append(f"{label}a malus keeps the two lowest: {kept}." if name
+                     else f"A malus keeps the two lowest: {kept}.")
     return lines
 
 

@@ -278,8 +278,10 @@ def render_result(result: dict, ui: dict) -> str:
     sel = selection(result, ui)
     if any((_hand(result, s) or {}).get("choice") for s in sides):
         label = "Keep these two"
-        if sel["dice"] and len(sel["dice"]) == 2:
-            label += f" ({sel['pair']}, {sel['total']})" if sel["pair"] else f" ({sel['total']})"
+        if len(sel["dice"]) == 2:
+            hand = _hand(result, sel["side"]) or {}
+            shown = [str(hand["dice"][i].get("face")) for i in sel["dice"]]
+            label += f": {' + '.join(shown)}" + (f" ({sel['pair']})" if sel["pair"] else "")
         disabled = "" if sel["ok"] else " disabled"
         parts.append(f'<div class="alk-keep"><button type="button" data-act="keep"{disabled}>'
                      f'{views.esc(label)}</button><p class="alk-hint" role="status">'
@@ -332,8 +334,9 @@ def render_odds(spec: dict, result, ui: dict) -> str:
         name = "none" if net == 0 else f"{abs(net)} {'bonus' if net > 0 else 'malus'}"
         mark = ' class="alk-current" aria-current="true"' if net == current else ""
         rows.append(f"<tr{mark}><th scope=\"row\">{views.esc(name)}</th><td>{views.pct(o['by_net'][net])}</td></tr>")
-    parts.append('<div class="table-scroll"><table class="alk-bynet"><caption>Chance by net bonus/malus dice'
-                 '</caption><thead><tr><th scope="col">Net dice</th><th scope="col">Success</th></tr></thead>'
+    whose = "the initiator's " if opposed else ""
+    parts.append('<div class="table-scroll"><table class="alk-bynet"><caption>Chance by '
+                 f'{views.esc(whose)}net bonus/malus dice</caption><thead><tr><th scope="col">Net dice</th><th scope="col">Success</th></tr></thead>'
                  f'<tbody>{"".join(rows)}</tbody></table></div>')
     parts.append(f'<p class="alk-extra">One more bonus die: {views.pct(o["extra"]["bonus"])}; '
                  f'one more malus die: {views.pct(o["extra"]["malus"])}.</p>')

@@ -113,13 +113,13 @@ def test_bonus_roll_dice_tappable_keep_disabled_until_two_picked():
 
 
 def test_tapping_another_pair_names_its_symbols():
-    """Tapping 4 and 1 offers "Keep these two (axe–axe, 5)"; the action is
+    """Tapping 4 and 1 offers "Keep these two: 4 + 1 (axe–axe)"; the action is
     the keep verb; after it the tray shows the new pair kept."""
     r = rules.roll(SYSTEM, MARC, ScriptedRng([4, 5, 1]))
     state = {"selected": ["2", "0"]}
     html = ui.render_result(r, state)
     button = _keep_button(html)
-    assert "disabled" not in button and "axe–axe" in button and ", 5)" in button
+    assert "disabled" not in button and "Keep these two: 4 + 1 (axe–axe)" in button
     assert html.count('aria-pressed="true"') == 2
     action = ui.action_for("keep", r, state, {})
     assert action == {"do": "keep", "dice": [0, 2], "side": "initiator"}
