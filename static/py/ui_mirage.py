@@ -196,6 +196,30 @@ def _headline(result: dict) -> str:
     return text
 
 
+def _steps_line(result: dict) -> str:
+    """The base dice before and after stepping (issue 5: the result shows
+    both), e.g. 'Base dice d10 & d6, steps +1: d10 & d8'.
+
+    >>> _steps_line({"base": [["attribute", 10], ["skill", 6]], "stepped": [["attribute", 10], ["skill", 8]],
+    ...              "steps": {"net": 1, "lost": 0}})
+    'Base dice d10 & d6, steps +1: d10 & d8'
+    """
+    try:
+        base = format_pool([int(s) for _, s in result["base"]])
+        after = format_pool([int(s) for _, s in result["stepped"]])
+        net = int(result["steps"]["net"])
+        lost = int(result["steps"].get("lost", 0))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return ""
+    if net == 0:
+        return f"Base dice {base}, no steps"
+    sign = "+" if net > 0 else "\u2212"
+    text = f"Base dice {base}, steps {sign}{abs(net)}: {after}"
+    if lost:
+        text += f" ({lost} lost: {'never above 2d12' if net > 0 else 'never below one d6'})"
+    return text
+
+
 def render_result(result: dict, ui: dict) -> str:
     """The tray: outcome, the dice by kind (tappable while a prayer is
     allowed), the roll before the prayer, the opponent's dice, any Condition
@@ -218,16 +242,20 @@ def render_result(result: dict, ui: dict) -> str:
                    "The next box is ticked in the form; change it if you choose another.")
         parts.append(f'<p class="mirage-condition" role="status" data-condition-gained="{views.esc(gained)}">'
                      f"{views.esc(msg)}</p>")
+    steps = _steps_line(result)
+    if steps:
+        parts.append(f'<p class="mirage-steps">{views.esc(steps)}</p>')
     parts.append(dice_row(dice, keys=keys, selected=ui.get("selected", ()),
                           caption="Your dice (tap the dice to pray with)" if can_pray else "Your dice"))
     before = result.get("before_prayer")
     if isinstance(before, dict) and isinstance(before.get("dice"), list):
         parts.append(dice_row(before["dice"], caption=(
-            f"Before the prayer: {before.get('successes')} successes, "
+            f"Before the prayer: {before.get('successes')} success{'' if before.get('successes') == 1 else 'es'}, "
             f"{views.outcome_name(before.get('outcome'))}"), size=40))
     opp = result.get("opponent")
     if isinstance(opp, dict) and isinstance(opp.get("dice"), list):
-        parts.append(dice_row(opp["dice"], caption=f"Opponent's dice: {opp.get('successes')} successes "
+        n = opp.get("successes")
+        parts.append(dice_row(opp["dice"], caption=f"Opponent's dice: {n} success{'' if n == 1 else 'es'} "
                               "(each cancels one of yours)"))
     if can_pray:
         targets = _pray_targets(result, ui)

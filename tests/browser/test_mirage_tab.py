@@ -13,19 +13,20 @@ pytestmark = pytest.mark.browser
 
 FORM = "#form-mirage"
 TRAY = "#tray-mirage"
+SLOW = 60_000  # the machine may be busy (other suites share it)
 
 
 def _open(page):
     page.click("#tabbtn-mirage")
-    page.wait_for_selector(f"{FORM} [data-roll]:not([disabled])")
-    page.wait_for_selector("#odds-mirage svg.chart")
+    page.wait_for_selector(f"{FORM} [data-roll]:not([disabled])", timeout=SLOW)
+    page.wait_for_selector("#odds-mirage svg.chart", timeout=SLOW)
 
 
 def _roll(page):
     """Roll and wait for this roll's tray (main replaces the tray's HTML)."""
     page.evaluate("document.querySelector('#tray-mirage').innerHTML = ''")
     page.click(f"{FORM} [data-roll]")
-    page.wait_for_selector(f"{TRAY} .outcome")
+    page.wait_for_selector(f"{TRAY} .outcome", timeout=SLOW)
 
 
 def test_roll_pray_and_gain_a_condition(watched):
@@ -120,7 +121,7 @@ def test_fits_without_horizontal_scroll(browser, base_url, size):
         _open(page)
         page.check(f"{FORM} [name=opposed]")
         _roll(page)
-        page.wait_for_selector("#odds-mirage svg.chart")
+        page.wait_for_selector("#odds-mirage svg.chart", timeout=SLOW)
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= size[0], width
         small = page.evaluate("""() => [...document.querySelectorAll(
