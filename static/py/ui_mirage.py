@@ -95,7 +95,9 @@ def form_values(spec: dict) -> dict:
         "attribute": str(spec["attribute"]),
         "skill": str(spec["skill"]),
         "skill_name": spec["skill_name"] or "",
-        "attribute_name": spec["attribute_name"],
+        # "the skill's own" when it is, so a later change of skill brings its attribute along
+        "attribute_name": "" if spec["skill_name"] and mirage.SKILLS[spec["skill_name"]] == spec["attribute_name"]
+        else spec["attribute_name"],
         "gear": ", ".join(f"d{s}" for s in spec["gear"]),
         "difficulty": spec["difficulty"],
         "helpers": str(spec["helpers"]),

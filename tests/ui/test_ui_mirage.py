@@ -274,3 +274,11 @@ def test_reference_and_summary():
                               "opponent": {"attribute": 6}}, random.Random(4))
     s = ui.summary(r)
     assert s.startswith("Might: d8 & d6") and " vs " in s
+
+
+def test_form_values_keep_the_skills_own_attribute_automatic():
+    """"Core Skills": the attribute follows the skill unless another was
+    chosen, so a share link does not pin it needlessly."""
+    assert ui.form_values(rules.default_spec("mirage"))["attribute_name"] == ""
+    spec = rules.normalize("mirage", {"skill_name": "healing", "attribute_name": "wits"})
+    assert ui.form_values(spec)["attribute_name"] == "wits"
