@@ -784,9 +784,11 @@ def _explain(spec: dict, track: dict, ev: dict, result: dict) -> list:
         parts.append("no die shows a shoresh letter")
     if me["wilds"]:
         if me["wilds_count"]:
-            parts.append(f"{_plural(len(me['wilds']), 'wild')} count because you are acting")
+            one = len(me["wilds"]) == 1
+            parts.append(f"{_plural(len(me['wilds']), 'wild')} count{'s' if one else ''} because you are acting")
         else:
-            parts.append(f"{_plural(len(me['wilds']), 'wild')} don't count because you are reacting")
+            one = len(me["wilds"]) == 1
+            parts.append(f"{_plural(len(me['wilds']), 'wild')} {'doesn' if one else 'don'}'t count because you are reacting")
     lines.append("; ".join(parts)[0].upper() + "; ".join(parts)[1:] + f": {_plural(me['successes'], 'success')}.")
     if me["natural"]:
         lines.append("Natural shoresh: every letter shows without wilds.")
@@ -812,7 +814,8 @@ def _explain(spec: dict, track: dict, ev: dict, result: dict) -> list:
         else:
             om = len(o["matches"])
             lines.append(f"The opponent ({opp['shoresh']}) has {_plural(om, 'success')}"
-                         + (f"; {_plural(len(o['wilds']), 'wild')} don't count when reacting" if o["wilds"] else "")
+                         + (f"; {_plural(len(o['wilds']), 'wild')} "
+                            f"{'doesn' if len(o['wilds']) == 1 else 'don'}'t count when reacting" if o["wilds"] else "")
                          + ".")
     base = "the opponent's successes" if opp else f"difficulty {spec['difficulty']}"
     if ev["adj"]:

@@ -446,8 +446,8 @@ def render_odds(spec: dict, result, ui: dict) -> str:
             o = rules.odds(SYSTEM, rspec, result, {"do": "reroll", "dice": targets})
         except SpecError as e:
             return views.error_html(str(e))
-        faces = " ".join(str(result["dice"][i].get("face")) for i in targets)
-        faces = faces.replace(M.WILD, "★")
+        shown = ", ".join(f'<bdi lang="he">{views.esc(str(result["dice"][i].get("face")).replace(M.WILD, "★"))}</bdi>'
+                          for i in targets)
         now = OUTCOME_WORDS.get(o["now"], o["now"])
         needed = result.get("needed")
         what = "the opponent's successes" if rspec.get("opponent") else f"{needed}"
@@ -456,7 +456,7 @@ def render_odds(spec: dict, result, ui: dict) -> str:
         out.append(f'<p class="m-odds-line" data-odds="reroll"><strong>{views.esc(views.pct(o["meets"]))}</strong> '
                    f'to meet {views.esc(what)} (now: {views.esc(now)}) · natural '
                    f'{views.esc(views.pct(o.get("natural", 0)))} · botch {views.esc(views.pct(o["outcome"]["botch"]))}'
-                   f'<br><span class="hint">Rerolling {he(faces or "nothing")}; '
+                   f'<br><span class="hint">Rerolling {shown or "nothing"} (in die order); '
                    "tap dice to change what stays frozen.</span></p>")
         out.append(_outcome_table(o["outcome"]))
         return "".join(out)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import time
 from html.parser import HTMLParser
 from pathlib import Path
@@ -18,6 +19,7 @@ from rules import milhamah as M
 from rules.dice import ScriptedRng, SpecError
 
 ROOT = Path(__file__).resolve().parents[2]
+SLOW = 3.0 if sys.platform == "emscripten" else 1.0
 RA = {f: i + 1 for i, f in enumerate(M.die_faces("red", "A"))}
 RB = {f: i + 1 for i, f in enumerate(M.die_faces("red", "B"))}
 GA = {f: i + 1 for i, f in enumerate(M.die_faces("green", "A"))}
@@ -74,6 +76,8 @@ class _Form(HTMLParser):
 
 @pytest.fixture(scope="module")
 def form():
+    if not (ROOT / "index.html").exists():  # under Pyodide only the Python is copied in
+        pytest.skip("index.html is not here (the Pyodide run copies only the Python)")
     html = (ROOT / "index.html").read_text(encoding="utf-8")
     block = html[html.index("<!-- tab:milhamah -->"):html.index("<!-- /tab:milhamah -->")]
     f = _Form()
@@ -276,10 +280,10 @@ def test_odds_panel_is_fast_enough_for_every_tap():
     t = time.perf_counter()
     for sel in ([], ["0"], ["0", "1"], ["0", "1", "2"]):
         U.render_odds(spec, r, {"selected": sel})
-    assert (time.perf_counter() - t) / 4 < 0.03
+    assert (time.perf_counter() - t) / 4 < 0.03 * SLOW
     t = time.perf_counter()
     U.render_odds(spec, None, {"selected": []})
-    assert time.perf_counter() - t < 0.06
+    assert time.perf_counter() - t < 0.06 * SLOW
 
 
 def test_reference_shows_every_face_and_the_cipher_pairs():
