@@ -24,7 +24,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from .dice import (SIZES, Die, SpecError, check_keys, format_pool, get_bool, get_choice,
+from .dice import (SIZES, Die, SpecError, check_keys, get_bool, get_choice,
                    get_int, get_sizes, name_key, roll_die)
 
 __all__ = ["OUTCOMES", "DEFAULT_SPEC", "MODIFIERS", "TIE_BREAKS", "EXPLOSION_CAP", "SCORE_BOUND",
