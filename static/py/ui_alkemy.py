@@ -204,9 +204,12 @@ def _die_label(d: dict) -> str:
     return text
 
 
-def _row(dice: list, keys: list | None, selected, caption: str, size: int = 64) -> str:
+def _row(dice: list, keys: list | None, selected, caption: str, size: int = 64,
+         tappable: bool = True) -> str:
     """A row of dice, drawn as d6 shapes in the health colour with their
-    symbol, each with a spoken label (``draw.tray`` cannot take labels)."""
+    symbol, each with a spoken label (``draw.tray`` cannot take labels).
+    Every die in the tray carries ``data-die`` (DESIGN.md markers); only a
+    side that may choose its pair gets buttons."""
     sel = set(selected or ())
     items = []
     for i, d in enumerate(dice):
@@ -215,8 +218,13 @@ def _row(dice: list, keys: list | None, selected, caption: str, size: int = 64) 
         key = keys[i] if keys else None
         shown = {k: v for k, v in d.items() if k != "faces"}
         shown["sides"] = 6
-        items.append(draw.die_svg(shown, key, size=size, selected=key is not None and key in sel,
-                                  label=_die_label(d)))
+        if tappable or key is None:
+            svg = draw.die_svg(shown, key, size=size, selected=key is not None and key in sel,
+                               label=_die_label(d))
+        else:
+            svg = draw.die_svg(shown, None, size=size, label=_die_label(d))
+            svg = svg.replace("<svg ", f'<svg data-die="{views.esc(key)}" ', 1)
+        items.append(svg)
     return (f'<figure class="dice-row" role="group" aria-label="{views.esc(caption)}">'
             f'<figcaption>{views.esc(caption)}</figcaption><div class="dice">{"".join(items)}</div></figure>')
 
@@ -260,10 +268,14 @@ def render_result(result: dict, ui: dict) -> str:
     opposed = result.get("mode") == "opposed"
     parts = [views.outcome_banner(SYSTEM, result.get("outcome", ""), _headline(result))]
     for t in result.get("tied_rounds") or []:
+        n = t.get("round")
+        mine, theirs = t.get("dice") or [], (t.get("opponent") or {}).get("dice") or []
         parts.append('<div class="alk-tied">' + _row(
-            t.get("dice") or [], None, (), f"Round {t.get('round')}: {t.get('value')} against "
-            f"{(t.get('opponent') or {}).get('value')}, a tie: both rolled again", size=40)
-            + _row((t.get("opponent") or {}).get("dice") or [], None, (), "Opponent, same round", size=40)
+            mine, [f"round{n}:{i}" for i in range(len(mine))], (),
+            f"Round {n}: {t.get('value')} against {(t.get('opponent') or {}).get('value')}, "
+            "a tie: both rolled again", size=40, tappable=False)
+            + _row(theirs, [f"round{n}:opponent:{i}" for i in range(len(theirs))], (),
+                   "Opponent, same round", size=40, tappable=False)
             + "</div>")
     sides = ["initiator"] + (["opponent"] if opposed else [])
     rows = []
@@ -271,9 +283,10 @@ def render_result(result: dict, ui: dict) -> str:
         hand = _hand(result, side) or {}
         dice = hand.get("dice") or []
         prefix = "" if side == "initiator" else "opponent:"
-        keys = [f"{prefix}{i}" for i in range(len(dice))] if hand.get("choice") else None
+        keys = [f"{prefix}{i}" for i in range(len(dice))]
         rows.append(f'<div class="alk-hand alk-hand-{side}">'
-                    + _row(dice, keys, selected, _caption(side, hand, opposed)) + "</div>")
+                    + _row(dice, keys, selected, _caption(side, hand, opposed),
+                           tappable=bool(hand.get("choice"))) + "</div>")
     parts.append(f'<div class="alk-hands{" alk-opposed" if opposed else ""}">{"".join(rows)}</div>')
     sel = selection(result, ui)
     if any((_hand(result, s) or {}).get("choice") for s in sides):

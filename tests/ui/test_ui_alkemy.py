@@ -25,6 +25,12 @@ def _fields(values: dict) -> dict:
 
 
 def _keys(html: str) -> list[str]:
+    """The tappable dice (buttons)."""
+    return re.findall(r'data-die="([^"]*)" role="button"', html)
+
+
+def _marked(html: str) -> list[str]:
+    """Every die's ``data-die`` (DESIGN.md: each die in a tray carries one)."""
     return re.findall(r'data-die="([^"]*)"', html)
 
 
@@ -155,7 +161,8 @@ def test_no_choice_no_taps_no_button(spec, draws):
     r = rules.roll(SYSTEM, spec, ScriptedRng(draws))
     html = ui.render_result(r, {"selected": []})
     assert _keys(html) == [] and _keep_button(html) is None
-    assert html.count("<svg class=\"die") == len(draws)
+    assert _marked(html) == [str(i) for i in range(len(draws))]
+    assert html.count("<svg ") == len(draws)
 
 
 def test_opposed_both_sides_one_screen():
@@ -174,6 +181,7 @@ def test_opposed_opponent_bonus_keys_and_mixed_taps():
     r = rules.roll(SYSTEM, spec, ScriptedRng([4, 5, 6, 5, 4]))
     html = ui.render_result(r, {"selected": []})
     assert _keys(html) == ["opponent:0", "opponent:1", "opponent:2"]
+    assert _marked(html) == ["0", "1", "opponent:0", "opponent:1", "opponent:2"]
     state = {"selected": ["opponent:1", "opponent:2"]}
     assert ui.action_for("keep", r, state, {}) == {"do": "keep", "dice": [1, 2], "side": "opponent"}
     assert "Same side" in ui.render_result(r, {"selected": ["0", "opponent:1"]}).replace("same side", "Same side")
@@ -185,7 +193,9 @@ def test_tied_rounds_shown():
     r = rules.roll(SYSTEM, spec, ScriptedRng([2, 5, 4, 3, 6, 6, 1, 1]))
     html = ui.render_result(r, {"selected": []})
     assert "Round 1: 10 against 10, a tie" in html
-    assert html.count("<svg class=\"die") == 8
+    assert _marked(html) == ["round1:0", "round1:1", "round1:opponent:0", "round1:opponent:1",
+                             "0", "1", "opponent:0", "opponent:1"]
+    assert _keys(html) == []
     assert "after 1 reroll" in html
 
 
