@@ -90,7 +90,10 @@ def test_every_error_field_has_a_slot_in_the_form():
     """Every control name spec_from_form can blame has its error slot in
     index.html's Jadeclaw block."""
     from pathlib import Path
-    html = Path(__file__).resolve().parents[2].joinpath("index.html").read_text(encoding="utf-8")
+    page = Path(__file__).resolve().parents[2].joinpath("index.html")
+    if not page.exists():
+        pytest.skip("index.html is not copied into the Pyodide run")
+    html = page.read_text(encoding="utf-8")
     block = html[html.index("<!-- tab:jadeclaw -->"):html.index("<!-- /tab:jadeclaw -->")]
     names = set(re.findall(r'name="([a-z_]+)"', block))
     slots = set(re.findall(r'data-error-for="([a-z_]+)"', block))
