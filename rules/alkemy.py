@@ -350,6 +350,8 @@ def _build(spec: dict, rounds: list[dict], capped: bool, note: list[str] | None 
     final = views[-1]
     me = final["initiator"]
     explain: list[str] = list(note or [])
+    if spec["faces"] != DEFAULT_FACES:
+        explain.append(f"Dice faces: {FACE_SETS[spec['faces']]['label']} (GM option, RULES-NOTES ALKEMY 1).")
     result: dict[str, Any] = {
         "dice": me["dice"],
         "value": me["value"],

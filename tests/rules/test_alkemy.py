@@ -365,6 +365,8 @@ def test_reduced_faces_by_health():
     assert all(len(alkemy.FACE_SETS["plain"][c]) == 6 for c in alkemy.HEALTH)
     with pytest.raises(SpecError):
         rules.roll(SYSTEM, {"health": "red", "faces": "by_health"}, ScriptedRng([5, 1]))
+    r = rules.roll(SYSTEM, {"health": "red", "faces": "by_health"}, ScriptedRng([4, 1]))
+    assert r["explain"][0].startswith("Dice faces: Reduced by health")
 
 
 def test_marc_symbol_pair_in_data():
