@@ -510,3 +510,25 @@ def test_odds_are_fast():
     t = time.perf_counter()
     rules.odds(SYSTEM, spec)
     assert time.perf_counter() - t < 0.1
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_fuzzed_keep_actions(seed):
+    """Any action on a bonus roll either keeps a pair (and replays) or raises
+    SpecError, never another exception."""
+    rnd = random.Random(seed)
+    spec = {"characteristic": 2, "bonus": 2, "opponent": {"characteristic": 2, "bonus": 1}}
+    r = rules.roll(SYSTEM, spec, random.Random(seed))
+    for _ in range(100):
+        action = {"do": rnd.choice(["keep", "keep", "reroll", ""])}
+        if rnd.random() < 0.9:
+            action["dice"] = [_json_value(rnd, 2) if rnd.random() < 0.2 else rnd.randint(-1, 4)
+                              for _ in range(rnd.choice([1, 2, 2, 2, 3]))]
+        if rnd.random() < 0.7:
+            action["side"] = rnd.choice(["initiator", "opponent", "gm", None, 3])
+        try:
+            r2 = rules.act(SYSTEM, spec, r, action, random.Random(rnd.random()))
+        except SpecError:
+            continue
+        assert sorted(r2["changed"]["to"]) == r2["changed"]["to"]
+        assert rules.replay(SYSTEM, r2["spec"], r2["stages"]) == r2
