@@ -40,7 +40,7 @@ from .dice import (SpecError, check_keys, convolve, dist_to_json, format_pool, g
 
 __all__ = ["OUTCOMES", "DEFAULT_SPEC", "TABLES", "LEGEND", "SKILLS", "ATTRIBUTES",
            "DIFFICULTY", "CONDITION_NAMES", "KIND_COLOURS", "BASE_SIZES",
-           "normalize", "roll", "act", "odds", "step_pool", "successes_on",
+           "normalize", "roll", "act", "odds", "step_pool", "check_not_broken", "successes_on",
            "condition_type", "success_dist"]
 
 OUTCOMES = ("failure", "tie", "success", "success_with_bonus")
@@ -76,7 +76,7 @@ OPPONENT_KEYS = tuple(k for k in SPEC_KEYS if k not in ("passive", "opponent"))
 DEFAULT_SPEC = {
     "attribute": 10, "attribute_name": "agility", "skill": 8, "skill_name": "shadowcraft",
     "gear": [], "difficulty": "average", "helpers": 0,
-    "conditions": {"physical": 0, "mental": 0}, "modifier": 0, "passive": False,
+    "conditions": {"physical": 0, "mental": 0, "broken": False}, "modifier": 0, "passive": False,
     "opponent": None,
 }
 
@@ -104,16 +104,14 @@ def condition_type(attribute_name: str) -> str:
 
 def normalize(spec: Any) -> dict:
     """Validate every field and fill every default. A Broken character (a
-    fourth Condition of one type) may not roll: ``SpecError`` on
-    ``conditions`` saying why (RULES-NOTES Mirage 5).
+    fourth Condition of one type) is a valid spec, so the form can hold it,
+    but the roll attempt is refused (``roll``, RULES-NOTES Mirage 5).
 
     >>> s = normalize({"skill_name": "Survival Instincts", "attribute": "d8", "skill": 6})
     >>> s["attribute_name"], s["skill_name"], s["difficulty"], s["conditions"]
-    ('wits', 'survival_instincts', 'average', {'physical': 0, 'mental': 0})
-    >>> normalize({"conditions": {"physical": 4}})
-    Traceback (most recent call last):
-    ...
-    rules.dice.SpecError: conditions: Broken (a fourth physical Condition): a Broken character may not perform any actions, physical or mental, until a Condition heals (RULES-NOTES Mirage 5)
+    ('wits', 'survival_instincts', 'average', {'physical': 0, 'mental': 0, 'broken': False})
+    >>> normalize({"conditions": {"physical": 4}})["conditions"]
+    {'physical': 3, 'mental': 0, 'broken': True}
     """
     out = _normalize_side(spec, "", SPEC_KEYS)
     out["passive"] = get_bool(spec, "passive")
@@ -151,19 +149,20 @@ def _normalize_side(spec: Any, prefix: str, keys: tuple) -> dict:
 
 
 def _conditions(v: Any, field: str) -> dict:
-    """``{"physical": 0-3, "mental": 0-3}``, or a list of Condition names
-    (any case); a count of 4, ``"broken": true`` or the name "broken" is a
-    Broken character, who may not roll."""
+    """``{"physical": 0-3, "mental": 0-3, "broken": bool}``, or a list of
+    Condition names (any case); a count of 4, ``"broken": true`` or the name
+    "broken" is a Broken character (held as three and ``broken``)."""
     counts = {"physical": 0, "mental": 0}
     broken = None
     if v is None:
-        return counts
+        return {**counts, "broken": False}
     if isinstance(v, dict):
         check_keys(v, ("physical", "mental", "broken"), field)
         for kind in counts:
             counts[kind] = get_int(v, kind, 0, 4, default=0, field=field)
             if counts[kind] == 4:
                 broken = f"a fourth {kind} Condition"
+                counts[kind] = 3
         if get_bool({"b": v.get("broken")}, "b"):
             broken = broken or "marked Broken"
     elif isinstance(v, (list, tuple)):
@@ -185,10 +184,26 @@ def _conditions(v: Any, field: str) -> dict:
             counts[kind] += 1
     else:
         raise SpecError(field, "must be {\"physical\": 0-3, \"mental\": 0-3} or a list of Condition names")
-    if broken:
-        raise SpecError(field, f"Broken ({broken}): a Broken character may not perform any "
-                        "actions, physical or mental, until a Condition heals (RULES-NOTES Mirage 5)")
-    return counts
+    for kind, n in counts.items():
+        if n > 3:
+            raise SpecError(field, f"names more than three {kind} Conditions")
+    return {**counts, "broken": bool(broken)}
+
+
+def check_not_broken(spec: dict) -> None:
+    """"Conditions": a Broken character may not perform any actions, so a
+    roll (or a prayer) is refused, saying why (RULES-NOTES Mirage 5).
+
+    >>> check_not_broken(normalize({"conditions": ["Angry", "Broken"]}))
+    Traceback (most recent call last):
+    ...
+    rules.dice.SpecError: conditions: Broken: a Broken character may not perform any actions, physical or mental, until a Condition heals (RULES-NOTES Mirage 5)
+    """
+    for side, field in ((spec, "conditions"), (spec.get("opponent"), "opponent.conditions")):
+        if side is not None and side["conditions"].get("broken"):
+            who = "the opponent is Broken" if side is not spec else "Broken"
+            raise SpecError(field, f"{who}: a Broken character may not perform any actions, "
+                            "physical or mental, until a Condition heals (RULES-NOTES Mirage 5)")
 
 
 # --------------------------------------------------------------------------
@@ -437,6 +452,7 @@ def roll(spec: dict, rng) -> dict:
     >>> r["outcome"], r["can_pray"], r["condition_gained"]
     ('success', True, None)
     """
+    check_not_broken(spec)
     own = _roll_side(spec, rng)
     opp = _roll_side(spec["opponent"], rng, True) if spec["opponent"] is not None else None
     value, outcome = _outcome(own["successes"], opp["successes"] if opp else None)
@@ -502,6 +518,7 @@ def _prayer_plan(spec: dict, result: Any, action: dict) -> dict:
     bonus applied as steps up, RULES-NOTES Mirage 4). Pure: no draws."""
     if action.get("do") != "pray":
         raise SpecError("action", "Mirage allows one step after a roll: 'pray'")
+    check_not_broken(spec)
     check_keys(action, ("do", "dice", "bonus", "side"), "action")
     if action.get("side") not in (None, "initiator"):
         raise SpecError("side", "only the active side may pray (\"Opposed Rolls\")")
@@ -694,6 +711,7 @@ def odds(spec: dict, result: dict | None = None, action: dict | None = None) -> 
     (1.0, 0.1667)
     """
     if action is None:
+        check_not_broken(spec)
         own = _plan(spec)
         own_d = _side_dist([s for _, s in own["stepped"]] + own["gear"])
         opp_d = None

@@ -91,6 +91,8 @@ def form_values(spec: dict) -> dict:
     conds = []
     for kind in ("physical", "mental"):
         conds += list(mirage.CONDITION_NAMES[kind][: spec["conditions"][kind]])
+    if spec["conditions"].get("broken"):
+        conds.append("broken")
     out: dict = {
         "attribute": str(spec["attribute"]),
         "skill": str(spec["skill"]),
@@ -336,6 +338,12 @@ def render_odds(spec: dict, result, ui: dict) -> str:
                        '<div class="table-scroll"><table class="mirage-pray-odds"><thead><tr><th>Prayer</th>'
                        f"<th>{'Win' if rspec.get('opponent') else 'Success'}</th><th>2+</th>"
                        "<th>Condition</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>")
+    try:
+        mirage.check_not_broken(spec)
+    except SpecError as e:
+        out.append(f'<p class="mirage-broken-note" role="status">{views.esc(e.detail)}. '
+                   "Untick Broken when a Condition heals.</p>")
+        return "".join(out)
     o = rules.odds(SYSTEM, spec)
     opposed = spec.get("opponent") is not None
     title = ("Net successes (yours minus the opponent's)" if opposed else "Successes") + \

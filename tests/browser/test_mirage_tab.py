@@ -134,3 +134,35 @@ def test_fits_without_horizontal_scroll(browser, base_url, size):
         watch.check(page)
     finally:
         context.close()
+
+
+def test_a_fourth_condition_breaks_the_character(watched):
+    """Three physical Conditions held; a prayer that leaves a 1 gives a
+    fourth: the tray says Broken, the form ticks Broken, the odds say no
+    roll, and the next roll is refused at the Conditions (no page error)."""
+    page = watched
+    _open(page)
+    page.select_option(f"{FORM} [name=skill_name]", "might")
+    for n in ("exhausted", "battered", "wounded"):
+        page.check(f"{FORM} [name=conditions][value={n}]")
+    broke = False
+    for _ in range(80):
+        _roll(page)
+        assert "3 physical Conditions \u22123" in page.inner_text(TRAY)
+        if page.locator(f'{TRAY} [data-act="pray"]').count() == 0:
+            continue
+        page.click(f'{TRAY} [data-act="pray"]')
+        page.wait_for_selector(f"{TRAY} figure[aria-label^='Before the prayer']", timeout=SLOW)
+        if page.locator(f"{TRAY} [data-condition-gained]").count():
+            broke = True
+            break
+    assert broke, "no prayer left a 1 in 80 tries"
+    assert "Broken" in page.inner_text(f"{TRAY} .mirage-condition")
+    assert page.is_checked(f"{FORM} [name=conditions][value=broken]")
+    page.wait_for_selector("#odds-mirage .mirage-broken-note", timeout=SLOW)
+    page.click(f"{FORM} [data-roll]")
+    err = page.locator(f'{FORM} [data-error-for="conditions"]')
+    err.wait_for(timeout=SLOW)
+    assert "Broken" in err.inner_text()
+    for n in ("exhausted", "battered", "wounded", "broken"):
+        page.uncheck(f"{FORM} [name=conditions][value={n}]")

@@ -269,10 +269,24 @@ def test_only_one_prayer():
 ], ids=["fourth physical", "fourth mental", "broken flag", "named Broken"])
 def test_broken_blocks_the_roll(conditions):
     """"Conditions": a Broken character may not perform any actions; the
-    roll attempt says so on the conditions field."""
+    spec is valid (the form holds it) but the roll attempt, its odds and a
+    prayer say so on the conditions field."""
+    spec = rules.normalize("mirage", {"conditions": conditions})
+    assert spec["conditions"]["broken"] is True
     with pytest.raises(SpecError) as e:
-        rules.roll("mirage", {"conditions": conditions}, ScriptedRng([6, 6]))
+        rules.roll("mirage", spec, ScriptedRng([6, 6]))
     assert e.value.field == "conditions" and "Broken" in str(e.value)
+    with pytest.raises(SpecError):
+        rules.odds("mirage", spec)
+    r = rules.roll("mirage", {**spec, "conditions": {"physical": 3}}, ScriptedRng([2, 2]))
+    with pytest.raises(SpecError, match="Broken"):
+        rules.act("mirage", spec, r, {"do": "pray", "dice": [0]}, ScriptedRng([6]))
+
+
+def test_a_broken_opponent_cannot_act_either():
+    with pytest.raises(SpecError) as e:
+        rules.roll("mirage", {"opponent": {"conditions": {"mental": 4}}}, ScriptedRng([6, 6, 6]))
+    assert e.value.field == "opponent.conditions"
 
 
 # --------------------------------------------------------------------------
@@ -387,6 +401,10 @@ def test_any_json_normalizes_or_raises_spec_error(seed):
         except SpecError:
             continue
         ok += 1
+        if norm["conditions"]["broken"] or (norm["opponent"] or {"conditions": {}})["conditions"].get("broken"):
+            with pytest.raises(SpecError, match="Broken"):
+                rules.roll("mirage", norm, random.Random(1))
+            continue
         r = rules.roll("mirage", norm, random.Random(1))
         assert json.loads(json.dumps(r)) == r
         assert rules.replay("mirage", norm, r["stages"]) == r

@@ -149,16 +149,26 @@ def test_form_values_round_trip(spec):
     ({"attribute": ["d7"]}, "attribute"),
     ({"gear": ["d8, banana"]}, "gear"),
     ({"helpers": ["4"]}, "helpers"),
-    ({"conditions": ["exhausted", "broken"]}, "conditions"),
     ({"modifier": ["lots"]}, "modifier"),
     ({"opposed": ["on"], "opponent.helpers": ["9"]}, "opponent.helpers"),
     ({"opposed": ["on"], "opponent.gear": ["d3"]}, "opponent.gear"),
-], ids=["bad die", "bad gear", "four helpers", "Broken", "modifier text", "opponent helpers", "opponent gear"])
+], ids=["bad die", "bad gear", "four helpers", "modifier text", "opponent helpers", "opponent gear"])
 def test_errors_name_the_form_control(fields, name):
     """The error's field is the control's name (main shows it there)."""
     with pytest.raises(SpecError) as e:
         rules.normalize("mirage", ui.spec_from_form(fields))
     assert e.value.field == name
+
+
+def test_broken_is_held_by_the_form_and_refused_by_the_roll():
+    """RULES-NOTES Mirage 5: the form may hold Broken (the odds say so),
+    and the roll attempt is refused with the message at the Conditions."""
+    spec = rules.normalize("mirage", ui.spec_from_form({"conditions": ["exhausted", "broken"]}))
+    assert ui.form_values(spec)["conditions"] == ["exhausted", "broken"]
+    assert "Broken" in ui.render_odds(spec, None, {"selected": []})
+    with pytest.raises(SpecError) as e:
+        rules.roll("mirage", spec, ScriptedRng([6, 6]))
+    assert e.value.field == "conditions"
 
 
 def _roll(spec, draws):
@@ -240,7 +250,7 @@ def test_the_ticked_condition_steps_the_next_roll():
     fields = {"attribute": ["8"], "skill": ["8"], "skill_name": ["grace"]}
     fields.update(ui.fields_after(p, fields))
     spec = rules.normalize("mirage", ui.spec_from_form(fields))
-    assert spec["conditions"] == {"physical": 1, "mental": 0}
+    assert spec["conditions"] == {"physical": 1, "mental": 0, "broken": False}
     assert [d["sides"] for d in _roll(spec, [2, 2])["dice"]] == [8, 6]
 
 
