@@ -38,7 +38,7 @@ from .dice import (Die, SpecError, check_keys, dist_to_json, get_bool, get_int,
 __all__ = ["OUTCOMES", "DEFAULT_SPEC", "LETTERS", "WILD", "COLOURS", "FINALS",
            "DIFFICULTIES", "COMBAT", "HIT_LOCATIONS", "LETTER_NAMES",
            "normalize", "roll", "act", "odds", "fold_shoresh", "die_faces",
-           "faces_table", "dice_of", "pool_from_pair", "load_dice", "effective_difficulty"]
+           "faces_table", "written", "dice_of", "pool_from_pair", "load_dice", "effective_difficulty"]
 
 OUTCOMES = ("botch", "failure", "success_at_cost", "success", "natural_success",
             "critical_success")
@@ -143,6 +143,20 @@ def fold_shoresh(text: Any, field: str = "shoresh") -> str:
     if not 2 <= len(out) <= 4:
         raise SpecError(field, f"must have 2 to 4 letters (got {len(out)})")
     return "".join(out)
+
+
+_FINAL_OF = {base: final for final, base in FINALS.items()}
+
+
+def written(shoresh: Any) -> str:
+    """A folded shoresh as it is written: a last letter that has a final
+    form takes it (display only; the spec keeps base letters).
+
+    >>> written("חננ"), written("אשר")
+    ('חנן', 'אשר')
+    """
+    s = str(shoresh or "")
+    return s[:-1] + _FINAL_OF.get(s[-1], s[-1]) if s else s
 
 
 def _colour(value: Any, field: str) -> str:
@@ -750,8 +764,8 @@ def _explain(spec: dict, track: dict, ev: dict, result: dict) -> list:
     lines = []
     me = ev["initiator"]
     s = track["sides"]["initiator"]
-    sh = spec["shoresh"]
-    letters = " ".join(sh)
+    sh = written(spec["shoresh"])
+    letters = " ".join(spec["shoresh"])
     doubled = [ch for ch, n in _need(sh).items() if n > 1]
     lines.append(f"Shoresh {sh}: successes are dice showing {letters}"
                  + (f" ({doubled[0]} is doubled: a natural needs two)" if doubled else "") + ".")
@@ -813,7 +827,7 @@ def _explain(spec: dict, track: dict, ev: dict, result: dict) -> list:
             lines.append("The opponent's reaction is void.")
         else:
             om = len(o["matches"])
-            lines.append(f"The opponent ({opp['shoresh']}) has {_plural(om, 'success')}"
+            lines.append(f"The opponent ({written(opp['shoresh'])}) has {_plural(om, 'success')}"
                          + (f"; {_plural(len(o['wilds']), 'wild')} "
                             f"{'doesn' if len(o['wilds']) == 1 else 'don'}'t count when reacting" if o["wilds"] else "")
                          + ".")
@@ -832,10 +846,16 @@ def _explain(spec: dict, track: dict, ev: dict, result: dict) -> list:
         lines.append(f"{ev['total']} successes, uncounterable: natural success.")
     elif ev["outcome"] == "critical_success":
         lines.append("The opponent reacted with zero non-wild successes: critical success.")
+    elif opp:
+        bar = f"the opponent's {ev['opponent']['successes']}"
+        if ev["adj"]:
+            bar = f"{ev['needed']} ({bar}, {ev['adj']:+d} combat)"
+        lines.append(f"{ev['total']} against {bar}: {names[ev['outcome']]}.")
     else:
         lines.append(f"{ev['total']} of {ev['needed']} needed: {names[ev['outcome']]}.")
     if opp and result.get("counter"):
-        lines.append("The opponent may counter: the final dice contain " + ", ".join(result["counter"]) + ".")
+        lines.append("The opponent may counter: the final dice contain "
+                     + ", ".join(written(c) for c in result["counter"]) + ".")
     if opp and ev["outcome"] == "botch":
         if result["pocket"]:
             lines.append(f"The defender may pocket {result['pocket']} successes for the next turn.")

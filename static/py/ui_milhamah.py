@@ -146,7 +146,7 @@ def form_values(spec: dict) -> dict:
     spec = rules.normalize(SYSTEM, spec)
     extra = sum(spec["pool"].values()) - 8
     out: dict = {
-        "shoresh": spec["shoresh"],
+        "shoresh": M.written(spec["shoresh"]),
         "pair": _pair_of(spec["pool"]),
         "dice_change": str(spec["dice_change"] + extra),
         "forbid": list(spec["forbid"]),
@@ -165,10 +165,10 @@ def form_values(spec: dict) -> dict:
     }
     opp = spec["opponent"] or {"shoresh": "חננ", "pool": M.pool_from_pair("red+green"), "rerolls": 3,
                                "rounds": 1, "cipher": 0, "shorashim": []}
-    out.update({"opponent.shoresh": opp["shoresh"], "opponent.pair": _pair_of(opp["pool"]),
+    out.update({"opponent.shoresh": M.written(opp["shoresh"]), "opponent.pair": _pair_of(opp["pool"]),
                 "opponent.rerolls": str(opp["rerolls"]), "opponent.rounds": str(opp["rounds"]),
                 "opponent.cipher": str(opp["cipher"]),
-                "opponent.shorashim": ", ".join(opp["shorashim"])})
+                "opponent.shorashim": ", ".join(M.written(x) for x in opp["shorashim"])})
     return out
 
 
@@ -319,7 +319,11 @@ def _headline(result: dict) -> str:
         return f"no shoresh letter{f', {w} wild' + ('s' if w != 1 else '') if w else ''}"
     total, needed = result.get("total"), result.get("needed")
     bonus = result.get("bonus") or 0
-    text = f"{total} of {needed} needed"
+    opp = result.get("opponent")
+    if isinstance(opp, dict):
+        text = f"{total} against the opponent's {opp.get('successes')}"
+    else:
+        text = f"{total} of {needed} needed"
     if bonus:
         text += f" ({result.get('value')} on the dice + {bonus})"
     return text
@@ -362,7 +366,7 @@ def render_result(result: dict, ui: dict) -> str:
     will = set(reroll_targets(result, ui)) if "reroll" in allowed else set()
     keys = [str(i) for i in range(len(dice))] if live else None
     spec = result.get("spec") or {}
-    cap = f"Your dice · shoresh {spec.get('shoresh', '')} · X = {result.get('x')}"
+    cap = f"Your dice · shoresh {M.written(spec.get('shoresh', ''))} · X = {result.get('x')}"
     if live:
         cap += " · tap dice to freeze them"
     parts.append(dice_row(dice, keys=keys, selected=sel, will=will, caption=cap))
@@ -373,8 +377,9 @@ def render_result(result: dict, ui: dict) -> str:
         o_will = set(reroll_targets(result, ui, "opponent")) if "reroll" in o_allowed else set()
         o_keys = [f"opponent:{i}" for i in range(len(opp.get("dice") or []))] if o_live else None
         parts.append(dice_row(opp.get("dice") or [], keys=o_keys, selected=sel, will=o_will, size=52,
-                              caption=f"Opponent's dice · shoresh {opp.get('shoresh', '')} · "
-                                      f"{opp.get('successes')} successes (wilds don't count when reacting)"))
+                              caption=f"Opponent's dice · shoresh {M.written(opp.get('shoresh', ''))} · "
+                                      f"{opp.get('successes')} success{'' if opp.get('successes') == 1 else 'es'}"
+                                      " (wilds don't count when reacting)"))
     buttons = _side_buttons(result, ui, "initiator")
     if "natural" in allowed:
         if isinstance(opp, dict):
@@ -394,6 +399,9 @@ def render_result(result: dict, ui: dict) -> str:
         buttons += _side_buttons(result, ui, "opponent")
     if buttons:
         parts.append(f'<div class="m-actions">{"".join(buttons)}</div>')
+    if "hit_location" in allowed:
+        parts.append('<p class="hint">Critical success: enter the target\'s armour at the location, VIG soak '
+                     "and free wound boxes in the Opponent fields, then roll the hit location letter.</p>")
     if live:
         parts.append('<p class="hint m-hint">Tapped dice stay frozen; Reroll takes the unfrozen ones, '
                      "at most X, those without a success first (marked ↻). A cipher flips the tapped dice "
@@ -403,7 +411,7 @@ def render_result(result: dict, ui: dict) -> str:
         parts.append(_hit_html(hit))
     if result.get("counter"):
         parts.append('<p class="m-counter">The opponent may counter with '
-                     + he(", ".join(result["counter"])) + " (in your final dice).</p>")
+                     + he(", ".join(M.written(c) for c in result["counter"])) + " (in your final dice).</p>")
     parts.append(explain_html(result.get("explain")))
     return "".join(parts)
 
@@ -450,7 +458,7 @@ def render_odds(spec: dict, result, ui: dict) -> str:
                           for i in targets)
         now = OUTCOME_WORDS.get(o["now"], o["now"])
         needed = result.get("needed")
-        what = "the opponent's successes" if rspec.get("opponent") else f"{needed}"
+        what = "the opponent's successes as they lie" if rspec.get("opponent") else f"{needed}"
         out.append(f'<h3 class="odds-title">If you reroll {len(targets)} '
                    f'{"die" if len(targets) == 1 else "dice"} now</h3>')
         out.append(f'<p class="m-odds-line" data-odds="reroll"><strong>{views.esc(views.pct(o["meets"]))}</strong> '
@@ -489,7 +497,7 @@ def render_odds(spec: dict, result, ui: dict) -> str:
             lead = " and ".join(_pair_title(r["pair"]) for r in tied).capitalize() + " tie for the best chance"
         else:
             lead = _pair_title(best["pair"]).capitalize() + " gives the best chance"
-        out.append(f'<p class="m-best-line">{views.esc(lead)} for {he(spec.get("shoresh"))}.</p>'
+        out.append(f'<p class="m-best-line">{views.esc(lead)} for {he(M.written(spec.get("shoresh")))}.</p>'
                    '<div class="table-scroll"><table class="m-pairs"><thead><tr><th>Colours</th><th>Meet</th>'
                    f"<th>Natural</th><th>Botch</th></tr></thead><tbody>{rows}</tbody></table></div>")
     needed = M.effective_difficulty(spec)[0]
@@ -572,13 +580,18 @@ def summary(result: dict) -> str:
     'אשר: 1 of 1 needed → success at a cost'
     """
     spec = result.get("spec") or {}
+    sh = M.written(spec.get("shoresh", ""))
     outcome = OUTCOME_WORDS.get(result.get("outcome"), str(result.get("outcome")))
     if result.get("outcome") == "botch":
         w = result.get("wilds", 0)
-        text = f"{spec.get('shoresh', '')}: no letter{f', {w} wilds' if w else ''} → botch"
+        text = f"{sh}: no letter{f', {w} wilds' if w else ''} → botch"
     else:
-        vs = "the opponent's" if result.get("opponent") else "needed"
-        text = f"{spec.get('shoresh', '')}: {result.get('total')} of {result.get('needed')} {vs} → {outcome}"
+        opp = result.get("opponent")
+        if isinstance(opp, dict):
+            text = (f"{sh}: {result.get('total')} vs {opp.get('successes')} "
+                    f"({M.written(opp.get('shoresh', ''))}) → {outcome}")
+        else:
+            text = f"{sh}: {result.get('total')} of {result.get('needed')} needed → {outcome}"
     if result.get("hit"):
         text += f", hit {result['hit'].get('location')}"
     return text
