@@ -319,12 +319,12 @@ def normalize(spec: Any) -> dict:
         before = len(dice) + len(include)
         if remove > before:
             raise SpecError("remove", f"cannot remove {remove} dice from {_plural(before, 'die', 'dice')}")
-        pool, _, _ = prepare(out)
+        pool, _, info = prepare(out)
         if len(pool) > MAX_POOL:
             raise SpecError("bonuses", f"would make more than {MAX_POOL} dice")
-        if not pool and kind == "simple":
+        if not pool and not info["removed_by_penalty"]:
             field = "remove" if remove else ("level" if level is not None else "dice")
-            raise SpecError(field, "leaves no dice to roll; a Simple Roll needs at least one die "
+            raise SpecError(field, "leaves no dice to roll; a roll needs at least one die "
                                    "(or a Bonus: an empty pool gets a d4 per Bonus)")
     return out
 

@@ -492,7 +492,7 @@ def test_odds_refuses_actions():
     ({"quality": "grand"}, "quality"), ({"opponent_quality": -2}, "opponent_quality"),
     ({"soak": "d3"}, "soak"), ({"damage_type": "fire"}, "damage_type"), ({"double_botch": "x"}, "double_botch"),
     ({"colour": "red"}, "colour"), ({"dice": {"faces": [5]}, "bonuses": 1}, "bonuses"),
-    ({"level": 0}, "level"), ({"dice": "d8", "remove": 1}, "remove"), ({"dice": "40d12", "bonuses": 5}, "bonuses"),
+    ({"level": 0}, "level"), ({"dice": "d8", "remove": 1}, "remove"), ({"kind": "damage", "dice": []}, "dice"), ({"dice": "40d12", "bonuses": 5}, "bonuses"),
 ], ids=lambda v: str(v)[:40])
 def test_spec_errors_name_the_field(spec, field):
     """A bad spec raises SpecError naming the field (what the page shows
