@@ -527,21 +527,32 @@ def render_reference() -> str:
         designs = []
         for name, faces in c["designs"].items():
             count = c["dice"].count(name)
-            dice = "".join(
-                f'<span class="m-face">{draw.die_svg({"faces": faces, "face": f, "colour": c["colour"]}, size=36, label=f"face {i + 1}: {f}")}'
-                f'<span class="m-face-n" aria-hidden="true">{i + 1}</span></span>'
-                for i, f in enumerate(faces))
+
+            def face(i):
+                f = faces[i]
+                svg = draw.die_svg({"faces": faces, "face": f, "colour": c["colour"]}, size=36,
+                                   label=f"face {i + 1}: {'wild' if f == M.WILD else f}")
+                return (f'<span class="m-face">{svg}<span class="m-face-n" aria-hidden="true">{i + 1}</span>'
+                        "</span>")
+            # face i above face 13 - i: each column is an opposite pair
+            cols = "".join(f'<span class="m-opp" role="group" aria-label="opposite faces {i + 1} and {12 - i}">'
+                           f"{face(i)}{face(11 - i)}</span>" for i in range(6))
             designs.append(f'<div class="m-design"><p class="m-design-title">Design {views.esc(name)} '
-                           f'({count} of the 4 {views.esc(c["colour"])} dice); face i is opposite face 13 − i</p>'
-                           f'<div class="m-faces">{dice}</div></div>')
-        pairs = " · ".join(f"{a}↔{b}".replace(M.WILD, "★") for a, b in c["pairs"])
+                           f'({count} of the 4 {views.esc(c["colour"])} dice): each column is a pair of '
+                           f'opposite faces</p><div class="m-faces">{cols}</div></div>')
+        chips = "".join(
+            f'<span class="m-chip"><bdi lang="he">{views.esc(a.replace(M.WILD, "★"))}</bdi> ⇄ '
+            f'<bdi lang="he">{views.esc(b.replace(M.WILD, "★"))}</bdi></span>' for a, b in c["pairs"])
         blocks.append(f'<section class="m-colour m-{views.esc(c["colour"])}">'
-                      f'<h4>{views.esc(COLOUR_TITLES[c["colour"]])}: {views.esc(c["cipher"])}</h4>'
-                      f'<p class="m-pairs-text" lang="he" dir="rtl">{views.esc(pairs)}</p>{"".join(designs)}</section>')
+                      f'<h4>{views.esc(COLOUR_TITLES[c["colour"]])}: {views.esc(c["cipher"])} cipher pairs</h4>'
+                      f'<p class="m-chips">{chips}</p><div class="m-designs">{"".join(designs)}</div></section>')
     diff = "".join(f"<tr><td>{views.esc(M.DIFFICULTY_TITLES[k])}</td><td>{n}{'+' if k == 'miraculous' else ''}</td></tr>"
                    for k, n in M.DIFFICULTIES.items())
-    hits = "".join(f'<tr><td lang="he">{views.esc(k)}</td><td>{views.esc(v)}</td></tr>'
-                   for k, v in M.HIT_LOCATIONS.items())
+    items = list(M.HIT_LOCATIONS.items())
+    half = (len(items) + 1) // 2
+    hits = "".join(
+        "<tr>" + "".join(f'<td lang="he">{views.esc(k)}</td><td>{views.esc(v)}</td>'
+                         for k, v in items[r::half]) + "</tr>" for r in range(half))
     return (
         "<summary>Milhamah reference: the letter dice, cipher pairs, difficulty, hit location</summary>"
         '<div class="m-ref">'
@@ -554,7 +565,8 @@ def render_reference() -> str:
         + '<div class="m-tables"><div class="table-scroll"><table><caption>Difficulty</caption><thead><tr>'
         f"<th>Difficulty</th><th>Successes</th></tr></thead><tbody>{diff}</tbody></table></div>"
         '<div class="table-scroll"><table><caption>Hit location (critical success)</caption><thead><tr>'
-        f"<th>Letter</th><th>Location</th></tr></thead><tbody>{hits}</tbody></table></div></div>"
+        f"<th>Letter</th><th>Location</th><th>Letter</th><th>Location</th></tr></thead><tbody>{hits}</tbody>"
+        "</table></div></div>"
         '<ul class="m-rules">'
         "<li>Roll 8D of two colours (status effects add or remove dice, or forbid a colour). Each die "
         "showing a letter of the shoresh is a success (a doubled letter counts once per die); wilds count "

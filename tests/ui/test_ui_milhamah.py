@@ -292,7 +292,9 @@ def test_reference_shows_every_face_and_the_cipher_pairs():
     assert html.count('class="m-face"') == 3 * 24
     for colour in ("Atbash", "Akhbi", "Albam"):
         assert colour in html
-    assert "א↔ת" in html and "RULES-NOTES Milhamah 2" in html and "Head" in html
+    assert '<bdi lang="he">א</bdi> ⇄ <bdi lang="he">ת</bdi>' in html
+    assert "RULES-NOTES Milhamah 2" in html and "Head" in html
+    assert html.count('class="m-opp"') == 3 * 2 * 6
 
 
 def test_summary_lines():
