@@ -608,7 +608,7 @@ def _contest_text(score: int, oscore: int, outcome: str, spec: dict) -> str:
         a, b = quality_name(spec["quality"]), quality_name(spec["opponent_quality"])
         if outcome == "tie":
             why = ("neither side has the better Quality" if a is not None and b is not None
-                   else "no Quality given for both sides to break it")
+                   else "a Quality on both sides is needed to break it")
             return f"{vs}: a Tie ({why})."
         return (f"{vs}: equal Scores, and {a.title()} Quality against {b.title()} breaks the Tie: "
                 f"{outcome.title()} (\"Quality Makes a Difference\").")
