@@ -275,7 +275,7 @@ def _die_label(d: dict, n: int, will: bool, frozen: bool) -> str:
     return text
 
 
-def dice_row(dice: list, *, keys: list | None, selected=(), will=(), caption: str = "",
+def dice_row(dice: list, *, keys: list | None, selected=(), will=(), fresh=(), caption: str = "",
              size: int = 64) -> str:
     """A row of letter dice: tapped dice drawn frozen (snowflake, double rim,
     selection ring), dice the next reroll takes tagged "↻", successes
@@ -302,6 +302,8 @@ def dice_row(dice: list, *, keys: list | None, selected=(), will=(), caption: st
         if d.get("ciphered"):
             tags.append("cipher")
         cls = ["m-die", f"m-{views.esc(d.get('colour', ''))}"]
+        if i in fresh:
+            cls.append("m-fresh")
         if i in will:
             cls.append("m-will")
         if frozen:
@@ -311,6 +313,31 @@ def dice_row(dice: list, *, keys: list | None, selected=(), will=(), caption: st
     cap = f"<figcaption>{he(caption)}</figcaption>" if caption else ""
     label = f' aria-label="{views.esc(caption)}"' if caption else ""
     return f'<figure class="dice-row m-row" role="group"{label}>{cap}<div class="dice">{"".join(items)}</div></figure>'
+
+
+def fresh_dice(result: dict, ui: dict, side: str = "initiator") -> set:
+    """The dice the last step drew or flipped, which land with a little
+    motion; none while the player is tapping (a tap redraws the tray and
+    must not replay the throw).
+
+    >>> fresh_dice({"dice": [{}, {}], "log": ["roll"]}, {"selected": []})
+    {0, 1}
+    >>> fresh_dice({"dice": [{}, {}], "log": ["roll", {"do": "reroll", "dice": [1]}]}, {"selected": []})
+    {1}
+    >>> fresh_dice({"dice": [{}, {}], "log": ["roll"]}, {"selected": ["0"]})
+    set()
+    """
+    if (ui or {}).get("selected"):
+        return set()
+    n = len(_side_of(result, side).get("dice") or [])
+    log = result.get("log") or []
+    last = log[-1] if log else "roll"
+    if last == "roll":
+        return set(range(n))
+    if isinstance(last, dict) and last.get("do") in ("reroll", "cipher") \
+            and last.get("side", "initiator") == side and isinstance(last.get("dice"), list):
+        return {i for i in last["dice"] if isinstance(i, int)}
+    return set()
 
 
 def _headline(result: dict) -> str:
@@ -369,7 +396,7 @@ def render_result(result: dict, ui: dict) -> str:
     cap = f"Your dice · shoresh {M.written(spec.get('shoresh', ''))} · X = {result.get('x')}"
     if live:
         cap += " · tap dice to freeze them"
-    parts.append(dice_row(dice, keys=keys, selected=sel, will=will, caption=cap))
+    parts.append(dice_row(dice, keys=keys, selected=sel, will=will, fresh=fresh_dice(result, ui), caption=cap))
     opp = result.get("opponent")
     if isinstance(opp, dict):
         o_allowed = opp.get("allowed") or []
@@ -377,6 +404,7 @@ def render_result(result: dict, ui: dict) -> str:
         o_will = set(reroll_targets(result, ui, "opponent")) if "reroll" in o_allowed else set()
         o_keys = [f"opponent:{i}" for i in range(len(opp.get("dice") or []))] if o_live else None
         parts.append(dice_row(opp.get("dice") or [], keys=o_keys, selected=sel, will=o_will, size=52,
+                              fresh=fresh_dice(result, ui, "opponent"),
                               caption=f"Opponent's dice · shoresh {M.written(opp.get('shoresh', ''))} · "
                                       f"{opp.get('successes')} success{'' if opp.get('successes') == 1 else 'es'}"
                                       " (wilds don't count when reacting)"))
@@ -467,6 +495,18 @@ def render_odds(spec: dict, result, ui: dict) -> str:
                    f'<br><span class="hint">Rerolling {shown or "nothing"} (in die order); '
                    "tap dice to change what stays frozen.</span></p>")
         out.append(_outcome_table(o["outcome"]))
+    opp = result.get("opponent") if isinstance(result, dict) else None
+    if isinstance(opp, dict) and "reroll" in (opp.get("allowed") or []):
+        targets = reroll_targets(result, ui or {}, "opponent")
+        try:
+            o = rules.odds(SYSTEM, result.get("spec") or spec, result,
+                           {"do": "reroll", "side": "opponent", "dice": targets})
+        except SpecError as e:
+            return views.error_html(str(e))
+        out.append(f'<p class="m-odds-line" data-odds="opponent">If the opponent rerolls {len(targets)} '
+                   f'{"die" if len(targets) == 1 else "dice"}: you still meet them '
+                   f'<strong>{views.esc(views.pct(o["meets"]))}</strong> (your dice as they lie).</p>')
+    if out:
         return "".join(out)
     if isinstance(result, dict):
         out.append('<p class="hint">No reroll left for this roll. The odds below are for the next roll '

@@ -224,6 +224,8 @@ def test_opposed_critical_and_hit_location_from_form_fields():
     r = rules.roll("milhamah", spec, ScriptedRng([RA["ר"], RB["*"], BA["א"], BB["ש"], RA["ב"], RB["*"]]))
     html = U.render_result(r, {"selected": ["opponent:0"]})
     assert 'data-die="opponent:0"' in html and 'data-act="reroll:opponent"' in html
+    odds = U.render_odds(spec, r, {"selected": ["opponent:0"]})
+    assert 'data-odds="opponent"' in odds and "If the opponent rerolls 1 die" in odds
     assert 'data-act="natural:critical"' in html
     r = rules.act("milhamah", spec, r, U.action_for("natural:critical", r, {}, {}), ScriptedRng([]))
     assert 'data-act="hit_location"' in U.render_result(r, {})
@@ -231,6 +233,7 @@ def test_opposed_critical_and_hit_location_from_form_fields():
     action = U.action_for("hit_location", r, {}, fields)
     assert action == {"do": "hit_location", "armour": 2, "vig": 1, "light": 1, "serious": 0, "critical": 0}
     h = rules.act("milhamah", spec, r, action, ScriptedRng([1]))
+    assert 'data-odds="opponent"' not in U.render_odds(spec, h, {})
     html = U.render_result(h, {})
     assert "Chest" in html and "m-hitbox" in html and "beyond the wound track" in html
     with pytest.raises(SpecError) as e:
