@@ -1038,29 +1038,40 @@ def _side_types(spec: dict, side: str) -> list:
 
 
 def _outcome_of(spec: dict, covered: int, full: int, succ: int, rerolled: bool, opp_succ: int | None,
-                first_possible: bool = True) -> tuple:
-    """(outcome, total) for one combined state, default rewards."""
+                first_possible: bool = True, reward: str | None = None) -> str:
+    """The outcome of one combined state, the same reading as
+    ``_evaluate``; ``reward`` is the natural reward chosen (None: the
+    default, a success bonus unopposed, +1 and uncounterable opposed)."""
     natural = covered == full
+    opp = spec["opponent"]
+    reward = reward or (OPPOSED_REWARDS[0] if opp else NATURAL_REWARDS[0])
     bonus = spec["pocketed"]
     if natural and not rerolled and first_possible:
         bonus += spec["first_bonus"]
-    opp = spec["opponent"]
-    if natural:
-        bonus += 1 if opp else len(spec["shoresh"])
+    if natural and reward == "uncounterable" and opp:
+        bonus += 1
+    elif natural and reward == "successes" and not opp:
+        bonus += len(spec["shoresh"])
     total = succ + bonus
     if covered == 0:
-        return "botch", total
-    if opp and natural:
-        return "natural_success", total
+        return "botch"
+    if opp and natural and reward == "uncounterable":
+        return "natural_success"
+    if opp and natural and reward == "critical" and opp_succ == 0:
+        return "critical_success"
     needed, _ = _needed(spec, opp_succ if opp else spec["difficulty"])
     if total > needed:
-        return ("natural_success" if natural else "success"), total
+        return "natural_success" if natural else "success"
     if total == needed:
-        return "success_at_cost", total
-    return "failure", total
+        return "success_at_cost"
+    return "failure"
 
 
-def _combine(spec: dict, mine: dict, full: int, theirs: dict | None, first_possible: bool = True) -> dict:
+def _combine(spec: dict, mine: dict, full: int, theirs: dict | None, first_possible: bool = True,
+             reward: str | None = None) -> dict:
+    """Outcome, value and natural odds from the roller's states
+    {(cover, successes, rerolled?): weight} and the opponent's
+    {successes: weight}."""
     outcome = {o: 0 for o in OUTCOMES}
     value: dict = {}
     natural = 0
@@ -1075,22 +1086,11 @@ def _combine(spec: dict, mine: dict, full: int, theirs: dict | None, first_possi
         if code == full:
             natural += w
         for t, wt in theirs.items():
-            o, _ = _outcome_of(spec, code, full, succ, rr, t, first_possible)
-            outcome[o] += w * wt
+            outcome[_outcome_of(spec, code, full, succ, rr, t, first_possible, reward)] += w * wt
     total = denom_m * denom_t
     return {"value": {v: w / denom_m for v, w in value.items()},
             "outcome": {o: w / total for o, w in outcome.items()},
             "natural": natural / denom_m}
-
-
-def _opp_dist(spec: dict, x_opp: int, rounds: int | None = None, start=None, types=None) -> dict:
-    o = spec["opponent"]
-    types = types if types is not None else _side_types(spec, "opponent")
-    dist, _full = _side_dist(types, o["shoresh"], False, x_opp, o["rounds"] if rounds is None else rounds, start)
-    out: dict = {}
-    for (_code, succ, _rr), w in dist.items():
-        out[succ] = out.get(succ, 0) + w
-    return out
 
 
 _MEETS = ("success_at_cost", "success", "natural_success", "critical_success")
@@ -1242,10 +1242,7 @@ def _odds_after(spec: dict, result: dict, action: dict | None) -> dict:
         theirs = None
         if spec["opponent"]:
             theirs = {ev["opponent"]["successes"]: 1}
-        comb = _combine(spec, mine, full, theirs, first_possible=bool(s["first_natural"]))
-        # a reward already chosen (merit, critical) is read by the outcome table
-        if s["reward"] in ("merit", "critical"):
-            comb = _reward_adjusted(spec, track, chosen, dist, full, comb)
+        comb = _combine(spec, mine, full, theirs, bool(s["first_natural"]), s["reward"])
         out = {"value": dist_to_json(comb["value"]), "outcome": comb["outcome"],
                "natural": comb["natural"]}
     else:
@@ -1256,8 +1253,8 @@ def _odds_after(spec: dict, result: dict, action: dict | None) -> dict:
         me = ev["initiator"]
         mine = {(_code_of(spec["shoresh"], me["faces"]), me["successes"],
                  bool(track["sides"]["initiator"]["rerolled"])): 1}
-        comb = _combine(spec, mine, _full_of(spec["shoresh"]), opp_succ,
-                        first_possible=bool(track["sides"]["initiator"]["first_natural"]))
+        comb = _combine(spec, mine, _code_of(spec["shoresh"], list(spec["shoresh"])), opp_succ,
+                        bool(track["sides"]["initiator"]["first_natural"]), track["sides"]["initiator"]["reward"])
         tot = sum(opp_succ.values())
         out = {"value": dist_to_json({v: w / tot for v, w in opp_succ.items()}),
                "outcome": comb["outcome"]}
@@ -1274,16 +1271,3 @@ def _code_of(shoresh: str, faces: list) -> int:
         code += min(need[ch], faces.count(ch)) * m
         m *= need[ch] + 1
     return code
-
-
-def _full_of(shoresh: str) -> int:
-    need = _need(shoresh)
-    return _code_of(shoresh, [ch for ch in shoresh])
-
-
-def _reward_adjusted(spec, track, chosen, dist, full, comb):
-    # A chosen reward closes the turn, so no reroll can follow it; the
-    # current outcome stands.
-    ev = _evaluate(spec, track)
-    return {"value": comb["value"], "outcome": {o: float(o == ev["outcome"]) for o in OUTCOMES},
-            "natural": comb["natural"]}

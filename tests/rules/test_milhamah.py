@@ -637,3 +637,31 @@ def test_odds_are_fast(spec):
     dt = time.perf_counter() - t
     assert abs(sum(o["outcome"].values()) - 1) < 1e-9
     assert dt < (0.25 if "opponent" in spec or spec["rerolls"] > 3 else 0.05) * SLOW, dt
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_odds_of_an_empty_reroll_is_the_outcome_on_the_table(seed):
+    """The odds' outcome table reads a state exactly as the result does:
+    rerolling no die gives the current outcome with certainty (both sides,
+    any reward chosen, any stage)."""
+    spec, r = _random_session(seed)
+    sides = ["initiator", "opponent"] if r.get("opponent") else ["initiator"]
+    for side in sides:
+        o = rules.odds("milhamah", spec, r, {"do": "reroll", "side": side, "dice": []})
+        assert o["outcome"][r["outcome"]] == pytest.approx(1.0), (side, r["outcome"], o["outcome"])
+
+
+def test_opponent_reroll_odds_match_brute_force():
+    """Opposed, after the roll: the opponent rerolling two dice, enumerated."""
+    spec = M.normalize({"shoresh": "אשר", "pool": {"red": 2}, "rerolls": 2,
+                        "opponent": {"shoresh": "חנן", "pool": {"red": 2}, "rerolls": 2}})
+    r = rules.roll("milhamah", spec, ScriptedRng([RA["א"], RB["ז"], RA["ב"], RB["ז"]]))
+    got = rules.odds("milhamah", spec, r, {"do": "reroll", "side": "opponent", "dice": [0, 1]})
+    want = {o: 0.0 for o in M.OUTCOMES}
+    for a in M.die_faces("red", "A"):
+        for b in M.die_faces("red", "B"):
+            opp = sum(1 for f in (a, b) if f in "חנ")
+            o = "success" if 1 > opp else "success_at_cost" if opp == 1 else "failure"
+            want[o] += 1 / 144
+    for o in M.OUTCOMES:
+        assert got["outcome"][o] == pytest.approx(want[o], abs=1e-12)
