@@ -32,7 +32,13 @@ def ui_for(system):
 
 
 def q(selector, root=None):
-    return (root or document).querySelector(selector)
+    """querySelector, with JS null turned into None (Pyodide gives jsnull)."""
+    return js_none((root or document).querySelector(selector))
+
+
+def js_none(value):
+    """None for JS null/undefined, which Pyodide may hand over as jsnull."""
+    return value if value else None
 
 
 def css(text):
@@ -72,10 +78,12 @@ def guard(fn):
 
 def _form_of_event(event):
     try:
-        t = event.target
-        form = t.closest("form.rollform") if t and hasattr(t, "closest") else None
-        if form is None and t is not None and hasattr(t, "closest"):
-            panel = t.closest("section[data-system]")
+        t = js_none(event.target)
+        if t is None or not hasattr(t, "closest"):
+            return None
+        form = js_none(t.closest("form.rollform"))
+        if form is None:
+            panel = js_none(t.closest("section[data-system]"))
             form = q("form.rollform", panel) if panel else None
         return form
     except Exception:
@@ -132,15 +140,15 @@ def clear_errors(form):
 def show_error(form, err):
     clear_errors(form)
     field = getattr(err, "field", "") or "_form"
-    slot = form.querySelector(f'[data-error-for="{css(field)}"]')
+    slot = q(f'[data-error-for="{css(field)}"]', form)
     if slot is None:
-        slot = form.querySelector('[data-error-for="_form"]')
+        slot = q('[data-error-for="_form"]', form)
         text = str(err)
     else:
         text = getattr(err, "detail", str(err))
     if slot is not None:
         slot.textContent = text
-    control = form.querySelector(f'[name="{css(field)}"]')
+    control = q(f'[name="{css(field)}"]', form)
     if control is not None:
         control.setAttribute("aria-invalid", "true")
 
@@ -148,7 +156,7 @@ def show_error(form, err):
 # ---------------------------------------------------------------- rolling
 
 def system_of(el):
-    panel = el.closest("section[data-system]")
+    panel = js_none(el.closest("section[data-system]"))
     return panel.dataset.system if panel else None
 
 
@@ -169,10 +177,10 @@ def set_result(system, result, record=True):
     st["result"] = result
     st["ui"] = {"selected": []}
     render_tray(system)
+    fields_after = getattr(ui_for(system), "fields_after", None)
     if record:
         add_history(system, result)
-    fields_after = getattr(ui_for(system), "fields_after", None)
-    if fields_after is not None and result is not None:
+    if record and fields_after is not None and result is not None:
         form = q(f"#form-{system}")
         changes = fields_after(result, read_fields(form))
         if changes:
@@ -201,27 +209,27 @@ def on_click(event):
     t = event.target
     if not hasattr(t, "closest"):
         return
-    tab = t.closest("[data-tab]")
+    tab = js_none(t.closest("[data-tab]"))
     if tab:
         open_tab(tab.dataset.tab, focus=False)
         return
-    die = t.closest("[data-die]")
-    if die and die.closest(".tray"):
+    die = js_none(t.closest("[data-die]"))
+    if die and js_none(die.closest(".tray")):
         toggle_die(die)
         return
-    act = t.closest("[data-act]")
+    act = js_none(t.closest("[data-act]"))
     if act:
         do_action(act)
         return
-    ins = t.closest("[data-insert]")
+    ins = js_none(t.closest("[data-insert]"))
     if ins:
         insert_text(ins)
         return
-    hist = t.closest("[data-history-open]")
+    hist = js_none(t.closest("[data-history-open]"))
     if hist:
         open_history(int(hist.dataset.historyOpen))
         return
-    if t.closest("#history-clear"):
+    if js_none(t.closest("#history-clear")):
         clear_history()
         return
 
@@ -229,10 +237,10 @@ def on_click(event):
 @guard
 def on_keydown(event):
     t = event.target
-    if event.key in ("Enter", " ") and hasattr(t, "closest") and t.closest("[data-die]"):
+    if event.key in ("Enter", " ") and hasattr(t, "closest") and js_none(t.closest("[data-die]")):
         event.preventDefault()
         toggle_die(t.closest("[data-die]"))
-    elif event.key in ("ArrowRight", "ArrowLeft") and hasattr(t, "closest") and t.closest("[data-tab]"):
+    elif event.key in ("ArrowRight", "ArrowLeft") and hasattr(t, "closest") and js_none(t.closest("[data-tab]")):
         order = list(rules.SYSTEMS)
         i = order.index(t.dataset.tab)
         nxt = order[(i + (1 if event.key == "ArrowRight" else -1)) % len(order)]
@@ -270,8 +278,8 @@ def do_action(button):
         st["spec"] = rules.normalize(system, ui.spec_from_form(read_fields(form)))
         render_odds(system)
         return
-    try:
-        result = rules.act(system, st["spec"], st["result"], action)
+    try:  # the step acts on the spec the roll was made with, whatever the form says now
+        result = rules.act(system, st["result"]["spec"], st["result"], action)
     except SpecError as e:
         show_error(form, e)
         return
@@ -280,8 +288,8 @@ def do_action(button):
 
 
 def insert_text(button):
-    form = button.closest("form")
-    target = form.querySelector(f'[name="{css(button.dataset.target)}"]') if form else None
+    form = js_none(button.closest("form"))
+    target = q(f'[name="{css(button.dataset.target)}"]', form) if form else None
     if target is None:
         return
     text = button.dataset.insert
@@ -291,7 +299,7 @@ def insert_text(button):
 
 @guard
 def on_input(event):
-    form = event.target.closest("form.rollform") if hasattr(event.target, "closest") else None
+    form = js_none(event.target.closest("form.rollform")) if hasattr(event.target, "closest") else None
     if form is None:
         return
     system = form.dataset.system
@@ -430,6 +438,26 @@ def clear_history():
 
 # ---------------------------------------------------------------- start
 
+def bench_hooks():
+    """With ?bench in the URL, tests/benchmark.py times odds and reads the
+    wasm memory through these (never installed otherwise)."""
+    import time
+
+    import pyodide_js
+
+    def odds_ms(system, spec_json):
+        spec = json.loads(spec_json)
+        t = time.perf_counter()
+        rules.odds(system, spec)
+        return (time.perf_counter() - t) * 1000
+
+    for name, fn in (("diceBenchOdds", odds_ms),
+                     ("diceBenchWasm", lambda: pyodide_js._module.HEAP8.length)):
+        p = create_proxy(fn)
+        _proxies.append(p)
+        setattr(window, name, p)
+
+
 def start():
     for name, fn in (("submit", on_submit), ("click", on_click), ("input", on_input),
                      ("change", on_input), ("keydown", on_keydown)):
@@ -441,6 +469,8 @@ def start():
     open_tab(first)
     for btn in document.querySelectorAll("[data-roll]"):
         btn.disabled = False
+    if "bench" in str(window.location.search):
+        bench_hooks()
     loading = q("#loading")
     loading.hidden = True
     document.body.setAttribute("data-ready", "")

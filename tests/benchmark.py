@@ -1,0 +1,268 @@
+"""The benchmark: the app against a bare "floor" page that starts the same
+vendored PyScript + Pyodide and prints one line (tests/floor/), measured in
+one run, alternating, in headless Debian Chromium on this machine.
+
+    bash .ci/dev bench            # or: .venv/bin/python tests/benchmark.py [--runs 7]
+
+It prints one table and writes .bench/results.json. Figures are medians and
+p95 over the runs; the machine is shared and noisy, so read the ratios.
+Not part of CI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "browser"))
+sys.path.insert(0, str(ROOT / "static" / "py"))
+
+from conftest import CHROMIUM, LAUNCH_ARGS, serve  # noqa: E402  (tests/browser/conftest.py)
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+import rules  # noqa: E402
+
+ARGS = LAUNCH_ARGS + ["--enable-precise-memory-info", "--js-flags=--expose-gc"]
+
+# Records the moment body[data-ready] appears, against navigation start.
+READY_PROBE = """
+(() => {
+  const mark = () => { if (document.body && document.body.hasAttribute('data-ready') && !window.__readyAt)
+    window.__readyAt = performance.now(); };
+  new MutationObserver(mark).observe(document, {subtree: true, attributes: true, attributeFilter: ['data-ready']});
+})();
+"""
+
+# Clicks a tab's Roll button; resolves when new dice are in the tray and a
+# frame has been painted.
+CLICK_TO_DICE = """
+async (system) => {
+  const tray = document.querySelector('#tray-' + system);
+  const button = document.querySelector('#form-' + system + ' [data-roll]');
+  const before = tray.firstChild;
+  const t0 = performance.now();
+  const done = new Promise((resolve) => {
+    const obs = new MutationObserver(() => {
+      if (tray.querySelector('[data-die]') && tray.firstChild !== before) {
+        obs.disconnect();
+        requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
+      }
+    });
+    obs.observe(tray, {childList: true, subtree: true});
+  });
+  button.click();
+  return await done;
+}
+"""
+
+BYTES = """
+() => {
+  const nav = performance.getEntriesByType('navigation')[0];
+  const res = performance.getEntriesByType('resource');
+  return [[nav.name, nav.transferSize, nav.decodedBodySize],
+          ...res.map(r => [r.name, r.transferSize, r.decodedBodySize])];
+}
+"""
+
+# A grid of odds questions per system: the form's default and harder cases.
+ODDS_GRID = {
+    "milhamah": [{}, {"shoresh": "שלם", "difficulty": 3}, {"shoresh": "אשר", "rerolls": 5},
+                 {"shoresh": "חננ", "pool": {"red": 4, "blue": 4, "green": 4}, "rerolls": 6},
+                 {"shoresh": "רוח", "reaction": True, "difficulty": 2}],
+    "open_tale": [{}, {"level": 9, "heroic": True}, {"level": 1, "modifiers": ["superiority"]},
+                  {"level": 5, "dice": [12, 4], "modifiers": ["advantage"], "heroic": True, "target": 12},
+                  {"level": 9, "modifiers": ["inferiority"], "heroic": True}],
+    "mirage": [{}, {"attribute": 12, "skill": 12, "gear": [8, 8]}, {"attribute": 6, "skill": 0},
+               {"attribute": 10, "skill": 8, "helpers": 3, "difficulty": "formidable"},
+               {"attribute": 10, "skill": 10, "opponent": {"attribute": 12, "skill": 10}}],
+    "alkemy": [{}, {"characteristic": 4, "bonus": 2}, {"characteristic": 2, "malus": 2},
+               {"characteristic": 3, "opponent": {"characteristic": 3, "bonus": 2}}],
+    "jadeclaw": [{}, {"dice": "2d12 & d4", "difficulty": "heroic"},
+                 {"dice": "3d12 & d8", "opponent": "2d12 & d10", "penalties": 2, "favored": True},
+                 {"kind": "damage", "dice": "2d12 & d8", "soak": "2d10 & d6"},
+                 {"kind": "damage", "dice": "4d12", "soak": "4d12", "damage_type": "slaying"}],
+}
+
+
+def pct(values, q):
+    if not values:
+        return None
+    s = sorted(values)
+    k = (len(s) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (k - lo)
+
+
+def summary(values):
+    return {"p50": pct(values, 0.5), "p95": pct(values, 0.95), "max": max(values) if values else None,
+            "n": len(values)}
+
+
+def gzip_size(url: str, base: str) -> int:
+    path = urlparse(url).path
+    local = ROOT / path.lstrip("/")
+    if path.endswith("/"):
+        local = local / "index.html"
+    try:
+        return len(gzip.compress(local.read_bytes(), 9))
+    except OSError:
+        return 0
+
+
+def load_times(pw, url: str, server_stop=None):
+    """One cold load in a fresh profile, then a warm reload (disk cache or
+    service worker); returns (cold ms, warm ms, bytes list)."""
+    profile = tempfile.mkdtemp(prefix="bench-profile-")
+    ctx = pw.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, args=ARGS,
+                                                viewport={"width": 1024, "height": 768})
+    try:
+        ctx.add_init_script(READY_PROBE)
+        page = ctx.new_page()
+        page.goto(url)
+        page.wait_for_selector("body[data-ready]", state="attached", timeout=120_000)
+        cold = page.evaluate("window.__readyAt")
+        fetched = page.evaluate(BYTES)
+        time.sleep(1.0)  # let a service worker finish its precache
+        page.goto("about:blank")
+        page.goto(url)
+        page.wait_for_selector("body[data-ready]", state="attached", timeout=120_000)
+        warm = page.evaluate("window.__readyAt")
+        offline = None
+        if server_stop is not None:
+            server_stop()
+            page.goto("about:blank")
+            try:
+                page.goto(url)
+                page.wait_for_selector("body[data-ready]", state="attached", timeout=30_000)
+                offline = page.evaluate("window.__readyAt")
+            except Exception:
+                offline = None
+        return cold, warm, offline, fetched
+    finally:
+        ctx.close()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--clicks", type=int, default=20)
+    ap.add_argument("--out", default=str(ROOT / ".bench" / "results.json"))
+    a = ap.parse_args()
+
+    out: dict = {"runs": a.runs, "when": time.strftime("%Y-%m-%d %H:%M:%S"), "load": {}, "bytes": {}}
+    times = {k: {"cold": [], "warm": [], "offline": []} for k in ("app", "floor")}
+    bytes_seen = {}
+    with sync_playwright() as pw:
+        for run in range(a.runs):
+            for kind in (("app", "floor") if run % 2 == 0 else ("floor", "app")):
+                httpd, base = serve(ROOT)
+                url = base if kind == "app" else base + "tests/floor/index.html"
+                cold, warm, offline, fetched = load_times(pw, url, server_stop=httpd.shutdown)
+                httpd.server_close()
+                times[kind]["cold"].append(cold)
+                times[kind]["warm"].append(warm)
+                if offline is not None:
+                    times[kind]["offline"].append(offline)
+                if run == 0:
+                    raw = sum(f[1] for f in fetched)
+                    gz = sum(gzip_size(f[0], base) for f in fetched)
+                    bytes_seen[kind] = {"raw": raw, "gzip9": gz, "requests": len(fetched)}
+                print(f"run {run + 1}/{a.runs} {kind:5s} cold {cold:7.0f} ms  warm {warm:7.0f} ms"
+                      + (f"  offline {offline:7.0f} ms" if offline else ""), flush=True)
+
+        # Click → dice drawn, odds in the browser, memory: one app page.
+        httpd, base = serve(ROOT)
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        page.goto(base + "?bench=1")
+        page.wait_for_selector("body[data-ready]", state="attached", timeout=120_000)
+        clicks, odds_browser, odds_cpython = {}, {}, {}
+        for system in rules.SYSTEMS:
+            page.click(f"#tabbtn-{system}")
+            if page.locator(f"#tray-{system} .coming").count():
+                continue
+            ms = [page.evaluate(CLICK_TO_DICE, system) for _ in range(a.clicks)]
+            clicks[system] = summary(ms)
+            b, c = [], []
+            for spec in ODDS_GRID.get(system, [{}]):
+                try:
+                    norm = rules.normalize(system, spec)
+                except rules.SpecError:
+                    continue
+                for _ in range(3):
+                    t = time.perf_counter()
+                    rules.odds(system, norm)
+                    c.append((time.perf_counter() - t) * 1000)
+                    b.append(page.evaluate("([s, j]) => window.diceBenchOdds(s, j)", [system, json.dumps(norm)]))
+            odds_browser[system] = summary(b)
+            odds_cpython[system] = summary(c)
+
+        def memory():
+            page.evaluate("() => window.gc && window.gc()")
+            return page.evaluate("() => [performance.memory.usedJSHeapSize, window.diceBenchWasm()]")
+
+        page.click("#tabbtn-jadeclaw")
+        for _ in range(10):
+            page.evaluate(CLICK_TO_DICE, "jadeclaw")
+        mem10 = memory()
+        for _ in range(490):
+            page.evaluate(CLICK_TO_DICE, "jadeclaw")
+        mem500 = memory()
+        browser.close()
+        httpd.shutdown()
+
+    for kind in times:
+        out["load"][kind] = {k: summary(v) for k, v in times[kind].items() if v}
+    out["bytes"] = bytes_seen
+    out["click_to_dice_ms"] = clicks
+    out["odds_ms_browser"] = odds_browser
+    out["odds_ms_cpython"] = odds_cpython
+    out["memory"] = {"after_10": {"js_heap": mem10[0], "wasm": mem10[1]},
+                     "after_500": {"js_heap": mem500[0], "wasm": mem500[1]}}
+
+    def row(label, app, floor=None, unit="ms"):
+        ratio = f"{app / floor:5.2f}×" if app and floor else ""
+        fl = f"{floor:9.0f}" if floor is not None else " " * 9
+        print(f"{label:38s} {app:9.0f} {fl} {unit:3s} {ratio}")
+
+    print("\n" + "=" * 72)
+    print(f"{'measure':38s} {'app':>9s} {'floor':>9s}")
+    for mode in ("cold", "warm", "offline"):
+        ap_ = out["load"]["app"].get(mode)
+        fl_ = out["load"]["floor"].get(mode)
+        if ap_:
+            row(f"ready to roll, {mode} (p50)", ap_["p50"], fl_["p50"] if fl_ else None)
+            row(f"ready to roll, {mode} (p95)", ap_["p95"], fl_["p95"] if fl_ else None)
+    row("bytes, first visit (raw)", bytes_seen["app"]["raw"] / 1e3, bytes_seen["floor"]["raw"] / 1e3, "kB")
+    row("bytes, first visit (gzip -9)", bytes_seen["app"]["gzip9"] / 1e3, bytes_seen["floor"]["gzip9"] / 1e3, "kB")
+    for s, v in clicks.items():
+        print(f"{'click → dice drawn, ' + s:38s} p50 {v['p50']:6.1f}  p95 {v['p95']:6.1f} ms")
+    for s in odds_browser:
+        b, c = odds_browser[s], odds_cpython[s]
+        if b["n"]:
+            print(f"{'odds, ' + s:38s} browser p50 {b['p50']:6.1f} p95 {b['p95']:6.1f} max {b['max']:6.1f}"
+                  f" | CPython p50 {c['p50']:5.1f} p95 {c['p95']:5.1f} max {c['max']:5.1f} ms")
+    m = out["memory"]
+    print(f"{'JS heap after 10 / 500 rolls':38s} {m['after_10']['js_heap'] / 1e6:8.1f} / {m['after_500']['js_heap'] / 1e6:.1f} MB"
+          f"  ({m['after_500']['js_heap'] / m['after_10']['js_heap']:.2f}×)")
+    print(f"{'wasm memory after 10 / 500 rolls':38s} {m['after_10']['wasm'] / 1e6:8.1f} / {m['after_500']['wasm'] / 1e6:.1f} MB"
+          f"  ({m['after_500']['wasm'] / m['after_10']['wasm']:.2f}×)")
+    Path(a.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(a.out).write_text(json.dumps(out, indent=1))
+    print(f"\nwrote {a.out}")
+
+
+if __name__ == "__main__":
+    main()
