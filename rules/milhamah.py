@@ -900,22 +900,27 @@ def _chains(cats: list, k: int, wilds_count: bool, x: int, rounds: int) -> dict:
     memo: dict = {}
 
     def go(used: tuple, r: int) -> list:
+        """Draw the die at round r (0 = the first roll), then carry on."""
         key = (used, r)
-        if key in memo:
-            return memo[key]
-        out: dict = {}
-        for c, w in cats:
-            success = c < k or (c == k and wilds_count)
-            if success or r == rounds or used[r] >= x:
-                kk = (c, used)
-                out[kk] = out.get(kk, 0) + w * SIDES ** (rounds - r)
-            else:
-                u2 = used[:r] + (used[r] + 1,) + used[r + 1:]
-                for (c2, u3), w2 in go(u2, r + 1):
-                    kk = (c2, u3)
+        if key not in memo:
+            out: dict = {}
+            for c, w in cats:
+                for kk, w2 in after(c, used, r):
                     out[kk] = out.get(kk, 0) + w * w2
-        memo[key] = list(out.items())
+            memo[key] = list(out.items())
         return memo[key]
+
+    def after(c: int, used: tuple, r: int) -> list:
+        """The die shows category c after round r: a success stays frozen;
+        a non-success is rerolled in the next round while that round's X
+        lasts, else it waits for the round after (a face not drawn counts
+        12 ways, so every path has the same denominator)."""
+        success = c < k or (c == k and wilds_count)
+        if success or r == rounds:
+            return [((c, used), SIDES ** (rounds - r))]
+        if used[r] < x:
+            return go(used[:r] + (used[r] + 1,) + used[r + 1:], r + 1)
+        return [(kk, w * SIDES) for kk, w in after(c, used, r + 1)]
 
     return go
 

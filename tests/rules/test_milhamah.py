@@ -550,7 +550,10 @@ def _brute(spec, rounds=None):
     {"shoresh": "רוח", "pool": {"red": 1, "blue": 2}, "rerolls": 1, "difficulty": 3},
     {"shoresh": "אב", "pool": {"green": 3}, "rerolls": 0, "difficulty": 2, "reaction": True},
     {"shoresh": "שלום", "pool": {"blue": 2}, "rerolls": 2, "rounds": 2, "difficulty": 1},
-], ids=["red2-x1", "green2-doubled", "mixed3", "reacting-no-reroll", "two-rounds"])
+    {"shoresh": "שלום", "pool": {"blue": 2, "red": 1}, "rerolls": 1, "rounds": 2, "difficulty": 1},
+    {"shoresh": "אשר", "pool": {"red": 1, "blue": 1}, "rerolls": 1, "rounds": 3, "difficulty": 1},
+], ids=["red2-x1", "green2-doubled", "mixed3", "reacting-no-reroll", "two-rounds",
+        "two-rounds-x-short", "three-rounds-x1"])
 def test_odds_match_brute_force(spec):
     """The category DP equals enumeration of every face on small pools."""
     got = rules.odds("milhamah", spec)
@@ -665,3 +668,20 @@ def test_opponent_reroll_odds_match_brute_force():
             want[o] += 1 / 144
     for o in M.OUTCOMES:
         assert got["outcome"][o] == pytest.approx(want[o], abs=1e-12)
+
+
+def test_large_multi_round_odds_are_sampled_and_honest():
+    """12 dice, X = 8, 4 rounds is too big to enumerate on a tap: the odds
+    say they are sampled (seeded, so the same question gives the same
+    answer), state the sample size and margin, and agree with the exact
+    enumeration (run here without the size limit) within that margin."""
+    spec = M.normalize({"shoresh": "שלום", "pool": ["red", "green", "blue"], "rerolls": 8, "rounds": 4,
+                        "difficulty": 5})
+    o = rules.odds("milhamah", spec)
+    assert o["exact"] is False and o["sampled"] == M.SAMPLES and "sampled" in o["note"]
+    assert rules.odds("milhamah", spec) == o
+    types = [M.die_faces(c, d) for c, d in M.dice_of(spec)]
+    mine, full = M._side_dist(types, spec["shoresh"], True, 8, 4)
+    exact = M._combine(spec, mine, full, None)
+    for k in M.OUTCOMES:
+        assert abs(o["outcome"][k] - exact["outcome"][k]) <= o["margin"], k
