@@ -412,14 +412,15 @@ def render_result(result: dict, ui: dict) -> str:
     if "natural" in allowed:
         if isinstance(opp, dict):
             buttons.append('<button type="button" data-act="natural:uncounterable" class="m-act">'
-                           "Natural: +1, uncounterable</button>")
+                           "Natural: take +1, uncounterable (ends your turn)</button>")
             buttons.append('<button type="button" data-act="natural:critical" class="m-act">'
-                           "Natural: let them react (critical if they get 0)</button>")
+                           "Natural: let them react, critical if they get 0 (ends your turn)</button>")
         else:
+            n = len(str(spec.get("shoresh") or "")) or 3
             buttons.append('<button type="button" data-act="natural:successes" class="m-act">'
-                           f"Natural: +{len(spec.get('shoresh', '')) or 3} successes</button>")
+                           f"Natural: take +{n} successes (ends your turn)</button>")
             buttons.append('<button type="button" data-act="natural:merit" class="m-act">'
-                           "Natural: take a Merit Point</button>")
+                           "Natural: take a Merit Point instead (ends your turn)</button>")
     if "hit_location" in allowed:
         buttons.append('<button type="button" data-act="hit_location" class="m-act m-hit">'
                        "Roll hit location</button>")
