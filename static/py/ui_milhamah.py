@@ -42,7 +42,7 @@ BEST = ' class="m-best"'
 _MEETS = ("success_at_cost", "success", "natural_success", "critical_success")
 
 
-_HEBREW_RUN = re.compile(r"[\u0590-\u05ff]+(?:[ ,]+[\u0590-\u05ff]+)*")
+_HEBREW_RUN = re.compile(r"[\u0590-\u05ff]+(?: [\u0590-\u05ff]+)*")
 
 
 def he(text) -> str:

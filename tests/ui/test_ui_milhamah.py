@@ -311,3 +311,8 @@ def test_summary_lines():
 def test_hebrew_runs_are_isolated():
     assert U.he("a חנן b") == 'a <bdi lang="he">חנן</bdi> b'
     assert U.he("<") == "&lt;"
+
+
+def test_a_list_of_shorashim_keeps_its_order():
+    """Comma-separated Hebrew words stay in reading order (one isolate each)."""
+    assert U.he("גד, זט") == '<bdi lang="he">גד</bdi>, <bdi lang="he">זט</bdi>'
