@@ -3,10 +3,11 @@ no DOM, and is unit-tested under CPython.
 
 A die's outline tells its size (d4 triangle, d6 square, d8 diamond, d10
 kite, d12 pentagon); its role is shown by a mark as well as by colour
-(dropped: struck through and faded; frozen: a snowflake and a double rim;
-rerolled: a turning arrow and the old face; exploded: a burst; success: a
-check; wild: a star face; imaginary: a dotted outline), so nothing depends
-on colour alone. Every die carries a text equivalent for screen readers.
+(kept: a bullseye; dropped: struck through, dashed and faded, with a cross;
+frozen: a snowflake and a double rim; rerolled: a turning arrow and the old
+face; exploded: a burst; success: a check and an inner ring; wild: a star;
+imaginary: a dotted, hollow outline), so nothing depends on colour alone.
+Every die carries a text equivalent for screen readers.
 
 >>> svg = die_svg({"sides": 6, "face": 4, "role": "kept"}, "0")
 >>> 'data-die="0"' in svg and ">4<" in svg and "d6 showing 4" in svg
@@ -165,6 +166,10 @@ def _badge(kind: str) -> str:
         return g.format(k=kind, body=circle + '<path d="M -8 0 L -2 7 L 9 -7" fill="none" stroke="#1b7a43" stroke-width="4"/>')
     if kind == "dropped":
         return g.format(k=kind, body=circle + '<path d="M -7 -7 L 7 7 M 7 -7 L -7 7" stroke="#1d1d1d" stroke-width="3"/>')
+    if kind == "kept":
+        return g.format(k=kind, body=circle + '<circle r="6" fill="#1d1d1d"/>')
+    if kind == "wild":
+        return g.format(k=kind, body=circle + f'<polygon points="{_star(0, 1, 10)}" fill="#1d1d1d"/>')
     return ""
 
 
@@ -205,18 +210,21 @@ def die_svg(die: dict, key: str | None = None, *, size: int = 64, colour: str | 
         parts.append(f'<polygon points="{pts}" fill="none" stroke="#ffd54a" stroke-width="3" transform="translate(7 7) scale(0.86)"/>' if pts else "")
 
     ty = 64 if n == 4 else 60 if n == 10 else 62 if n == 12 else 58
+    symbol = die.get("symbol")
+    has_symbol = isinstance(symbol, str) and bool(symbol)
+    if has_symbol:  # the number moves up so the weapon glyph below it has room
+        ty -= 10
     if text == WILD:
         parts.append(f'<polygon class="wild" points="{_star(50, ty - 10, 24)}" fill="{ink}"/>')
     elif text:
         hebrew = text in HEBREW_NAMES
         fs = 44 if len(text) <= 1 else 36 if len(text) == 2 else 26
-        if n == 4:
+        if n == 4 or has_symbol:
             fs = min(fs, 34)
         family = "'Noto Sans Hebrew', sans-serif" if hebrew else "system-ui, sans-serif"
         parts.append(f'<text x="50" y="{ty}" text-anchor="middle" dominant-baseline="middle" font-size="{fs}" '
                      f'font-weight="700" font-family="{family}" fill="{ink}">{escape(text)}</text>')
-    symbol = die.get("symbol")
-    if isinstance(symbol, str) and symbol:
+    if has_symbol:
         parts.append(_symbol(symbol, ink))
     hist = die.get("history")
     if role == "rerolled" and isinstance(hist, list) and len(hist) > 1:
@@ -226,6 +234,8 @@ def die_svg(die: dict, key: str | None = None, *, size: int = 64, colour: str | 
     if role == "dropped":
         parts.append(f'<line x1="12" y1="88" x2="88" y2="12" stroke="{rim}" stroke-width="5"/>')
     badge = "success" if (die.get("success") and role not in ("frozen", "rerolled", "exploded", "dropped")) else role
+    if badge == "wild" and text == WILD:
+        badge = ""  # the star face is the mark
     parts.append(_badge(badge))
 
     attrs = [f'class="{" ".join(classes)}"', 'viewBox="-4 -4 108 108"', f'width="{size}"', f'height="{size}"',
@@ -256,7 +266,7 @@ def _symbol(name: str, ink: str) -> str:
                 f'<polygon points="{_star(0, -5, 7, 6, 0.55)}" fill="{ink}"/>')
     else:
         body = f'<text x="0" y="4" text-anchor="middle" font-size="12" fill="{ink}">{escape(name[:6])}</text>'
-    return f'<g class="symbol symbol-{escape(re.sub("[^a-z]", "", name))}" transform="translate(50 84)">{body}</g>'
+    return f'<g class="symbol symbol-{escape(re.sub("[^a-z]", "", name))}" transform="translate(50 78) scale(1.35)">{body}</g>'
 
 
 def tray(dice: list, keys: list | None = None, *, selected=(), size: int = 64,
