@@ -7,23 +7,30 @@ Python, never reads it back out of the DOM, and writes only HTML that the
 pure modules built with every text escaped (or plain ``textContent``).
 """
 
+import asyncio
 import importlib
 import json
 import traceback
 
-from pyodide.ffi import create_proxy
+from pyodide.ffi import create_once_callable as create_once
+from pyodide.ffi import create_proxy, to_js
 from pyscript import document, window
 
 import rules
+import share
 import store
 import views
 from rules.dice import SpecError
 
 HISTORY_KEY = "dice-table/history"
+SETUPS_KEY = "dice-table/setups"
+BACKUP_SUFFIX = "/unreadable-backup"
 
 STATE = {s: {"spec": None, "result": None, "ui": {"selected": []}, "opened": False, "timer": None}
          for s in rules.SYSTEMS}
 HISTORY = {"entries": [], "dropped": 0}
+SETUPS = {"list": []}
+CURRENT = {"system": rules.SYSTEMS[0]}
 _proxies = []  # keep event proxies alive
 
 
@@ -172,14 +179,16 @@ def render_odds(system):
     q(f"#odds-{system}").innerHTML = ui_for(system).render_odds(st["spec"], st["result"], st["ui"])
 
 
-def set_result(system, result, record=True):
+def set_result(system, result, record=True, label=""):
     st = STATE[system]
     st["result"] = result
     st["ui"] = {"selected": []}
+    st["readonly"] = False
     render_tray(system)
+    update_share_buttons()
     fields_after = getattr(ui_for(system), "fields_after", None)
     if record:
-        add_history(system, result)
+        add_history(system, result, label)
     if record and fields_after is not None and result is not None:
         form = q(f"#form-{system}")
         changes = fields_after(result, read_fields(form))
@@ -192,6 +201,10 @@ def set_result(system, result, record=True):
 @guard
 def on_submit(event):
     form = event.target
+    if form.id == "save-form":
+        event.preventDefault()
+        save_current_setup(form)
+        return
     if not form.matches("form.rollform"):
         return
     event.preventDefault()
@@ -229,9 +242,11 @@ def on_click(event):
     if hist:
         open_history(int(hist.dataset.historyOpen))
         return
-    if js_none(t.closest("#history-clear")):
-        clear_history()
-        return
+    for selector, handler in CLICKS:
+        el = js_none(t.closest(selector))
+        if el:
+            handler(el)
+            return
 
 
 @guard
@@ -338,6 +353,7 @@ def update_from_form(system):
 def open_tab(system, focus=False):
     if system not in rules.SYSTEMS:
         return
+    CURRENT["system"] = system
     for s in rules.SYSTEMS:
         btn = q(f"#tabbtn-{s}")
         btn.setAttribute("aria-selected", "true" if s == system else "false")
@@ -356,6 +372,8 @@ def open_tab(system, focus=False):
             q(f"#tray-{system}").innerHTML = '<p class="coming">This system is coming soon.</p>'
         else:
             update_from_form(system)
+    update_share_buttons()
+    render_setups()
 
 
 # ---------------------------------------------------------------- history
@@ -386,8 +404,20 @@ def load_history():
     entries, warning = store.load(text)
     HISTORY["entries"] = entries
     if warning:
+        keep_backup(HISTORY_KEY, text)
         banner(warning, "warning")
     render_history()
+
+
+def keep_backup(key, text):
+    """Before an unreadable store can be overwritten, its text is kept
+    under a second key, so nothing is lost."""
+    if not text:
+        return
+    try:
+        window.localStorage.setItem(key + BACKUP_SUFFIX, text)
+    except Exception:
+        pass
 
 
 def _when(ms):
@@ -427,7 +457,7 @@ def open_history(i):
     q(f"#tray-{system}").scrollIntoView()
 
 
-def clear_history():
+def clear_history(_=None):
     if not window.confirm("Clear the whole roll history? Export it first to keep it."):
         return
     HISTORY["entries"] = []
@@ -436,7 +466,274 @@ def clear_history():
     render_history()
 
 
+def export_history(_=None):
+    text = store.export_text(HISTORY["entries"], SETUPS["list"])
+    blob = window.Blob.new([text], to_js({"type": "application/json"}, dict_converter=window.Object.fromEntries))
+    url = window.URL.createObjectURL(blob)
+    a = document.createElement("a")
+    a.href = url
+    a.download = "dice-table-" + str(window.Date.new().toISOString())[:10] + ".json"
+    document.body.append(a)
+    a.click()
+    a.remove()
+    window.setTimeout(create_once(lambda *_: window.URL.revokeObjectURL(url)), 1000)
+
+
+async def import_history(event):
+    try:
+        files = event.target.files
+        if not files or files.length == 0:
+            return
+        text = await files.item(0).text()
+        event.target.value = ""
+        entries, setups, message = store.import_text(str(text), HISTORY["entries"], SETUPS["list"])
+        HISTORY["entries"], SETUPS["list"] = entries, setups
+        save_history()
+        save_setups()
+        render_history()
+        render_setups()
+        banner(message, "info")
+    except Exception:
+        banner("That file could not be imported; nothing was changed.")
+        window.console.error("dice table: " + traceback.format_exc())
+
+
+# ---------------------------------------------------------------- saved setups
+
+def load_setups():
+    try:
+        text = window.localStorage.getItem(SETUPS_KEY)
+    except Exception:
+        text = None
+    text = text if isinstance(text, str) else None
+    SETUPS["list"], warning = store.load_setups(text)
+    if warning:
+        keep_backup(SETUPS_KEY, text)
+        banner(warning, "warning")
+
+
+def save_setups():
+    try:
+        window.localStorage.setItem(SETUPS_KEY, store.dump_setups(SETUPS["list"]))
+    except Exception:
+        banner("The browser refused to store your saved setups (storage full?).", "warning")
+
+
+def save_current_setup(form):
+    system = CURRENT["system"]
+    name = str(q("#setup-name").value)
+    err = q("#save-error")
+    err.textContent = ""
+    try:
+        spec = rules.normalize(system, ui_for(system).spec_from_form(read_fields(q(f"#form-{system}"))))
+        SETUPS["list"] = store.save_setup(SETUPS["list"], system, name, spec)
+    except SpecError as e:
+        show_error(q(f"#form-{system}"), e)
+        err.textContent = "Fix the form first: " + str(e)
+        return
+    except ValueError as e:
+        err.textContent = str(e)
+        return
+    q("#setup-name").value = ""
+    save_setups()
+    render_setups()
+
+
+def render_setups():
+    system = CURRENT["system"]
+    items = []
+    for i, s in enumerate(SETUPS["list"]):
+        if s["system"] != system:
+            continue
+        name = views.esc(s["name"])
+        items.append(f'<li><span class="setup-name">{name}</span>'
+                     f'<button type="button" data-setup-roll="{i}" aria-label="Roll {name}">Roll</button>'
+                     f'<button type="button" data-setup-load="{i}" aria-label="Edit {name}">Edit</button>'
+                     f'<button type="button" data-setup-delete="{i}" aria-label="Delete {name}">Delete</button></li>')
+    title = views.esc(rules.TITLES[system])
+    q("#saved-list").innerHTML = (f'<h3>Saved {title} setups</h3><ul class="setups">{"".join(items)}</ul>'
+                                  if items else "")
+
+
+def _setup(el, attr):
+    i = int(el.getAttribute(attr))
+    return SETUPS["list"][i] if 0 <= i < len(SETUPS["list"]) else None
+
+
+def load_setup(el):
+    s = _setup(el, "data-setup-load")
+    if s:
+        fill_system_form(s["system"], s["spec"])
+        q("#setup-name").value = s["name"]
+
+
+def roll_setup(el):
+    s = _setup(el, "data-setup-roll")
+    if s:
+        fill_system_form(s["system"], s["spec"])
+        result = rules.roll(s["system"], s["spec"])
+        STATE[s["system"]]["spec"] = result["spec"]
+        set_result(s["system"], result, label=s["name"])
+
+
+def delete_setup(el):
+    s = _setup(el, "data-setup-delete")
+    if s and window.confirm(f"Delete the saved setup “{s['name']}”?"):
+        SETUPS["list"] = [x for x in SETUPS["list"] if x is not s]
+        save_setups()
+        render_setups()
+
+
+def fill_system_form(system, spec):
+    spec = rules.normalize(system, spec)
+    open_tab(system)
+    form = q(f"#form-{system}")
+    clear_errors(form)
+    fill_form(form, ui_for(system).form_values(spec))
+    STATE[system]["spec"] = spec
+    render_odds(system)
+
+
+# ---------------------------------------------------------------- share links
+
+def update_share_buttons():
+    st = STATE[CURRENT["system"]]
+    q("#share-result").disabled = st["result"] is None
+
+
+def page_url():
+    loc = window.location
+    return str(loc.origin) + str(loc.pathname) + str(loc.search)
+
+
+def share_setup(_=None):
+    system = CURRENT["system"]
+    form = q(f"#form-{system}")
+    try:
+        spec = rules.normalize(system, ui_for(system).spec_from_form(read_fields(form)))
+    except SpecError as e:
+        show_error(form, e)
+        return
+    open_share_dialog(share.encode_setup(system, spec),
+                      f"A link to this {rules.TITLES[system]} roll setup: whoever opens it gets the form filled in.")
+
+
+def share_result(_=None):
+    system = CURRENT["system"]
+    result = STATE[system]["result"]
+    if result is None:
+        return
+    open_share_dialog(share.encode_result(result),
+                      f"A link to this {rules.TITLES[system]} result: whoever opens it sees these dice, "
+                      "and the outcome is worked out again from them.")
+
+
+def open_share_dialog(fragment, what):
+    url = page_url() + "#" + fragment
+    q("#share-what").textContent = what
+    q("#share-link").value = url
+    q("#share-status").textContent = ""
+    q("#share-native").hidden = not hasattr(window.navigator, "share")
+    q("#share-qr").innerHTML = ""
+    dialog = q("#share-dialog")
+    dialog.showModal()
+    q("#share-link").select()
+    asyncio.ensure_future(draw_qr(url))
+
+
+async def draw_qr(url):
+    try:
+        import qr
+        await qr.load()
+        q("#share-qr").innerHTML = qr.svg(url)
+    except Exception:
+        q("#share-qr").textContent = "The QR code could not be drawn; copy the link instead."
+        window.console.warn("dice table: QR: " + traceback.format_exc())
+
+
+async def copy_link(_=None):
+    url = str(q("#share-link").value)
+    try:
+        await window.navigator.clipboard.writeText(url)
+        q("#share-status").textContent = "Link copied."
+    except Exception:
+        q("#share-link").select()
+        ok = document.execCommand("copy")
+        q("#share-status").textContent = "Link copied." if ok else "Select the link and copy it."
+
+
+async def native_share(_=None):
+    try:
+        await window.navigator.share(to_js({"title": "The dice table", "url": str(q("#share-link").value)},
+                                           dict_converter=window.Object.fromEntries))
+    except Exception:
+        pass  # the player closed the share sheet
+
+
+def close_share(_=None):
+    q("#share-dialog").close()
+
+
+def open_fragment(*_):
+    """Open a share link in the URL fragment: a setup fills its form; a
+    result is replayed from its dice and shown read-only."""
+    frag = str(window.location.hash or "")
+    if len(frag) <= 1:
+        return
+    try:
+        link = share.open_link(frag)
+    except share.ShareError as e:
+        banner(str(e) + " Your own rolls and history are untouched.", "error")
+        return
+    system = link["system"]
+    fill_system_form(system, link["spec"])
+    if link["kind"] == "result":
+        set_result(system, link["result"], label="Shared link")
+        st = STATE[system]
+        st["readonly"] = True
+        tray = q(f"#tray-{system}")
+        for b in tray.querySelectorAll("[data-act]"):
+            b.remove()
+        note = document.createElement("p")
+        note.className = "shared-label"
+        note.textContent = ("A result shared by someone else, shown read-only. Its outcome was worked out "
+                            "again here from its dice.")
+        tray.prepend(note)
+        banner("Opened a shared result: the dice are the sender's, the outcome is recomputed here.", "info")
+    else:
+        banner(f"Opened a shared {rules.TITLES[system]} roll setup: the form is filled in; press Roll.", "info")
+
+
+# ---------------------------------------------------------------- fairness
+
+def run_fairness(_=None):
+    import fairness
+    out = q("#fairness-out")
+    try:
+        n = int(str(q("#fairness-n").value))
+        report = fairness.run(n)
+    except ValueError as e:
+        out.textContent = str(e) if str(e) else "Enter a whole number of rolls."
+        return
+    out.innerHTML = fairness.render(report)
+
+
 # ---------------------------------------------------------------- start
+
+CLICKS = (
+    ("#history-clear", clear_history),
+    ("#history-export", export_history),
+    ("#share-setup", share_setup),
+    ("#share-result", share_result),
+    ("#share-copy", lambda el: asyncio.ensure_future(copy_link())),
+    ("#share-native", lambda el: asyncio.ensure_future(native_share())),
+    ("#share-close", close_share),
+    ("[data-setup-roll]", roll_setup),
+    ("[data-setup-load]", load_setup),
+    ("[data-setup-delete]", delete_setup),
+    ("[data-fairness-run]", run_fairness),
+)
+
 
 def bench_hooks():
     """With ?bench in the URL, tests/benchmark.py times odds and reads the
@@ -464,9 +761,17 @@ def start():
         p = create_proxy(fn)
         _proxies.append(p)
         document.addEventListener(name, p)
+    imp = create_proxy(lambda event: asyncio.ensure_future(import_history(event)))
+    _proxies.append(imp)
+    q("#history-import").addEventListener("change", imp)
+    hc = create_proxy(guard(open_fragment))
+    _proxies.append(hc)
+    window.addEventListener("hashchange", hc)
     load_history()
+    load_setups()
     first = rules.SYSTEMS[0]
     open_tab(first)
+    guard(open_fragment)()
     for btn in document.querySelectorAll("[data-roll]"):
         btn.disabled = False
     if "bench" in str(window.location.search):

@@ -83,6 +83,7 @@ class Watch:
         self.problems: list[str] = []
         self.dialogs: list[str] = []
         self.allowed: list[str] = []  # substrings of console errors a test expects
+        self.accept_dialogs = 0  # how many coming confirm() dialogs a test accepts
 
     def attach(self, context, page, route=True):
         if route:
@@ -108,7 +109,11 @@ class Watch:
 
     def _dialog(self, dialog):
         self.dialogs.append(f"{dialog.type}: {dialog.message}")
-        dialog.dismiss()
+        if self.accept_dialogs > 0:
+            self.accept_dialogs -= 1
+            dialog.accept()
+        else:
+            dialog.dismiss()
 
     def check(self, page=None):
         if page is not None and not page.is_closed():
