@@ -42,6 +42,13 @@ for (const f of readdirSync(join(root, "static/vendor/fonts"))) {
   if (f.endsWith(".woff2")) add(`static/vendor/fonts/${f}`);
 }
 
+// Pure-Python wheels the page loads lazily (segno, for QR codes).
+if (existsSync(join(root, "static/vendor/wheels"))) {
+  for (const f of readdirSync(join(root, "static/vendor/wheels"))) {
+    if (f.endsWith(".whl")) add(`static/vendor/wheels/${f}`);
+  }
+}
+
 // The manifest's icons.
 const manifest = "static/manifest.webmanifest";
 if (files.has(manifest)) {
