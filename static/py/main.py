@@ -370,8 +370,8 @@ def open_tab(system, focus=False):
             q(f"#ref-{system}").innerHTML = ref()
         if getattr(ui, "PLACEHOLDER", False):
             q(f"#tray-{system}").innerHTML = '<p class="coming">This system is coming soon.</p>'
-        else:
-            update_from_form(system)
+        else:  # odds after the tab is painted (and after start-up: the first roll waits for nothing)
+            window.setTimeout(create_once(guard(lambda *_: update_from_form(system))), 0)
     update_share_buttons()
     render_setups()
 
