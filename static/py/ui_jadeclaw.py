@@ -254,7 +254,7 @@ def _roll_figure(roll: dict, index: int, count: int, selected) -> str:
     cls = "jc-roll is-kept" if kept else "jc-roll"
     if count > 1 and not kept:
         cls += " is-dropped"
-    rows = "".join(draw.die_svg(d, k, size=56, selected=k in selected) for d, k in zip(dice, keys))
+    rows = "".join(draw.die_svg(d, k, size=64, selected=k in selected) for d, k in zip(dice, keys))
     return (f'<figure class="{cls}" data-roll-index="{index}"{" data-kept" if kept else ""}>'
             f'<figcaption>{views.esc(head)}{mark}</figcaption><div class="dice">{rows}</div></figure>')
 
@@ -264,14 +264,14 @@ def _pair_column(pair: dict, index: int, selected) -> str:
     parts = []
     if d is not None:
         k = f"p{index}.d"
-        parts.append(draw.die_svg(d, k, size=56, selected=k in selected))
+        parts.append(draw.die_svg(d, k, size=64, selected=k in selected))
     else:
         parts.append('<span class="jc-empty" aria-hidden="true">–</span>')
     parts.append('<span class="jc-vs" aria-hidden="true">vs</span>')
     if s is not None:
         k = f"p{index}.s"
         label = "an imaginary 1 (the soak dice ran out)" if s.get("role") == "imaginary" else None
-        parts.append(draw.die_svg(s, k, size=56, colour=OPPOSED if s.get("role") != "imaginary" else None,
+        parts.append(draw.die_svg(s, k, size=64, colour=OPPOSED if s.get("role") != "imaginary" else None,
                                   selected=k in selected, label=label))
     h = pair.get("hits", 0)
     words = "unused soak die" if d is None else f"{h} hit{'' if h == 1 else 's'}"
@@ -310,7 +310,7 @@ def render_result(result: dict, ui: dict) -> str:
             label = result.get("opponent_label") or "Opposition"
             out.append('<figure class="jc-roll jc-opposition"><figcaption>'
                        + views.esc(f"{label} · Score {opp}") + '</figcaption><div class="dice">'
-                       + "".join(draw.die_svg(d, k, size=56, colour=OPPOSED, selected=k in selected)
+                       + "".join(draw.die_svg(d, k, size=64, colour=OPPOSED, selected=k in selected)
                                  for d, k in zip(odice, keys)) + "</div></figure>")
         if result.get("auto_success"):
             out.append('<p class="jc-hint">Rule of thumb: these dice are as many and as big as the '
