@@ -27,7 +27,7 @@ from functools import lru_cache
 from itertools import product
 from typing import Any
 
-from .dice import Die, SpecError, check_keys, dist_to_json, get_choice, get_int
+from .dice import Die, SpecError, _show, check_keys, dist_to_json, get_choice, get_int
 
 __all__ = ["OUTCOMES", "DEFAULT_SPEC", "HEALTH", "FACE_SETS", "SYMBOLS", "normalize",
            "roll", "act", "odds", "net_dice", "face_table"]
@@ -492,7 +492,7 @@ def _keep_args(spec: dict, rounds: list[dict], action: dict) -> tuple[str, list[
         raise SpecError("dice", f"keep exactly {KEPT} dice")
     for i in dice:
         if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < n["thrown"]:
-            raise SpecError("dice", f"name dice 0 to {n['thrown'] - 1} (got {str(i)[:20]})")
+            raise SpecError("dice", f"name dice 0 to {n['thrown'] - 1} (got {_show(i)})")
     if dice[0] == dice[1]:
         raise SpecError("dice", "keep two different dice")
     return side, sorted(dice)

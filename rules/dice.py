@@ -98,7 +98,7 @@ class ScriptedRng:
             raise SpecError("draws", f"ran out of recorded dice ({len(self.values)} given)")
         v = self.values[self.pos]
         if isinstance(v, bool) or not isinstance(v, int) or not a <= v <= b:
-            raise SpecError("draws", f"draw {self.pos + 1} must be a whole number from {a} to {b} (got {v!r})")
+            raise SpecError("draws", f"draw {self.pos + 1} must be a whole number from {a} to {b} (got {_show(v)})")
         self.pos += 1
         return v
 
@@ -371,7 +371,24 @@ def get_dict(spec: Mapping, key: str, default: Any = None) -> dict:
 
 
 def _show(v: Any) -> str:
-    """A short, safe rendering of a bad value for a message."""
+    """A short, safe rendering of a bad value for a message: never the
+    whole of a container (a hostile link may nest one thousands deep, whose
+    repr raises RecursionError, or send a megabyte) nor of a huge number.
+
+    >>> _show("red"), _show([1, [2]]), _show({"a": 1}), _show(10 ** 5000), _show("x" * 99)[-6:]
+    ("'red'", 'a list of 2 items', 'an object of 1 key', 'a number of about 5001 digits', 'xxx...')
+    """
+    if isinstance(v, (list, tuple)):
+        return f"a list of {len(v)} item{'' if len(v) == 1 else 's'}"
+    if isinstance(v, dict):
+        return f"an object of {len(v)} key{'' if len(v) == 1 else 's'}"
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 10 ** 40:
+        # str() of a number past 4300 digits raises ValueError (CPython 3.11+)
+        return f"a number of about {int(v.bit_length() * 0.30103) + 1} digits"
+    if isinstance(v, str):
+        v = v[:60]
+    elif not isinstance(v, (int, float, bool, type(None))):
+        return f"a {type(v).__name__}"
     s = repr(v)
     return s if len(s) <= 40 else s[:37] + "..."
 

@@ -532,3 +532,19 @@ def test_fuzzed_keep_actions(seed):
             continue
         assert sorted(r2["changed"]["to"]) == r2["changed"]["to"]
         assert rules.replay(SYSTEM, r2["spec"], r2["stages"]) == r2
+
+
+def test_keep_with_a_deeply_nested_die_number_is_refused():
+    """Regression (issue 9): a die number nested thousands deep, or a huge
+    one, is a SpecError with a short message (the message once printed the
+    bad value whole, which recursed through it)."""
+    deep: list = []
+    cur = deep
+    for _ in range(20000):
+        cur.append([])
+        cur = cur[0]
+    r = rules.roll(SYSTEM, {"bonus": 2}, random.Random(1))
+    for bad in (deep, 10 ** 5000, list(range(10 ** 5))):
+        with pytest.raises(SpecError) as e:
+            rules.act(SYSTEM, r["spec"], r, {"do": "keep", "dice": [bad, 1]})
+        assert len(str(e.value)) < 200
