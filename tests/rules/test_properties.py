@@ -206,15 +206,19 @@ SPECS = {"milhamah": MILHAMAH_SPECS, "open_tale": OPEN_TALE_SPECS, "mirage": MIR
 
 # Mostly valid actions, per system (DESIGN.md verbs).
 _die_list = st.lists(st.integers(-1, 13), max_size=5)
-_side = st.sampled_from([None, "initiator", "opponent", "nobody"])
+_named_side = st.sampled_from([None, "initiator", "opponent", "nobody"])
+_side = st.one_of(_named_side, json_values)
+# Milhamah's engineer was still at work: a side that is not a string is a
+# known TypeError there (see the xfail tests at the end), so only names here.
+_mil_side = _named_side
 ACTIONS = {
     "milhamah": st.one_of(
         st.fixed_dictionaries({"do": st.sampled_from(["reroll", "cipher"]), "dice": _die_list},
-                              optional={"side": _side}),
+                              optional={"side": _mil_side}),
         st.fixed_dictionaries({"do": st.just("natural")},
                               optional={"reward": st.sampled_from(list(milhamah.NATURAL_REWARDS
                                                                        + milhamah.OPPOSED_REWARDS)),
-                                        "side": _side}),
+                                        "side": _mil_side}),
         st.fixed_dictionaries({"do": st.just("hit_location")},
                               optional={k: st.integers(-1, 100) for k in
                                         ("armour", "vig", "light", "serious", "critical")})),
@@ -481,7 +485,9 @@ def test_any_action_acts_or_is_refused(system, data, seed):
     if result is None:
         return
     for _ in range(data.draw(st.integers(1, 4), label="steps")):
-        action = data.draw(st.one_of(ACTIONS[system], json_values), label="action")
+        junk = json_values.filter(lambda a: not (system == "milhamah" and isinstance(a, dict)
+                                                 and not isinstance(a.get("side", ""), (str, type(None)))))
+        action = data.draw(st.one_of(ACTIONS[system], junk), label="action")
         if data.draw(st.booleans(), label="fitting"):
             action = fitting_action(system, result, data) or action
         check_odds(system, result["spec"], result, action)
@@ -511,18 +517,16 @@ def test_hostile_results_and_stages_are_refused(system, data, seed):
     if result is None:
         return
     junk = data.draw(json_values, label="junk")
-    where = data.draw(st.sampled_from(["result", "stages", "draws", "dice", "track"]), label="where")
+    # Milhamah: a "log" that is not a list is a known TypeError (xfail below).
+    keys = [k for k in sorted(result) if not (system == "milhamah" and k == "log")]
+    where = data.draw(st.sampled_from(["result", "draws"] + keys), label="where")
     bad = json.loads(json.dumps(result))
     if where == "result":
         bad = junk
-    elif where == "stages":
-        bad["stages"] = junk
     elif where == "draws":
         bad["stages"][0]["draws"] = junk
-    elif where == "dice":
-        bad["dice"] = junk
-    elif "track" in bad:
-        bad["track"] = junk
+    else:
+        bad[where] = junk
     action = data.draw(ACTIONS[system], label="action")
     check_odds(system, result["spec"], bad, action)
     for call in (lambda: rules.act(system, result["spec"], bad, action, random.Random(seed)),
@@ -541,3 +545,37 @@ def test_hostile_results_and_stages_are_refused(system, data, seed):
         if where not in ("stages", "draws"):
             for d in all_dice(out):
                 check_die(d)
+
+
+# --------------------------------------------------------------------------
+# Found by these properties in Milhamah while its engineer was still at work
+# (issue 9 asks for those to be reported, not fixed here). Not strict: they
+# pass once rules/milhamah.py refuses these with SpecError.
+
+def _milhamah_result():
+    return rules.roll("milhamah", {"opponent": {"shoresh": "שלם"}}, random.Random(1))
+
+
+@pytest.mark.xfail(raises=TypeError, strict=False,
+                   reason="milhamah.act/_odds_after: `side not in track['sides']` with an unhashable side")
+@pytest.mark.parametrize("call", ["act", "odds"])
+def test_milhamah_side_that_is_not_a_name_is_refused(call):
+    r = _milhamah_result()
+    action = {"do": "reroll", "dice": [0], "side": []}
+    with pytest.raises(SpecError):
+        if call == "act":
+            rules.act("milhamah", r["spec"], r, action, random.Random(1))
+        else:
+            rules.odds("milhamah", r["spec"], r, action)
+
+
+@pytest.mark.xfail(raises=TypeError, strict=False,
+                   reason="milhamah.act: `list(result.get('log') or [])` with a log that is not a list")
+def test_milhamah_result_log_that_is_not_a_list_is_refused_or_ignored():
+    r = _milhamah_result()
+    bad = {**r, "log": True}
+    try:
+        new = rules.act("milhamah", r["spec"], bad, {"do": "reroll", "dice": [0]}, random.Random(1))
+    except SpecError:
+        return
+    assert isinstance(new["log"], list)
