@@ -33,6 +33,27 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 import rules  # noqa: E402
 
+def snapshot_site() -> Path:
+    """A copy of the site as it is now (the vendored runtime linked, not
+    copied), with the floor page and its own precache list: the benchmark
+    measures one version even while files are being edited, and the service
+    worker's hash checks pass."""
+    import subprocess
+
+    site = Path(tempfile.mkdtemp(prefix="bench-site-"))
+    for name in ("index.html", "pyscript.toml", "sw.js"):
+        shutil.copy(ROOT / name, site / name)
+    skip = shutil.ignore_patterns("__pycache__", "vendor", "precache.js")
+    shutil.copytree(ROOT / "rules", site / "rules", ignore=skip)
+    shutil.copytree(ROOT / "static", site / "static", ignore=skip)
+    shutil.copytree(ROOT / "tests" / "floor", site / "tests" / "floor", ignore=skip)
+    os.symlink(ROOT / "static" / "vendor", site / "static" / "vendor")
+    subprocess.run(["node", str(ROOT / ".ci" / "precache.mjs"), str(site)], check=True)
+    return site
+
+
+SITE = ROOT  # replaced by a snapshot in main()
+
 ARGS = LAUNCH_ARGS + ["--enable-precise-memory-info", "--js-flags=--expose-gc"]
 
 # Records the moment body[data-ready] appears, against navigation start.
@@ -111,13 +132,141 @@ def summary(values):
 
 def gzip_size(url: str, base: str) -> int:
     path = urlparse(url).path
-    local = ROOT / path.lstrip("/")
+    local = SITE / path.lstrip("/")
     if path.endswith("/"):
         local = local / "index.html"
     try:
         return len(gzip.compress(local.read_bytes(), 9))
     except OSError:
         return 0
+
+
+class CountingServer:
+    """The site served on a free port, counting the bytes it sends (headers
+    and bodies), so a first visit is measured including what a service
+    worker fetches in the background."""
+
+    def __init__(self, directory: Path | None = None):
+        import functools
+        import http.server
+        import threading
+
+        server = self
+        self.sent = 0
+        self.lock = threading.Lock()
+
+        class Handler(http.server.SimpleHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def setup(self):
+                super().setup()
+                raw = self.wfile
+
+                class Counted:
+                    def write(_, b):
+                        with server.lock:
+                            server.sent += len(b)
+                        return raw.write(b)
+
+                    def __getattr__(_, name):
+                        return getattr(raw, name)
+
+                self.wfile = Counted()
+
+        self.httpd = http.server.ThreadingHTTPServer(
+            ("127.0.0.1", 0), functools.partial(Handler, directory=str(directory or SITE)))
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
+
+    def stop(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+# Resolves once a service worker controls the page (the app marks it on <body>;
+# the floor page has no marker, so ask the browser).
+CONTROLLED = """
+async () => {
+  for (let i = 0; i < 1200 && !navigator.serviceWorker.controller; i++)
+    await new Promise((r) => setTimeout(r, 100));
+  return !!navigator.serviceWorker.controller;
+}
+"""
+
+
+def wait_controlled(page) -> bool:
+    try:
+        return bool(page.evaluate(CONTROLLED))
+    except Exception:
+        return False
+
+
+def first_visit_bytes(pw, kind: str, with_sw: bool) -> int:
+    """Bytes the server sends on a first visit in a fresh profile, up to
+    ready and, with a service worker, until it has installed (its precache
+    included), or 3 s after ready without one."""
+    server = CountingServer()
+    url = server.url if kind == "app" else server.url + "tests/floor/index.html"
+    profile = tempfile.mkdtemp(prefix="bench-bytes-")
+    ctx = pw.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, args=ARGS,
+                                                service_workers="allow" if with_sw else "block")
+    try:
+        page = ctx.new_page()
+        page.goto(url)
+        page.wait_for_selector("body[data-ready]", state="attached", timeout=120_000)
+        if with_sw:
+            wait_controlled(page)
+            time.sleep(0.5)
+        else:
+            time.sleep(3.0)
+        return server.sent
+    finally:
+        ctx.close()
+        server.stop()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+# Collects main-thread long tasks from now on (Long Tasks API).
+LONGTASK_START = """
+() => {
+  window.__long = [];
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__long.push(e.duration); })
+    .observe({type: 'longtask', buffered: false});
+}
+"""
+
+
+def tap_and_type(page) -> list[float]:
+    """Once ready, for each system: open its tab, type into its fields and tap
+    its buttons and Roll as a player would; returns the long tasks seen (ms)."""
+    page.evaluate(LONGTASK_START)
+    for system in rules.SYSTEMS:
+        page.click(f"#tabbtn-{system}")
+        form = f"#form-{system}"
+        fields = page.locator(f"{form} input[type=number]:visible, {form} input:not([type]):visible,"
+                              f" {form} input[type=text]:visible")
+        for i in range(min(fields.count(), 4)):
+            f = fields.nth(i)
+            if f.get_attribute("readonly") is not None:
+                continue
+            f.click()
+            if f.get_attribute("type") == "number":
+                f.press("ArrowUp")
+                f.press("ArrowDown")
+            else:
+                f.press("End")
+                f.type(" ", delay=30)
+                f.press("Backspace")
+        for b in page.locator(f"{form} button[type=button]:visible").all()[:6]:
+            b.click()
+        for box in page.locator(f"{form} input[type=checkbox]:visible").all()[:3]:
+            box.click()
+            box.click()
+        page.click(f"{form} [data-roll]")
+        page.wait_for_timeout(300)
+    page.wait_for_timeout(1000)
+    return page.evaluate("window.__long")
 
 
 def load_times(pw, url: str, server_stop=None):
@@ -133,7 +282,7 @@ def load_times(pw, url: str, server_stop=None):
         page.wait_for_selector("body[data-ready]", state="attached", timeout=120_000)
         cold = page.evaluate("window.__readyAt")
         fetched = page.evaluate(BYTES)
-        time.sleep(1.0)  # let a service worker finish its precache
+        wait_controlled(page)  # let the service worker finish its precache
         page.goto("about:blank")
         page.goto(url)
         page.wait_for_selector("body[data-ready]", state="attached", timeout=120_000)
@@ -160,6 +309,8 @@ def main():
     ap.add_argument("--clicks", type=int, default=20)
     ap.add_argument("--out", default=str(ROOT / ".bench" / "results.json"))
     a = ap.parse_args()
+    global SITE
+    SITE = snapshot_site()
 
     out: dict = {"runs": a.runs, "when": time.strftime("%Y-%m-%d %H:%M:%S"), "load": {}, "bytes": {}}
     times = {k: {"cold": [], "warm": [], "offline": []} for k in ("app", "floor")}
@@ -167,10 +318,10 @@ def main():
     with sync_playwright() as pw:
         for run in range(a.runs):
             for kind in (("app", "floor") if run % 2 == 0 else ("floor", "app")):
-                httpd, base = serve(ROOT)
+                httpd, base = serve(SITE)
                 url = base if kind == "app" else base + "tests/floor/index.html"
-                cold, warm, offline, fetched = load_times(pw, url, server_stop=httpd.shutdown)
-                httpd.server_close()
+                cold, warm, offline, fetched = load_times(
+                    pw, url, server_stop=lambda: (httpd.shutdown(), httpd.server_close()))
                 times[kind]["cold"].append(cold)
                 times[kind]["warm"].append(warm)
                 if offline is not None:
@@ -182,8 +333,16 @@ def main():
                 print(f"run {run + 1}/{a.runs} {kind:5s} cold {cold:7.0f} ms  warm {warm:7.0f} ms"
                       + (f"  offline {offline:7.0f} ms" if offline else ""), flush=True)
 
+        # The precache must not download Pyodide a second time: the bytes a
+        # first visit costs with the worker against without it.
+        sw_bytes = {}
+        for kind in ("app", "floor"):
+            sw_bytes[kind] = {"without_sw": first_visit_bytes(pw, kind, False),
+                              "with_sw": first_visit_bytes(pw, kind, True)}
+            print(f"first visit {kind}: {sw_bytes[kind]}", flush=True)
+
         # Click → dice drawn, odds in the browser, memory: one app page.
-        httpd, base = serve(ROOT)
+        httpd, base = serve(SITE)
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page = browser.new_page(viewport={"width": 1024, "height": 768})
         page.goto(base + "?bench=1")
@@ -213,6 +372,9 @@ def main():
             page.evaluate("() => window.gc && window.gc()")
             return page.evaluate("() => [performance.memory.usedJSHeapSize, window.diceBenchWasm()]")
 
+        long_tasks = tap_and_type(page)
+        page.reload()
+        page.wait_for_selector("body[data-ready]", state="attached", timeout=120_000)
         page.click("#tabbtn-jadeclaw")
         for _ in range(10):
             page.evaluate(CLICK_TO_DICE, "jadeclaw")
@@ -226,6 +388,9 @@ def main():
     for kind in times:
         out["load"][kind] = {k: summary(v) for k, v in times[kind].items() if v}
     out["bytes"] = bytes_seen
+    out["first_visit_server_bytes"] = sw_bytes
+    out["long_tasks_ms"] = {"count": len(long_tasks), "over_200": sum(t > 200 for t in long_tasks),
+                            "max": max(long_tasks, default=0), "all": long_tasks}
     out["click_to_dice_ms"] = clicks
     out["odds_ms_browser"] = odds_browser
     out["odds_ms_cpython"] = odds_cpython
@@ -243,10 +408,18 @@ def main():
         ap_ = out["load"]["app"].get(mode)
         fl_ = out["load"]["floor"].get(mode)
         if ap_:
-            row(f"ready to roll, {mode} (p50)", ap_["p50"], fl_["p50"] if fl_ else None)
-            row(f"ready to roll, {mode} (p95)", ap_["p95"], fl_["p95"] if fl_ else None)
+            label = {"cold": "cold", "warm": "repeat, SW + server", "offline": "SW, server stopped"}[mode]
+            row(f"ready to roll, {label} (p50)", ap_["p50"], fl_["p50"] if fl_ else None)
+            row(f"ready to roll, {label} (p95)", ap_["p95"], fl_["p95"] if fl_ else None)
     row("bytes, first visit (raw)", bytes_seen["app"]["raw"] / 1e3, bytes_seen["floor"]["raw"] / 1e3, "kB")
     row("bytes, first visit (gzip -9)", bytes_seen["app"]["gzip9"] / 1e3, bytes_seen["floor"]["gzip9"] / 1e3, "kB")
+    for kind in ("app", "floor"):
+        v = sw_bytes[kind]
+        print(f"{'server bytes, first visit, ' + kind:38s} without SW {v['without_sw'] / 1e3:8.0f} kB"
+              f"  with SW (precache done) {v['with_sw'] / 1e3:8.0f} kB")
+    lt = out["long_tasks_ms"]
+    print(f"{'long tasks tapping/typing (>50 ms)':38s} {lt['count']:4d}, over 200 ms: {lt['over_200']},"
+          f" longest {lt['max']:.0f} ms")
     for s, v in clicks.items():
         print(f"{'click → dice drawn, ' + s:38s} p50 {v['p50']:6.1f}  p95 {v['p95']:6.1f} ms")
     for s in odds_browser:
