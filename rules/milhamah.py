@@ -494,7 +494,7 @@ def act(spec: dict, result: dict, action: dict, rng) -> dict:
     track = _load_track(spec, result)
     verb = action.get("do")
     side = action.get("side", "initiator")
-    if side not in track["sides"]:
+    if not isinstance(side, str) or side not in track["sides"]:
         raise SpecError("side", "must be initiator" + (" or opponent" if spec["opponent"] else ""))
     allowed = _allowed(spec, track)
     if verb not in ("reroll", "cipher", "natural", "hit_location"):
@@ -504,7 +504,8 @@ def act(spec: dict, result: dict, action: dict, rng) -> dict:
     s = track["sides"][side]
     sp = _side_spec(spec, side)
     n = len(s["idx"])
-    log = list(result.get("log") or [])[-40:]
+    log = result.get("log")
+    log = list(log)[-40:] if isinstance(log, list) else []  # a result from a link may carry anything
     if verb in ("reroll", "cipher"):
         chosen = action.get("dice")
         if not isinstance(chosen, list) or len(chosen) > n or any(
@@ -1206,7 +1207,7 @@ def _odds_after(spec: dict, result: dict, action: dict | None) -> dict:
     rerolled, all others stay (frozen)."""
     track = _load_track(spec, result)
     side = (action or {}).get("side", "initiator")
-    if side not in track["sides"]:
+    if not isinstance(side, str) or side not in track["sides"]:
         raise SpecError("side", "must be initiator" + (" or opponent" if spec["opponent"] else ""))
     ev = _evaluate(spec, track)
     s = track["sides"][side]
