@@ -348,7 +348,8 @@ def render_odds(spec: dict, result, ui: dict) -> str:
         mark = ' class="alk-current" aria-current="true"' if net == current else ""
         rows.append(f"<tr{mark}><th scope=\"row\">{views.esc(name)}</th><td>{views.pct(o['by_net'][net])}</td></tr>")
     whose = "the initiator's " if opposed else ""
-    parts.append('<div class="table-scroll"><table class="alk-bynet"><caption>Chance by '
+    parts.append(views.scroll_box(f"Chance by {whose}net bonus/malus dice")
+                 + '<table class="alk-bynet"><caption>Chance by '
                  f'{views.esc(whose)}net bonus/malus dice</caption><thead><tr><th scope="col">Net dice</th><th scope="col">Success</th></tr></thead>'
                  f'<tbody>{"".join(rows)}</tbody></table></div>')
     parts.append(f'<p class="alk-extra">One more bonus die: {views.pct(o["extra"]["bonus"])}; '

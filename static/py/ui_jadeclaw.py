@@ -409,9 +409,11 @@ def render_reference() -> str:
     return ('<summary>Levels and Bonuses, difficulties</summary>'
             '<p>Computed from the rule: level L is L size steps (d4 = 1 … d12 = 5); each Bonus gives each die '
             'one size increase, a d12 passes its increase on, a new d4 starts when all are d12.</p>'
-            f'<div class="table-scroll"><table class="jc-levels"><caption>Summary of Levels and Bonuses'
+            + views.scroll_box("Summary of Levels and Bonuses")
+            + f'<table class="jc-levels"><caption>Summary of Levels and Bonuses'
             f'</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
-            f'<div class="table-scroll"><table class="jc-difficulties"><caption>Difficulty Dice</caption>'
+            + views.scroll_box("Difficulty Dice")
+            + '<table class="jc-difficulties"><caption>Difficulty Dice</caption>'
             f'<tbody>{diff}</tbody></table></div>')
 
 

@@ -335,7 +335,8 @@ def render_odds(spec: dict, result, ui: dict) -> str:
                             f"<td>{views.esc(views.pct(o['condition']))}</td></tr>")
             n = len(targets)
             out.append(f'<h3 class="odds-title">If you pray, rerolling {n} di{"c" if n > 1 else ""}e</h3>'
-                       '<div class="table-scroll"><table class="mirage-pray-odds"><thead><tr><th>Prayer</th>'
+                       + views.scroll_box("Chances by prayer bonus")
+                       + '<table class="mirage-pray-odds"><thead><tr><th>Prayer</th>'
                        f"<th>{'Win' if rspec.get('opponent') else 'Success'}</th><th>2+</th>"
                        "<th>Condition</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>")
     try:
@@ -371,11 +372,14 @@ def render_reference() -> str:
     return (
         "<summary>Mirage reference: skills, difficulty, steps, prayer</summary>"
         '<div class="mirage-ref">'
-        '<div class="table-scroll"><table><caption>Core skills</caption><thead><tr><th>Skill</th>'
+        + views.scroll_box("Core skills")
+        + '<table><caption>Core skills</caption><thead><tr><th>Skill</th>'
         f"<th>Attribute</th></tr></thead><tbody>{skills}</tbody></table></div>"
-        '<div class="table-scroll"><table><caption>Difficulty</caption><thead><tr><th>Difficulty</th>'
+        + views.scroll_box("Difficulty")
+        + '<table><caption>Difficulty</caption><thead><tr><th>Difficulty</th>'
         f"<th>Modifier</th></tr></thead><tbody>{diff}</tbody></table></div>"
-        '<div class="table-scroll"><table><caption>Level \u2192 die (default legend, not in the text)</caption>'
+        + views.scroll_box("Level \u2192 die")
+        + '<table><caption>Level \u2192 die (default legend, not in the text)</caption>'
         f"<thead><tr><th>Level</th><th>Die</th></tr></thead><tbody>{legend}</tbody></table></div>"
         "</div>"
         '<ul class="mirage-rules">'

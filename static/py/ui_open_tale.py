@@ -304,7 +304,8 @@ def render_reference() -> str:
         'mixed in equal parts, the score reached with 50 % chance (P(score ≥ x) interpolated between '
         'whole scores), rounded (RULES-NOTES Open Tale 4). Ties are broken for the better expected '
         'score.</p>'
-        f'<div class="table-scroll"><table class="ot-table"><caption>Expected minimum score by level '
+        + views.scroll_box("Expected minimum score by level and modifier")
+        + f'<table class="ot-table"><caption>Expected minimum score by level '
         f'and modifier</caption><thead><tr><th scope="col">Level</th>{head}</tr></thead>'
         f'<tbody>{"".join(rows)}</tbody></table></div>'
         f'<p class="ot-match"><strong>{comp["matches"]} of {comp["total"]}</strong> numbers match; '

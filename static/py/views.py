@@ -13,7 +13,7 @@ from html import escape
 import draw
 
 __all__ = ["esc", "pct", "outcome_name", "outcome_banner", "explain_list", "bar_chart",
-           "history_entry", "error_html"]
+           "history_entry", "error_html", "scroll_box"]
 
 
 def esc(text) -> str:
@@ -126,6 +126,17 @@ def history_entry(entry: dict, index: int, title: str, summary: str) -> str:
             f'<span class="h-summary">{esc(summary)}</span>'
             f'{f"<span class=h-label>{esc(label)}</span>" if label else ""}'
             f'<span class="h-dice">{small}{more}</span></button></li>')
+
+
+def scroll_box(label: str) -> str:
+    """The opening tag of a box that scrolls a wide table sideways. It is a
+    named region in the tab order, so a keyboard can scroll it too (axe:
+    scrollable-region-focusable).
+
+    >>> scroll_box("Odds <by> level")
+    '<div class="table-scroll" role="region" tabindex="0" aria-label="Odds &lt;by&gt; level">'
+    """
+    return f'<div class="table-scroll" role="region" tabindex="0" aria-label="{esc(label)}">'
 
 
 def error_html(message: str) -> str:
