@@ -212,10 +212,14 @@ def _row(dice: list, keys: list | None, selected, caption: str, size: int = 64,
     side that may choose its pair gets buttons."""
     sel = set(selected or ())
     items = []
+    # with no die dropped, 'kept' tells nothing: no badge, no word for it
+    choice = any(isinstance(d, dict) and d.get("role") == "dropped" for d in dice)
     for i, d in enumerate(dice):
         if not isinstance(d, dict):
             continue
         key = keys[i] if keys else None
+        if not choice and d.get("role") == "kept":
+            d = {**d, "role": "rolled"}
         shown = {k: v for k, v in d.items() if k != "faces"}
         shown["sides"] = 6
         if tappable or key is None:

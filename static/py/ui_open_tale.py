@@ -104,6 +104,8 @@ def _display_die(die: dict) -> dict:
     face of a rerolled die, so put the face set aside there (Inferiority and
     Superiority may keep the first face)."""
     d = dict(die)
+    if d.get("role") == "kept":  # every Open Tale die counts: no 'kept' badge to tell apart
+        d["role"] = "rolled"
     if die.get("role") == "rerolled" and "dropped" in die:
         d["history"] = [die["dropped"], die["face"]]
     if die.get("heroic"):
@@ -132,7 +134,7 @@ def _chain(die: dict, key: str, selected) -> str:
                           label=_die_label(die))]
     expl = die.get("explosions") or []
     for j, f in enumerate(expl):
-        sub = {"sides": sides, "face": f, "role": "exploded" if f == sides else "kept", "history": [f]}
+        sub = {"sides": sides, "face": f, "role": "exploded" if f == sides else "rolled", "history": [f]}
         if die.get("heroic"):
             sub["colour"] = HEROIC_COLOUR
         k = f"{key}.{j + 1}"

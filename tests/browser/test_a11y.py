@@ -10,6 +10,8 @@ request that leaves 127.0.0.1."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
@@ -91,6 +93,31 @@ def test_axe_with_the_history_filled(watched):
     assert page.locator("#history-list [data-history-entry]").count() >= len(rules.SYSTEMS)
     page.click("#history-list [data-history-entry] >> nth=2")
     assert audit(page, "history") == []
+
+
+ROLE_WORDS = ("kept", "dropped", "frozen", "rerolled", "exploded", "wild", "imaginary")
+
+
+def test_every_die_has_a_text_equivalent(watched):
+    """After a roll on each tab (and an Open Tale roll of 2d4, which
+    explodes often), every die drawn in a tray has a name that says what it
+    shows and the role its outline and badge draw."""
+    page = watched
+    seen = set()
+    for system in rules.SYSTEMS:
+        _roll(page, system)
+        dice = page.evaluate(f"""() => [...document.querySelectorAll('#tray-{system} svg.die')]
+            .map(e => [e.getAttribute('class'), e.getAttribute('aria-label') || '',
+                       e.querySelector('title') ? e.querySelector('title').textContent : ''])""")
+        assert dice, system
+        for cls, label, title in dice:
+            assert label.strip(), (system, cls)
+            assert re.search(r"showing|\\d|explosion", label), (system, label)
+            role = re.search(r"role-([a-z_]+)", cls).group(1)
+            if role in ROLE_WORDS:
+                seen.add(role)
+                assert role in label.lower(), (system, role, label)
+    assert {"kept"} <= seen  # ALKEMY or Jadeclaw keep dice on every roll
 
 
 def test_the_audit_can_fail(watched):
