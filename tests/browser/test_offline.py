@@ -237,3 +237,32 @@ def test_precache_covers_what_the_page_loads(site, browser):
     for e in precache_of(site)["files"]:
         path = site / ("index.html" if e["url"] == "./" else e["url"].removeprefix("./"))
         assert hashlib.sha256(path.read_bytes()).hexdigest() == e["sha256"], e["url"]
+
+
+def test_manifest_installs_the_page_from_its_folder(site):
+    """The manifest is linked from index.html and its start_url and scope
+    are the page's folder (it lives in static/, so "./" would be wrong),
+    with PNG icons of the sizes installers ask for, all precached."""
+    from urllib.parse import urljoin
+
+    html = (site / "index.html").read_text()
+    link = re.search(r'<link rel="manifest" href="([^"]+)"', html)
+    assert link
+    page_url = "https://example.org/dice/"
+    manifest_url = urljoin(page_url, link.group(1))
+    manifest = json.loads((site / urlparse(manifest_url).path.removeprefix("/dice/")).read_text())
+    assert urljoin(manifest_url, manifest["start_url"]) == page_url
+    assert urljoin(manifest_url, manifest["scope"]) == page_url
+    assert manifest["display"] == "standalone" and manifest["name"] and manifest["short_name"]
+    listed = {e["url"].removeprefix("./") for e in precache_of(site)["files"]}
+    sizes = set()
+    for icon in manifest["icons"]:
+        path = urlparse(urljoin(manifest_url, icon["src"])).path.removeprefix("/dice/")
+        data = (site / path).read_bytes()
+        assert path in listed
+        if icon["type"] == "image/png":
+            assert data[:8] == b"\x89PNG\r\n\x1a\n"
+            w, h = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+            assert icon["sizes"] == f"{w}x{h}"
+            sizes.add(w)
+    assert {192, 512} <= sizes
