@@ -113,7 +113,10 @@ def history_entry(entry: dict, index: int, title: str, summary: str) -> str:
     """One roll-history item: small dice, outcome, system, label, time."""
     result = entry.get("result") or {}
     dice = result.get("dice") if isinstance(result.get("dice"), list) else []
-    small = "".join(draw.die_svg(d, size=28) for d in dice[:12] if isinstance(d, dict))
+    # thumbnails keep the marks that change a result (dropped, rerolled…) but
+    # not the 'kept' bullseye, which at this size is only clutter
+    small = "".join(draw.die_svg({**d, "role": "rolled"} if d.get("role") == "kept" else d, size=28)
+                    for d in dice[:12] if isinstance(d, dict))
     more = f'<span class="more">+{len(dice) - 12}</span>' if len(dice) > 12 else ""
     label = entry.get("label") or ""
     when = entry.get("time") or ""
