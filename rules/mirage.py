@@ -619,6 +619,14 @@ def act(spec: dict, result: dict, action: dict, rng) -> dict:
     gained = ctype if ones else None
     broken = bool(gained) and spec["conditions"][ctype] >= 3
     new = {k: v for k, v in result.items() if k not in ("system", "spec", "stages")}
+    # What the spec decides is rebuilt from it, never taken from the result
+    # (a link may alter it): the steps, and the opponent's dice, which an
+    # unopposed spec does not have.
+    mine = _plan(spec)
+    new.update({"steps": mine["steps"], "base": [list(p) for p in mine["base"]],
+                "stepped": [list(p) for p in mine["stepped"]]})
+    if opp_n is None:
+        new["opponent"] = None
     new.update({
         "dice": new_dice, "value": value, "successes": own, "outcome": outcome,
         "extra_successes": max(0, value - 1), "condition_gained": gained, "broken": broken,

@@ -553,3 +553,22 @@ def test_odds_are_fast():
         assert sum(o["outcome"].values()) == pytest.approx(1)
     # the page's budget is ~100 ms in the browser; CPython measures ~1 ms median, ~20 ms max
     assert statistics.median(times) < 0.02 and max(times) < 0.1
+
+
+@pytest.mark.parametrize("key, junk", [("opponent", []), ("opponent", {"successes": "x"}),
+                                       ("steps", "junk"), ("base", 3), ("stepped", [[1]])],
+                         ids=lambda x: repr(x)[:20])
+def test_prayer_rebuilds_what_the_spec_decides(key, junk):
+    """Regression (issue 9, found by tests/rules/test_properties.py): a
+    prayer on an unopposed result altered by hand (an ``opponent`` of []
+    raised TypeError) gives the same result as on the untouched one: the
+    steps and the opponent come from the spec, not from the result."""
+    spec = rules.normalize("mirage", {"attribute": 10, "skill": 8})
+    r = rules.roll("mirage", spec, random.Random(0))
+    chosen = [i for i, d in enumerate(r["dice"]) if d["face"] != 1] or [0]
+    action = {"do": "pray", "dice": chosen[:1]}
+    if r["dice"][chosen[0]]["face"] == 1:
+        pytest.skip("every die shows 1")
+    good = rules.act("mirage", spec, r, action, random.Random(1))
+    bad = {**r, key: junk}
+    assert rules.act("mirage", spec, bad, action, random.Random(1)) == good
