@@ -72,6 +72,8 @@ def bar_chart(dist: dict, *, title: str, mark=None, highlight=None, width: int =
     >>> svg = bar_chart({1: 0.25, 2: 0.75}, title="Score", mark=2)
     >>> svg.count('class="bar') == 2 and "median" not in svg and "marked: 2" in svg
     True
+    >>> "drawn darker: 3 to 6" in bar_chart({v: 1 / 6 for v in range(1, 7)}, title="d6", highlight=lambda v: v >= 3)
+    True
     """
     items = [(k, float(v)) for k, v in dist.items() if _is_num(v)]
     if not items:
@@ -83,11 +85,14 @@ def bar_chart(dist: dict, *, title: str, mark=None, highlight=None, width: int =
     if label_every is None:
         label_every = max(1, int(n / 24) + (1 if n > 24 else 0))
     bars = []
+    darker = []
     for i, (k, v) in enumerate(items):
         h = (height - pad_b - pad_t) * v / top
         x = pad_l + i * bw
         y = height - pad_b - h
         hl = highlight(k) if callable(highlight) else (highlight is not None and k in highlight)
+        if hl:
+            darker.append((i, k))
         cls = "bar hl" if hl else "bar"
         if k == mark:
             cls += " marked"
@@ -101,6 +106,10 @@ def bar_chart(dist: dict, *, title: str, mark=None, highlight=None, width: int =
     summary = f"{title}: " + ", ".join(f"{k} {pct(v)}" for k, v in items[:40])
     if mark is not None:
         summary += f"; marked: {mark}"
+    if darker and len(darker) < n:  # which bars are drawn darker is said in words too
+        run = darker[-1][0] - darker[0][0] == len(darker) - 1
+        summary += "; drawn darker: " + (f"{darker[0][1]} to {darker[-1][1]}" if run and len(darker) > 3
+                                         else ", ".join(str(k) for _, k in darker[:40]))
     return (f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-label="{esc(summary)}">'
             f'<text class="chart-title" x="{pad_l}" y="16">{esc(title)}</text>{"".join(bars)}</svg>')
 
