@@ -126,3 +126,24 @@ def test_tab_fits_the_screen(pages, size, system):
     assert sizes
     biggest = 64 if size[0] >= 768 else 52
     assert max(sizes) >= biggest, (max(sizes), biggest)
+
+
+@pytest.mark.parametrize("button", ["#share-setup", "#share-result"])
+@pytest.mark.parametrize("size", [SIZES[0], SIZES[2]], ids=["1024x768", "390x844"])
+def test_share_dialog_fits(pages, size, button):
+    """The share dialog (link, buttons, QR code) fits a phone and a tablet:
+    nothing sticks out, every button is a 44 px target; Escape closes it."""
+    page = pages(size)
+    _roll(page, "open_tale")
+    page.click(button)
+    page.wait_for_selector("#share-dialog[open]", timeout=SLOW)
+    try:
+        box = page.locator("#share-dialog").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= size[0]
+        assert page.evaluate(STICKING_OUT) == []
+        assert page.evaluate(SMALL_TARGETS, [list(EXCEPTIONS), TOUCH]) == []
+        name = "result" if button == "#share-result" else "setup"
+        page.screenshot(path=str(SCREENS / f"share-{name}-{size[0]}x{size[1]}.png"))
+    finally:
+        page.keyboard.press("Escape")
+    page.wait_for_selector("#share-dialog[open]", state="detached", timeout=SLOW)
