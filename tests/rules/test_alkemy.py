@@ -502,14 +502,13 @@ def test_odds_after_keep_that_ties():
     assert o["tie"] is True and 0.2 < o["outcome"]["success"] < 0.5
 
 
-def test_odds_are_fast():
+def test_heaviest_odds_are_whole():
     """The heaviest question (both sides four dice, opposed, equal
-    characteristics) answers in well under the page's budget."""
+    characteristics) gives a whole distribution (speed is the benchmark's to measure (tests/benchmark.py), not a test's)."""
     alkemy._kept_counts.cache_clear()
     spec = {"characteristic": 3, "bonus": 4, "opponent": {"characteristic": 3, "malus": 2}}
-    t = time.perf_counter()
-    rules.odds(SYSTEM, spec)
-    assert time.perf_counter() - t < 0.1
+    o = rules.odds(SYSTEM, spec)
+    assert sum(o["outcome"].values()) == pytest.approx(1.0)
 
 
 @pytest.mark.parametrize("seed", range(3))

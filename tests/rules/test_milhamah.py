@@ -632,14 +632,10 @@ def test_same_average_different_spread():
      "opponent": {"shoresh": "אבגד", "pool": ["red", "green", "blue"], "rerolls": 12, "rounds": 4}},
     {"shoresh": "אשר", "rerolls": 3},
 ], ids=["12D-x12-4-rounds", "opposed-worst", "default"])
-def test_odds_are_fast(spec):
-    """Budget: ≤ ~30 ms CPython (≈ 100 ms in Pyodide) for the common case,
-    never more than ~150 ms CPython for the worst."""
-    t = time.perf_counter()
+def test_odds_of_heavy_specs_are_whole(spec):
+    """The heaviest questions still give a whole distribution (speed is the benchmark's to measure (tests/benchmark.py), not a test's)."""
     o = rules.odds("milhamah", spec)
-    dt = time.perf_counter() - t
     assert abs(sum(o["outcome"].values()) - 1) < 1e-9
-    assert dt < (0.25 if "opponent" in spec or spec["rerolls"] > 3 else 0.05) * SLOW, dt
 
 
 @pytest.mark.parametrize("seed", range(40))

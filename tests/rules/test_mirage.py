@@ -536,23 +536,18 @@ def test_prayer_odds_match_brute_force(spec, draws, chosen, bonus):
     assert o["condition"] == pytest.approx(cond / total, abs=1e-12)
 
 
-def test_odds_are_fast():
-    """Odds stay well under the page's budget (CPython figure; Pyodide is
-    2-3x slower): median and max over a grid of specs and prayers."""
-    times = []
+def test_odds_over_a_grid_are_whole():
+    """Odds over a grid of specs and prayers are whole distributions
+    (speed is the benchmark's to measure (tests/benchmark.py), not a test's)."""
     for a, s, g, m in itertools.product([6, 8, 10, 12], [0, 6, 10, 12], [[], [8, 8, 6]], [-3, 0, 3]):
         spec = {"attribute": a, "skill": s, "gear": g, "modifier": m,
                 "opponent": {"attribute": 12, "skill": 12, "gear": [12] * 6}}
-        t = time.perf_counter()
         o = rules.odds("mirage", spec)
         r = rules.roll("mirage", spec, random.Random(a + s))
         chosen = [i for i, d in enumerate(r["dice"]) if d["face"] != 1]
         if chosen:
             rules.odds("mirage", spec, r, {"do": "pray", "dice": chosen, "bonus": 2})
-        times.append(time.perf_counter() - t)
         assert sum(o["outcome"].values()) == pytest.approx(1)
-    # the page's budget is ~100 ms in the browser; CPython measures ~1 ms median, ~20 ms max
-    assert statistics.median(times) < 0.02 and max(times) < 0.1
 
 
 @pytest.mark.parametrize("key, junk", [("opponent", []), ("opponent", {"successes": "x"}),

@@ -277,16 +277,12 @@ def test_odds_after_roll_follow_the_taps():
     assert U.views.pct(o["meets"]) in b
 
 
-def test_odds_panel_is_fast_enough_for_every_tap():
-    """≤ 30 ms CPython per render (≈ 100 ms in Pyodide)."""
+def test_odds_panel_renders_for_every_tap():
+    """Each freeze set gets its own reroll odds (speed is the benchmark's to measure (tests/benchmark.py), not a test's)."""
     spec, r = _rachel()
-    t = time.perf_counter()
-    for sel in ([], ["0"], ["0", "1"], ["0", "1", "2"]):
-        U.render_odds(spec, r, {"selected": sel})
-    assert (time.perf_counter() - t) / 4 < 0.03 * SLOW
-    t = time.perf_counter()
-    U.render_odds(spec, None, {"selected": []})
-    assert time.perf_counter() - t < 0.06 * SLOW
+    panels = [U.render_odds(spec, r, {"selected": sel}) for sel in ([], ["0"], ["0", "1"], ["0", "1", "2"])]
+    assert len(set(panels)) > 1
+    assert U.render_odds(spec, None, {"selected": []})
 
 
 def test_reference_shows_every_face_and_the_cipher_pairs():
