@@ -4,9 +4,11 @@ Bonus, the longest reroll chains, dice that explode or tie every time) are
 rolled, replayed and given odds within a time limit, and every cap that
 stops a loop says so in the result.
 
-The limits per call are generous for a noisy 2-core machine: 1.5 s of this
-process's CPU time under CPython (the target is well under 0.5 s; the
-slowest measured is about 0.1 s), 4.5 s wall time under Pyodide. The caps:
+The limit per call is 1.5 s of this process's CPU time under CPython
+(generous: the target is well under 0.5 s, the slowest measured about
+0.1-0.3 s), so other processes on a busy machine cannot fail it; no
+wall-clock limit anywhere (under Pyodide, the functional checks only). The
+caps:
 
 - pools: ``dice.MAX_POOL`` (40) dice a side; Milhamah 12 dice; ALKEMY 4
   thrown; Mirage 2 base dice + 6 gear;
@@ -30,20 +32,22 @@ import time
 import pytest
 
 import rules
-from rules import alkemy, dice, jadeclaw, milhamah, mirage, open_tale
+from rules import alkemy, jadeclaw, milhamah, mirage, open_tale
 from rules.dice import SpecError
 
 PYODIDE = sys.platform == "emscripten"
-LIMIT = 4.5 if PYODIDE else 1.5
+#: CPU seconds per call under CPython; not checked under Pyodide, whose
+#: process clock is the wall clock.
+LIMIT = float("inf") if PYODIDE else 1.5
 
 
 def timed(fn):
-    """(result, seconds): CPU time of this process under CPython (other
-    processes on the machine don't count), wall time under Pyodide."""
-    clock = time.perf_counter if PYODIDE else time.process_time
-    t = clock()
+    """(result, CPU seconds of this process; 0 under Pyodide)."""
+    if PYODIDE:
+        return fn(), 0.0
+    t = time.process_time()
     out = fn()
-    return out, clock() - t
+    return out, time.process_time() - t
 
 
 class Highest:

@@ -1,13 +1,11 @@
 """The fairness view's pure module (static/py/fairness.py): what ``run``
-counts, the bounds on its size, its speed, and the HTML ``render`` makes of
+counts, the bounds on its size, and the HTML ``render`` makes of
 a report (escaped, one chart per die, plain words)."""
 
 from __future__ import annotations
 
 import random
 import re
-import sys
-import time
 
 import pytest
 
