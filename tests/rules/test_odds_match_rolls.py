@@ -1,0 +1,122 @@
+"""The odds a player reads are the odds the dice give (issue 9, "honest
+dice"): for specs of every system, many seeded rolls through ``rules.roll``
+land on each value and outcome as often as ``rules.odds`` says, by the same
+chi-square check as the fairness tests (``fairness.p_value``, flagged below
+0.001; bins a fair sample would fill with fewer than 5 are merged). Seeded,
+so the verdicts never change between runs. Milhamah's odds are of the whole
+turn under its default reroll policy, so they are checked with no reroll
+round (``rounds`` 0), where the first roll is the whole turn.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import rules
+
+import fairness
+
+ROLLS = 3000
+
+CASES = [
+    ("open_tale", {"level": 2}),
+    ("open_tale", {"level": 5, "dice": [10, 6], "modifiers": ["advantage"], "target": 14}),
+    ("open_tale", {"level": 4, "heroic": True, "modifiers": ["inferiority"], "tie_break": "smaller"}),
+    ("mirage", {"attribute": 10, "skill": 8, "gear": [6]}),
+    ("mirage", {"attribute": 8, "skill": 6, "opponent": {"attribute": 10, "skill": 6}}),
+    ("mirage", {"attribute": 6, "modifier": -3, "helpers": 1}),
+    ("alkemy", {"characteristic": 8, "difficulty": 15, "bonus": 1}),
+    ("alkemy", {"characteristic": 4, "malus": 2, "difficulty": 9, "health": "red", "faces": "by_health"}),
+    ("alkemy", {"characteristic": 5, "opponent": {"characteristic": 5, "bonus": 1}, "max_rerolls": 3}),
+    ("jadeclaw", {"dice": "d12 & d8", "difficulty": "difficult"}),
+    ("jadeclaw", {"dice": "d10, d6", "penalties": 2, "favored": True, "opponent": "d8 & d8"}),
+    ("jadeclaw", {"kind": "damage", "dice": "d12 & d8 & d4", "soak": "d10 & d6", "favored": True}),
+    ("jadeclaw", {"kind": "damage", "dice": "2d8", "soak": "d8", "damage_type": "slaying"}),
+    ("milhamah", {"shoresh": "אשר", "pool": ["red", "green"], "rounds": 0, "difficulty": 2}),
+    ("milhamah", {"shoresh": "חנן", "pool": {"red": 4, "blue": 2}, "rounds": 0, "reaction": True,
+                  "difficulty": 1}),
+]
+
+
+def _merged(observed: dict, expected: dict) -> tuple[list, list]:
+    """Bins in key order, neighbours merged until each expects >= 5."""
+    obs, exp = [], []
+    o_acc = e_acc = 0.0
+    for k in sorted(expected, key=lambda x: (str(type(x)), x)):
+        o_acc += observed.get(k, 0)
+        e_acc += expected[k]
+        if e_acc >= 5:
+            obs.append(o_acc)
+            exp.append(e_acc)
+            o_acc = e_acc = 0.0
+    if e_acc or o_acc:
+        if exp:
+            obs[-1] += o_acc
+            exp[-1] += e_acc
+        else:
+            obs.append(o_acc)
+            exp.append(e_acc)
+    return obs, exp
+
+
+def _p(observed: dict, probs: dict) -> float:
+    expected = {k: p * ROLLS for k, p in probs.items() if p > 0}
+    stray = [k for k in observed if k not in expected]
+    assert not stray, f"rolled {stray}, which the odds give no chance"
+    obs, exp = _merged(observed, expected)
+    if len(obs) < 2:
+        return 1.0
+    return fairness.p_value(fairness.chi_square(obs, exp), len(obs) - 1)
+
+
+def _value(system: str, result: dict):
+    """The number ``odds["value"]`` is about: Mirage's net successes when
+    opposed; ALKEMY's first-round total (a tie between equal
+    characteristics rerolls, and the odds' values are of one round)."""
+    if system == "mirage" and result["spec"]["opponent"] is not None:
+        return result["successes"] - result["opponent"]["successes"]
+    if system == "alkemy" and result.get("tied_rounds"):
+        return result["tied_rounds"][0]["value"]
+    return result["value"]
+
+
+@pytest.mark.parametrize("system, spec", CASES, ids=[f"{s}-{i}" for i, (s, _) in enumerate(CASES)])
+def test_rolled_outcomes_and_values_follow_the_odds(system, spec):
+    """3000 seeded rolls: outcomes and values as often as the odds say."""
+    odds = rules.odds(system, spec)
+    assert odds["exact"]
+    rng = random.Random(sum(map(ord, system)) + len(str(spec)))
+    outcomes: dict = {}
+    values: dict = {}
+    for _ in range(ROLLS):
+        r = rules.roll(system, spec, rng)
+        outcomes[r["outcome"]] = outcomes.get(r["outcome"], 0) + 1
+        v = _value(system, r)
+        values[v] = values.get(v, 0) + 1
+    assert _p(outcomes, odds["outcome"]) >= fairness.ALPHA, (outcomes, odds["outcome"])
+    probs = dict(odds["value"])
+    if isinstance(odds.get("tail"), dict) and odds["tail"]["p"] > 0:
+        # Open Tale: scores past the bound are the tail's
+        bound = odds["tail"]["above"]
+        capped: dict = {}
+        for v, c in values.items():
+            capped[min(v, bound + 1)] = capped.get(min(v, bound + 1), 0) + c
+        values = capped
+        probs[bound + 1] = odds["tail"]["p"]
+    assert _p(values, probs) >= fairness.ALPHA
+
+
+def test_the_check_would_catch_wrong_odds():
+    """A control: the same rolls against odds that are slightly off (a
+    Jadeclaw d12's Botch at 1/10 instead of 1/12) fail the check."""
+    rng = random.Random(3)
+    outcomes: dict = {}
+    for _ in range(ROLLS * 4):
+        r = rules.roll("jadeclaw", {"dice": "d12"}, rng)
+        outcomes[r["outcome"]] = outcomes.get(r["outcome"], 0) + 1
+    wrong = {"botch": 1 / 10, "scored": 9 / 10}
+    expected = {k: p * ROLLS * 4 for k, p in wrong.items()}
+    obs, exp = _merged(outcomes, expected)
+    assert fairness.p_value(fairness.chi_square(obs, exp), 1) < fairness.ALPHA
