@@ -268,7 +268,7 @@ def check_keys(spec: Any, allowed: Iterable[str], field: str = "spec") -> dict:
     for k in spec:
         if k not in allowed:
             shown = repr(k)[:40]
-            raise SpecError(field if field != "spec" else str(k)[:40],
+            raise SpecError(field if field != "spec" else (str(k)[:40] or "spec"),
                             f"{shown} is not a setting here; allowed: {', '.join(allowed)}")
     return spec
 

@@ -377,17 +377,43 @@ def check_result(system: str, result: dict) -> None:
     assert rules.normalize(system, result["spec"]) == result["spec"]
 
 
+#: Every die is one ``randint(1, n)`` (DESIGN.md): n a die size, 12 for a
+#: Milhamah letter die, 22 for its hit location letter, ALKEMY's face counts.
+DIE_DRAWS = set(dice.SIZES) | {milhamah.SIDES, len(milhamah.LETTERS)} | {
+    len(alkemy.FACE_SETS[s][c]) for s in alkemy.FACE_SETS for c in alkemy.HEALTH}
+
+
+class StrictRng:
+    """A seeded source offering nothing but ``randint``, and only as
+    ``randint(1, n)`` for a die the systems have: a roll that reached for
+    ``random()``, ``choice()`` or an odd range would fail here."""
+
+    def __init__(self, seed: int):
+        self.inner = random.Random(seed)
+
+    def randint(self, a: int, b: int) -> int:
+        assert a == 1 and b in DIE_DRAWS, (a, b)
+        return self.inner.randint(a, b)
+
+
+def check_refusal(e: SpecError) -> None:
+    """A refusal names its field (so the page can show it beside it) and is
+    short, whatever the value was."""
+    assert isinstance(e.field, str) and e.field, str(e)
+    assert str(e) and len(str(e)) < 500
+
+
 def roll_or_refuse(system: str, spec, seed: int):
     """The roll's result, or None when the spec is refused with SpecError."""
     try:
-        result = rules.roll(system, spec, random.Random(seed))
+        result = rules.roll(system, spec, StrictRng(seed))
     except SpecError as e:
-        assert str(e) and isinstance(e.field, str)
+        check_refusal(e)
         event("refused")
         return None
     event("rolled")
     check_result(system, result)
-    assert rules.roll(system, spec, random.Random(seed)) == result
+    assert rules.roll(system, spec, StrictRng(seed)) == result
     return result
 
 
@@ -487,8 +513,9 @@ def test_any_action_acts_or_is_refused(system, data, seed):
             action = fitting_action(system, result, data) or action
         check_odds(system, result["spec"], result, action)
         try:
-            new = rules.act(system, result["spec"], result, action, random.Random(seed))
-        except SpecError:
+            new = rules.act(system, result["spec"], result, action, StrictRng(seed))
+        except SpecError as e:
+            check_refusal(e)
             event("action refused")
             continue
         event("acted")
@@ -497,7 +524,7 @@ def test_any_action_acts_or_is_refused(system, data, seed):
         # the page keeps results as JSON (history, links): the same step from
         # the stored copy gives the same result
         stored = json.loads(json.dumps(result))
-        assert rules.act(system, result["spec"], stored, action, random.Random(seed)) == new
+        assert rules.act(system, result["spec"], stored, action, StrictRng(seed)) == new
         result = new
 
 
@@ -568,3 +595,13 @@ def test_milhamah_result_log_that_is_not_a_list_is_refused_or_ignored():
     except SpecError:
         return
     assert isinstance(new["log"], list)
+
+
+@pytest.mark.parametrize("system", SYSTEM_IDS)
+def test_an_empty_setting_name_is_refused_naming_the_spec(system):
+    """Regression (found by the field check above): an unknown setting
+    named "" was refused with an empty field, which the page could not
+    place; it names the spec as a whole."""
+    with pytest.raises(SpecError) as e:
+        rules.roll(system, {"": 1})
+    assert e.value.field == "spec"
