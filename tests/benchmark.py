@@ -348,6 +348,10 @@ def main():
         page.goto(base + "?bench=1")
         page.wait_for_selector("body[data-ready]", state="attached", timeout=120_000)
         clicks, odds_browser, odds_cpython = {}, {}, {}
+        # The same roll with an empty history and (below) with a full one: the
+        # cost a roll should not have to pay for the history's size.
+        page.click("#tabbtn-jadeclaw")
+        click_history = {"empty": summary([page.evaluate(CLICK_TO_DICE, "jadeclaw") for _ in range(10)])}
         for system in rules.SYSTEMS:
             page.click(f"#tabbtn-{system}")
             if page.locator(f"#tray-{system} .coming").count():
@@ -382,6 +386,7 @@ def main():
         for _ in range(490):
             page.evaluate(CLICK_TO_DICE, "jadeclaw")
         mem500 = memory()
+        click_history["full"] = summary([page.evaluate(CLICK_TO_DICE, "jadeclaw") for _ in range(a.clicks)])
         browser.close()
         httpd.shutdown()
 
@@ -392,6 +397,7 @@ def main():
     out["long_tasks_ms"] = {"count": len(long_tasks), "over_200": sum(t > 200 for t in long_tasks),
                             "max": max(long_tasks, default=0), "all": long_tasks}
     out["click_to_dice_ms"] = clicks
+    out["click_to_dice_ms_by_history"] = click_history
     out["odds_ms_browser"] = odds_browser
     out["odds_ms_cpython"] = odds_cpython
     out["memory"] = {"after_10": {"js_heap": mem10[0], "wasm": mem10[1]},
@@ -422,6 +428,8 @@ def main():
           f" longest {lt['max']:.0f} ms")
     for s, v in clicks.items():
         print(f"{'click → dice drawn, ' + s:38s} p50 {v['p50']:6.1f}  p95 {v['p95']:6.1f} ms")
+    for k, v in click_history.items():
+        print(f"{'click → dice, jadeclaw, history ' + k:38s} p50 {v['p50']:6.1f}  p95 {v['p95']:6.1f} ms")
     for s in odds_browser:
         b, c = odds_browser[s], odds_cpython[s]
         if b["n"]:
