@@ -28,7 +28,7 @@ BACKUP_SUFFIX = "/unreadable-backup"
 
 STATE = {s: {"spec": None, "result": None, "ui": {"selected": []}, "opened": False, "timer": None}
          for s in rules.SYSTEMS}
-HISTORY = {"entries": [], "dropped": 0}
+HISTORY = {"entries": [], "dropped": 0, "serial": 0, "pending": False}
 SETUPS = {"list": []}
 CURRENT = {"system": rules.SYSTEMS[0]}
 _proxies = []  # keep event proxies alive
@@ -379,11 +379,34 @@ def open_tab(system, focus=False):
 # ---------------------------------------------------------------- history
 
 def add_history(system, result, label=""):
-    entry = {"system": system, "result": result, "label": label, "time": window.Date.now()}
+    """Prepend one entry: only the new item is drawn and the store is
+    written after the paint, so a roll costs the same with 200 entries as
+    with none."""
+    HISTORY["serial"] += 1
+    entry = {"system": system, "result": result, "label": label, "time": window.Date.now(),
+             "id": HISTORY["serial"]}
     HISTORY["entries"], dropped = store.add(HISTORY["entries"], entry)
     HISTORY["dropped"] += dropped
-    save_history()
-    render_history()
+    ol = q("#history-list")
+    ol.insertAdjacentHTML("afterbegin", history_item(entry))
+    for _ in range(dropped):
+        last = js_none(ol.lastElementChild)
+        if last:
+            last.remove()
+    render_history_note()
+    schedule_save()
+
+
+def schedule_save():
+    if not HISTORY["pending"]:
+        HISTORY["pending"] = True
+        window.setTimeout(create_once(lambda *_: flush_history()), 30)
+
+
+def flush_history(*_):
+    if HISTORY["pending"]:
+        HISTORY["pending"] = False
+        save_history()
 
 
 def save_history():
@@ -427,26 +450,36 @@ def _when(ms):
         return ""
 
 
+def history_item(e):
+    system = e["system"]
+    try:
+        summary = ui_for(system).summary(e["result"])
+    except Exception:  # a stored result of an older shape: show it without a summary
+        summary = ""
+    return views.history_entry({**e, "time": _when(e.get("time"))}, e["id"], rules.TITLES[system], summary)
+
+
 def render_history():
-    items = []
-    for i, e in enumerate(HISTORY["entries"]):
-        system = e["system"]
-        try:
-            summary = ui_for(system).summary(e["result"])
-        except Exception:
-            summary = ""
-        items.append(views.history_entry({**e, "time": _when(e.get("time"))}, i, rules.TITLES[system], summary))
-    q("#history-list").innerHTML = "".join(items)
+    """Draw the whole list (on load, import, clear); entry ids are given
+    afresh, never taken from storage."""
+    for e in HISTORY["entries"]:
+        HISTORY["serial"] += 1
+        e["id"] = HISTORY["serial"]
+    q("#history-list").innerHTML = "".join(history_item(e) for e in HISTORY["entries"])
+    render_history_note()
+
+
+def render_history_note():
     note = q("#history-note")
     if note is not None:
         note.textContent = (f"{HISTORY['dropped']} oldest roll(s) dropped: the history keeps the newest "
                             f"{store.CAP}. Export it to keep a full campaign log.") if HISTORY["dropped"] else ""
 
 
-def open_history(i):
-    if not 0 <= i < len(HISTORY["entries"]):
+def open_history(key):
+    e = next((x for x in HISTORY["entries"] if x.get("id") == key), None)
+    if e is None:
         return
-    e = HISTORY["entries"][i]
     system = e["system"]
     result = rules.replay(system, e["result"]["spec"], e["result"]["stages"])
     open_tab(system)
@@ -462,6 +495,7 @@ def clear_history(_=None):
         return
     HISTORY["entries"] = []
     HISTORY["dropped"] = 0
+    HISTORY["pending"] = False
     save_history()
     render_history()
 
@@ -767,6 +801,9 @@ def start():
     hc = create_proxy(guard(open_fragment))
     _proxies.append(hc)
     window.addEventListener("hashchange", hc)
+    fl = create_proxy(flush_history)  # a roll made just before the tab closes is still saved
+    _proxies.append(fl)
+    window.addEventListener("pagehide", fl)
     load_history()
     load_setups()
     first = rules.SYSTEMS[0]

@@ -122,7 +122,7 @@ def test_hostile_entries_in_store_are_skipped_and_escaped(browser, base_url):
         assert page.locator("#history-list [data-history-entry]").count() == 1
         assert page.locator("#pwned").count() == 0 and page.evaluate("() => window.__pwned") is None
         # Opening it replays the recorded draws: the stored outcome is not believed.
-        page.click("#history-list [data-history-open='0']")
+        page.click("#history-list li:first-child [data-history-open]")
         page.wait_for_selector("#tray-jadeclaw [data-die]")
         assert "Score 4" in page.inner_text("#tray-jadeclaw")
         watch.check(page)
@@ -155,7 +155,7 @@ def test_full_storage_says_so_and_keeps_rolling(browser, base_url):
         page.click("#tabbtn-jadeclaw")
         page.click("#form-jadeclaw [data-roll]")
         page.wait_for_selector("#tray-jadeclaw [data-die]")
-        assert "refused to store" in page.inner_text("#banner")
+        page.wait_for_function("() => document.querySelector('#banner').textContent.includes('refused to store')")
         assert page.locator("#history-list [data-history-entry]").count() == 1
         watch.check(page)
     finally:

@@ -30,13 +30,13 @@ def test_history_survives_reload(browser, base_url):
     try:
         roll_jadeclaw(page)
         roll_jadeclaw(page, "2d12 & d4")
-        first = page.inner_text("#history-list [data-history-entry='0']")
+        first = page.inner_text("#history-list li:first-child")
         page.reload()
         page.wait_for_selector("body[data-ready]", state="attached", timeout=120_000)
         assert page.locator("#history-list [data-history-entry]").count() == 2
-        assert page.inner_text("#history-list [data-history-entry='0']") == first
+        assert page.inner_text("#history-list li:first-child") == first
         # tapping an entry shows the full result again, replayed from its dice
-        page.click("#history-list [data-history-open='0']")
+        page.click("#history-list li:first-child [data-history-open]")
         page.wait_for_selector("#tray-jadeclaw [data-die]")
         assert "2d12 & d4" in page.inner_text("#tray-jadeclaw")
         watch.check(page)
@@ -83,7 +83,7 @@ def test_saved_setup_rolls_in_one_tap(watched):
     page.click("[data-setup-roll]")
     page.wait_for_selector("#tray-jadeclaw [data-die]")
     assert page.input_value("#form-jadeclaw [name=dice]") == "3d8"
-    assert "Wu <b>climbs</b>" in page.inner_text("#history-list [data-history-entry='0']")
+    assert "Wu <b>climbs</b>" in page.inner_text("#history-list li:first-child")
 
 
 def test_setup_link_fills_the_form(browser, base_url):
