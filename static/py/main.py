@@ -167,6 +167,12 @@ def system_of(el):
     return panel.dataset.system if panel else None
 
 
+def set_html(selector, html):
+    el = q(selector)
+    if el is not None:
+        el.innerHTML = html
+
+
 def render_tray(system):
     st = STATE[system]
     q(f"#tray-{system}").innerHTML = ui_for(system).render_result(st["result"], st["ui"]) if st["result"] else ""
@@ -366,8 +372,8 @@ def open_tab(system, focus=False):
         st["opened"] = True
         ui = ui_for(system)
         ref = getattr(ui, "render_reference", None)
-        if ref is not None:
-            q(f"#ref-{system}").innerHTML = ref()
+        if ref is not None:  # the reference tables wait until the tab is on screen
+            window.setTimeout(create_once(guard(lambda *_: set_html(f"#ref-{system}", ref()))), 0)
         if getattr(ui, "PLACEHOLDER", False):
             q(f"#tray-{system}").innerHTML = '<p class="coming">This system is coming soon.</p>'
         else:  # odds after the tab is painted (and after start-up: the first roll waits for nothing)
