@@ -277,7 +277,12 @@ def toggle_die(die):
         sel.remove(key)
     else:
         sel.append(key)
+    # A tap redraws the tray; the live region must not read the whole roll
+    # out again (aria-pressed on the die already says what changed).
+    tray = q(f"#tray-{system}")
+    tray.setAttribute("aria-live", "off")
     render_tray(system)
+    window.setTimeout(create_once(lambda *_: tray.setAttribute("aria-live", "polite")), 0)
     focus = q(f'#tray-{system} [data-die="{css(key)}"]')
     if focus is not None:
         focus.focus()
