@@ -539,7 +539,8 @@ def render_odds(spec: dict, result, ui: dict) -> str:
         else:
             lead = _pair_title(best["pair"]).capitalize() + " gives the best chance"
         out.append(f'<p class="m-best-line">{views.esc(lead)} for {he(M.written(spec.get("shoresh")))}.</p>'
-                   '<div class="table-scroll"><table class="m-pairs"><thead><tr><th>Colours</th><th>Meet</th>'
+                   + views.scroll_box("Chances by colour pair")
+                   + '<table class="m-pairs"><thead><tr><th>Colours</th><th>Meet</th>'
                    f"<th>Natural</th><th>Botch</th></tr></thead><tbody>{rows}</tbody></table></div>")
     needed = M.effective_difficulty(spec)[0]
     out.append(views.bar_chart(o["value"], title="Successes on the dice "
@@ -553,7 +554,7 @@ def _outcome_table(outcome: dict) -> str:
     cells = "".join(f"<tr><th scope=\"row\">{views.esc(OUTCOME_WORDS[k].capitalize())}</th>"
                     f"<td>{views.esc(views.pct(outcome.get(k, 0)))}</td></tr>"
                     for k in reversed(M.OUTCOMES) if outcome.get(k, 0) > 0)
-    return f'<div class="table-scroll"><table class="m-outcomes"><tbody>{cells}</tbody></table></div>'
+    return views.scroll_box("Chance of each outcome") + f'<table class="m-outcomes"><tbody>{cells}</tbody></table></div>'
 
 
 # --------------------------------------------------------------------------
@@ -603,9 +604,11 @@ def render_reference() -> str:
         "(the text only says dice may not be swapped \"unless they announce that they are performing a "
         "cipher\"). The layout is data (rules/milhamah_dice.json) and can be replaced.</p>"
         + "".join(blocks)
-        + '<div class="m-tables"><div class="table-scroll"><table><caption>Difficulty</caption><thead><tr>'
+        + '<div class="m-tables">' + views.scroll_box("Difficulty")
+        + '<table><caption>Difficulty</caption><thead><tr>'
         f"<th>Difficulty</th><th>Successes</th></tr></thead><tbody>{diff}</tbody></table></div>"
-        '<div class="table-scroll"><table><caption>Hit location (critical success)</caption><thead><tr>'
+        + views.scroll_box("Hit location (critical success)")
+        + '<table><caption>Hit location (critical success)</caption><thead><tr>'
         f"<th>Letter</th><th>Location</th><th>Letter</th><th>Location</th></tr></thead><tbody>{hits}</tbody>"
         "</table></div></div>"
         '<ul class="m-rules">'

@@ -8,12 +8,13 @@ Every bit of text that reaches the page goes through ``esc``.
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 import draw
 
 __all__ = ["esc", "pct", "outcome_name", "outcome_banner", "explain_list", "bar_chart",
-           "history_entry", "error_html", "scroll_box"]
+           "history_entry", "error_html", "scroll_box", "bidi_text"]
 
 
 def esc(text) -> str:
@@ -118,6 +119,20 @@ def _is_num(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+_HEBREW_RUN = re.compile(r"[\u0590-\u05FF\uFB1D-\uFB4F]+(?:[ ,]+[\u0590-\u05FF\uFB1D-\uFB4F]+)*")
+
+
+def bidi_text(text) -> str:
+    """Escape ``text`` and isolate each run of Hebrew in ``<bdi lang="he">``,
+    so that the numbers and words after it keep their order in an
+    English line ("אשר: 2 of 3 needed", not "2 :אשר of 3 needed").
+
+    >>> bidi_text("אשר: 2 of 3 <needed>")
+    '<bdi lang="he">אשר</bdi>: 2 of 3 &lt;needed&gt;'
+    """
+    return _HEBREW_RUN.sub(lambda m: f'<bdi lang="he">{m.group(0)}</bdi>', esc(text))
+
+
 def history_entry(entry: dict, index: int, title: str, summary: str) -> str:
     """One roll-history item: small dice, outcome, system, label, time."""
     result = entry.get("result") or {}
@@ -135,7 +150,7 @@ def history_entry(entry: dict, index: int, title: str, summary: str) -> str:
             f'<span class="h-head"><span class="h-system">{esc(title)}</span>'
             f'<time>{esc(when)}</time></span>'
             f'<span class="h-outcome outcome-{esc(outcome)}">{esc(outcome_name(outcome))}</span>'
-            f'<span class="h-summary">{esc(summary)}</span>'
+            f'<span class="h-summary">{bidi_text(summary)}</span>'
             f'{f"<span class=h-label>{esc(label)}</span>" if label else ""}'
             f'<span class="h-dice">{small}{more}</span></button></li>')
 

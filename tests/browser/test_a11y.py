@@ -66,15 +66,7 @@ def phone(browser, base_url):
         context.close()
 
 
-# Milhamah's tables (ui_milhamah.py: the pairs, outcomes, difficulty and hit
-# location tables) still open a plain div.table-scroll; its owner was at
-# work in those files: views.scroll_box(label) is the one-line fix.
-_MILHAMAH_SCROLL = pytest.mark.xfail(reason="Milhamah's table-scroll boxes are not focusable yet "
-                                     "(views.scroll_box in ui_milhamah.py)", strict=False)
-
-
-@pytest.mark.parametrize("system", [pytest.param(s, marks=_MILHAMAH_SCROLL) if s == "milhamah" else s
-                                    for s in rules.SYSTEMS])
+@pytest.mark.parametrize("system", rules.SYSTEMS)
 def test_axe_at_phone_width(phone, system):
     """At 390×844 wide tables scroll inside their boxes: every tab again,
     rolled, folded sections open."""
