@@ -8,7 +8,6 @@ import json
 import re
 import sys
 import time
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ import rules
 import ui_milhamah as U
 from rules import milhamah as M
 from rules.dice import ScriptedRng, SpecError
+from static_form import static_form
 
 ROOT = Path(__file__).resolve().parents[2]
 SLOW = 3.0 if sys.platform == "emscripten" else 1.0
@@ -30,59 +30,9 @@ RACHEL = {"shoresh": "אשר", "pool": ["red", "green"], "rerolls": 3, "difficul
 RACHEL_FIRST = [RA["ב"], RB["ז"], RA["ב"], RB["ז"], GA["ב"], GB["מ"], GA["ב"], GB["מ"]]
 
 
-class _Form(HTMLParser):
-    """The static form's controls and their default values, like FormData."""
-
-    def __init__(self):
-        super().__init__()
-        self.fields: dict = {}
-        self.names: set = set()
-        self.errors: set = set()
-        self.inserts: list = []
-        self._select = None
-        self._in_form = False
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "form" and a.get("id") == "form-milhamah":
-            self._in_form = True
-        if not self._in_form:
-            return
-        if "data-error-for" in a:
-            self.errors.add(a["data-error-for"])
-        if "data-insert" in a:
-            self.inserts.append((a["data-insert"], a.get("data-target")))
-        name = a.get("name")
-        if tag == "input" and name:
-            self.names.add(name)
-            kind = a.get("type", "text")
-            if kind in ("checkbox", "radio"):
-                if "checked" in a:
-                    self.fields.setdefault(name, []).append(a.get("value", "on"))
-            else:
-                self.fields.setdefault(name, []).append(a.get("value", ""))
-        elif tag == "select" and name:
-            self.names.add(name)
-            self._select = name
-        elif tag == "option" and self._select and "selected" in a:
-            self.fields.setdefault(self._select, []).append(a["value"])
-
-    def handle_endtag(self, tag):
-        if tag == "select":
-            self._select = None
-        if tag == "form":
-            self._in_form = False
-
-
 @pytest.fixture(scope="module")
 def form():
-    if not (ROOT / "index.html").exists():  # under Pyodide only the Python is copied in
-        pytest.skip("index.html is not here (the Pyodide run copies only the Python)")
-    html = (ROOT / "index.html").read_text(encoding="utf-8")
-    block = html[html.index("<!-- tab:milhamah -->"):html.index("<!-- /tab:milhamah -->")]
-    f = _Form()
-    f.feed(block)
-    return f
+    return static_form("milhamah")
 
 
 def test_static_form_opens_with_a_valid_roll(form):

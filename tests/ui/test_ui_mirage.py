@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ import rules
 import ui_mirage as ui
 from rules import mirage
 from rules.dice import ScriptedRng, SpecError
+from static_form import static_form
 
 INDEX = Path(__file__).resolve().parents[2] / "index.html"
 
@@ -26,58 +26,9 @@ def index_html() -> str:
     return INDEX.read_text(encoding="utf-8")
 
 
-class _Form(HTMLParser):
-    """The named controls of #form-mirage and their default values, as
-    FormData would read them; and every data-error-for slot."""
-
-    def __init__(self):
-        super().__init__()
-        self.inside = False
-        self.names: set[str] = set()
-        self.fields: dict[str, list[str]] = {}
-        self.slots: set[str] = set()
-        self._select = None
-        self._first = None
-        self._chosen = None
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "form" and a.get("id") == "form-mirage":
-            self.inside = True
-        if not self.inside:
-            return
-        if "data-error-for" in a:
-            self.slots.add(a["data-error-for"])
-        if tag == "input" and a.get("name"):
-            self.names.add(a["name"])
-            if a.get("type") == "checkbox":
-                if "checked" in a:
-                    self.fields.setdefault(a["name"], []).append(a.get("value", "on"))
-            else:
-                self.fields.setdefault(a["name"], []).append(a.get("value", ""))
-        if tag == "select":
-            self._select, self._first, self._chosen = a["name"], None, None
-            self.names.add(a["name"])
-        if tag == "option" and self._select:
-            if self._first is None:
-                self._first = a.get("value", "")
-            if "selected" in a:
-                self._chosen = a.get("value", "")
-
-    def handle_endtag(self, tag):
-        if tag == "select" and self._select:
-            self.fields[self._select] = [self._chosen if self._chosen is not None else self._first]
-            self._select = None
-        if tag == "form" and self.inside:
-            self.inside = False
-
-
 @pytest.fixture(scope="module")
 def form():
-    p = _Form()
-    p.feed(index_html())
-    assert p.names, "no #form-mirage in index.html"
-    return p
+    return static_form("mirage")
 
 
 def test_form_opens_with_the_default_roll(form):

@@ -9,7 +9,6 @@ escaped (seeds/001_d5dba788ef53086c.txt, 3)."""
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,7 @@ import rules
 import ui_open_tale as ui
 from rules import open_tale as ot
 from rules.dice import ScriptedRng, SpecError
+from static_form import static_form
 
 INDEX = Path(__file__).resolve().parents[2] / "index.html"
 
@@ -29,61 +29,9 @@ def block() -> str:
     return html[html.index("<!-- tab:open_tale -->"):html.index("<!-- /tab:open_tale -->")]
 
 
-class _Form(HTMLParser):
-    """Named controls of #form-open_tale with their defaults, as FormData
-    reads them, the radio values per name, and every data-error-for slot."""
-
-    def __init__(self):
-        super().__init__()
-        self.inside = False
-        self.names: set[str] = set()
-        self.fields: dict[str, list[str]] = {}
-        self.radios: dict[str, list[str]] = {}
-        self.slots: set[str] = set()
-        self._select = None
-        self._first = self._chosen = None
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "form" and a.get("id") == "form-open_tale":
-            self.inside = True
-        if not self.inside:
-            return
-        if "data-error-for" in a:
-            self.slots.add(a["data-error-for"])
-        if tag == "input" and a.get("name"):
-            name = a["name"]
-            self.names.add(name)
-            if a.get("type") in ("checkbox", "radio"):
-                if a.get("type") == "radio":
-                    self.radios.setdefault(name, []).append(a.get("value"))
-                if "checked" in a:
-                    self.fields.setdefault(name, []).append(a.get("value", "on"))
-            else:
-                self.fields.setdefault(name, []).append(a.get("value", ""))
-        if tag == "select":
-            self._select, self._first, self._chosen = a["name"], None, None
-            self.names.add(a["name"])
-        if tag == "option" and self._select:
-            if self._first is None:
-                self._first = a.get("value", "")
-            if "selected" in a:
-                self._chosen = a.get("value", "")
-
-    def handle_endtag(self, tag):
-        if tag == "select" and self._select:
-            self.fields[self._select] = [self._chosen if self._chosen is not None else self._first]
-            self._select = None
-        if tag == "form" and self.inside:
-            self.inside = False
-
-
 @pytest.fixture(scope="module")
 def form():
-    p = _Form()
-    p.feed(block())
-    assert p.names, "no #form-open_tale in index.html"
-    return p
+    return static_form("open_tale")
 
 
 def test_form_opens_with_the_default_roll(form):
