@@ -201,7 +201,8 @@ def set_result(system, result, record=True, label=""):
         if changes:
             fill_form(form, changes)
             st["spec"] = rules.normalize(system, ui_for(system).spec_from_form(read_fields(form)))
-    render_odds(system)
+    # the odds of the next step come in a later task: the dice paint first
+    window.setTimeout(create_once(guard(lambda *_: render_odds(system))), 0)
 
 
 @guard

@@ -51,6 +51,8 @@ def seeded(browser, base_url):
     for _ in range(2):
         page.click("#form-jadeclaw [data-roll]")
     page.wait_for_function("() => document.querySelectorAll('#history-list [data-history-entry]').length == 2")
+    # the store is written just after the paint: wait for it
+    page.wait_for_function("() => (JSON.parse(localStorage.getItem('dice-table/history') || '{}').entries || []).length == 2")
     history = page.evaluate("() => localStorage.getItem('dice-table/history')")
     yield context, page, watch, history
     context.close()
