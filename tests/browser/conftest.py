@@ -123,9 +123,13 @@ class Watch:
         assert not problems, "\n".join(problems)
 
 
-def open_app(browser, url, watch: Watch | None = None, *, viewport=(1024, 768), route=True, **ctx):
-    """A fresh context and page on the app, ready to roll."""
+def open_app(browser, url, watch: Watch | None = None, *, viewport=(1024, 768), route=True,
+             init_script: str | None = None, **ctx):
+    """A fresh context and page on the app, ready to roll; ``init_script``
+    runs before any of the page's own scripts."""
     context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, **ctx)
+    if init_script:
+        context.add_init_script(init_script)
     page = context.new_page()
     watch = watch or Watch()
     watch.attach(context, page, route=route)

@@ -19,11 +19,8 @@ COUNT_CRYPTO = """
 def test_rolls_draw_from_crypto_get_random_values(browser, base_url):
     """A roll calls crypto.getRandomValues at least once per die it draws;
     with that source stubbed out nothing else could produce the faces."""
-    context, page, watch = open_app(browser, base_url)
+    context, page, watch = open_app(browser, base_url, init_script=COUNT_CRYPTO)
     try:
-        page.add_init_script(COUNT_CRYPTO)
-        page.reload()
-        page.wait_for_selector("body[data-ready]", state="attached", timeout=120_000)
         page.click("#tabbtn-jadeclaw")
         page.fill("#form-jadeclaw [name=dice]", "3d12 & d4")
         before = page.evaluate("() => window.__cryptoCalls")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import READY, FIRST_LOAD_MS, Watch
+from conftest import open_app
 
 pytestmark = pytest.mark.browser
 
@@ -34,13 +34,7 @@ SPY = """
 @pytest.fixture(scope="module")
 def spied(browser, base_url):
     """The app with getRandomValues wrapped from the first script on."""
-    context = browser.new_context(viewport={"width": 1024, "height": 768})
-    context.add_init_script(SPY)
-    page = context.new_page()
-    watch = Watch()
-    watch.attach(context, page)
-    page.goto(base_url)
-    page.wait_for_selector(READY, timeout=FIRST_LOAD_MS, state="attached")
+    context, page, watch = open_app(browser, base_url, init_script=SPY)
     page.watch = watch
     yield page
     try:
