@@ -26,7 +26,8 @@ HISTORY_KEY = "dice-table/history"
 SETUPS_KEY = "dice-table/setups"
 BACKUP_SUFFIX = "/unreadable-backup"
 
-STATE = {s: {"spec": None, "result": None, "ui": {"selected": []}, "opened": False, "timer": None}
+STATE = {s: {"spec": None, "result": None, "ui": {"selected": []}, "opened": False, "timer": None,
+             "readonly": False}
          for s in rules.SYSTEMS}
 HISTORY = {"entries": [], "dropped": 0, "serial": 0, "pending": False}
 SETUPS = {"list": []}
@@ -173,9 +174,21 @@ def set_html(selector, html):
         el.innerHTML = html
 
 
+SHARED_NOTE = ('<p class="shared-label">A result shared by someone else, shown read-only. Its outcome '
+               'was worked out again here from its dice.</p>')
+
+
 def render_tray(system):
     st = STATE[system]
-    q(f"#tray-{system}").innerHTML = ui_for(system).render_result(st["result"], st["ui"]) if st["result"] else ""
+    tray = q(f"#tray-{system}")
+    if not st["result"]:
+        tray.innerHTML = ""
+        return
+    html = ui_for(system).render_result(st["result"], st["ui"])
+    tray.innerHTML = SHARED_NOTE + html if st["readonly"] else html
+    if st["readonly"]:  # a shared result takes no further steps
+        for b in tray.querySelectorAll("[data-act]"):
+            b.remove()
 
 
 def render_odds(system):
@@ -185,11 +198,11 @@ def render_odds(system):
     q(f"#odds-{system}").innerHTML = ui_for(system).render_odds(st["spec"], st["result"], st["ui"])
 
 
-def set_result(system, result, record=True, label=""):
+def set_result(system, result, record=True, label="", readonly=False):
     st = STATE[system]
     st["result"] = result
     st["ui"] = {"selected": []}
-    st["readonly"] = False
+    st["readonly"] = readonly
     render_tray(system)
     update_share_buttons()
     fields_after = getattr(ui_for(system), "fields_after", None)
@@ -293,6 +306,8 @@ def toggle_die(die):
 def do_action(button):
     system = system_of(button)
     st = STATE[system]
+    if st["readonly"]:
+        return
     form = q(f"#form-{system}")
     ui = ui_for(system)
     try:
@@ -734,17 +749,7 @@ def open_fragment(*_):
     system = link["system"]
     fill_system_form(system, link["spec"])
     if link["kind"] == "result":
-        set_result(system, link["result"], label="Shared link")
-        st = STATE[system]
-        st["readonly"] = True
-        tray = q(f"#tray-{system}")
-        for b in tray.querySelectorAll("[data-act]"):
-            b.remove()
-        note = document.createElement("p")
-        note.className = "shared-label"
-        note.textContent = ("A result shared by someone else, shown read-only. Its outcome was worked out "
-                            "again here from its dice.")
-        tray.prepend(note)
+        set_result(system, link["result"], label="Shared link", readonly=True)
         banner("Opened a shared result: the dice are the sender's, the outcome is recomputed here.", "info")
     else:
         banner(f"Opened a shared {rules.TITLES[system]} roll setup: the form is filled in; press Roll.", "info")

@@ -119,6 +119,11 @@ def test_result_link_is_replayed_from_its_dice(watched, browser, base_url):
         assert other.inner_text("#tray-jadeclaw .outcome") == mine
         assert "shared by someone else" in other.inner_text("#tray-jadeclaw")
         assert other.locator("#tray-jadeclaw [data-act]").count() == 0
+        # tapping a die redraws the tray: still read-only, still labelled
+        other.locator("#tray-jadeclaw [data-die]").first.click()
+        other.wait_for_selector('#tray-jadeclaw [data-die][aria-pressed="true"]')
+        assert other.locator("#tray-jadeclaw [data-act]").count() == 0
+        assert "shared by someone else" in other.inner_text("#tray-jadeclaw")
         watch.check(other)
     finally:
         context.close()
