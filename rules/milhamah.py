@@ -1180,9 +1180,23 @@ def odds(spec: dict, result: dict | None = None, action: dict | None = None) -> 
     return out
 
 
+_RANKING_CACHE: dict = {}
+
+
 def _colour_ranking(spec: dict) -> list:
     """The three colour pairs for this shoresh, best first (ties keep
-    colour order); pairs a status forbids are left out."""
+    colour order); pairs a status forbids are left out. The ranking does
+    not depend on the pair chosen, so switching pairs on the tab reuses it
+    (a small cache keyed by the rest of the spec)."""
+    key = json.dumps({k: v for k, v in spec.items() if k != "pool"}, sort_keys=True, ensure_ascii=False)
+    if key not in _RANKING_CACHE:
+        if len(_RANKING_CACHE) >= 64:
+            _RANKING_CACHE.clear()
+        _RANKING_CACHE[key] = _rank_pairs(spec)
+    return [dict(row) for row in _RANKING_CACHE[key]]
+
+
+def _rank_pairs(spec: dict) -> list:
     rows = []
     for i, a in enumerate(COLOURS):
         for b in COLOURS[i + 1:]:
