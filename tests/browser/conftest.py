@@ -12,6 +12,7 @@ import os
 import shutil
 import tempfile
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -138,16 +139,24 @@ def open_app(browser, url, watch: Watch | None = None, *, viewport=(1024, 768), 
     return context, page, watch
 
 
-@pytest.fixture(scope="module")
-def app(browser, base_url):
-    """One page per test module (opening Pyodide costs seconds), watched."""
-    context, page, watch = open_app(browser, base_url)
+@contextmanager
+def watched_page(browser, url, **kw):
+    """``open_app`` as a block: the page (its Watch as ``page.watch``) is
+    checked when the block ends, and its context closed whatever happens."""
+    context, page, watch = open_app(browser, url, **kw)
     page.watch = watch
-    yield page
     try:
+        yield page
         watch.check(page)
     finally:
         context.close()
+
+
+@pytest.fixture(scope="module")
+def app(browser, base_url):
+    """One page per test module (opening Pyodide costs seconds), watched."""
+    with watched_page(browser, base_url) as page:
+        yield page
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import open_app
+from conftest import watched_page
 
 pytestmark = pytest.mark.browser
 
@@ -34,13 +34,8 @@ SPY = """
 @pytest.fixture(scope="module")
 def spied(browser, base_url):
     """The app with getRandomValues wrapped from the first script on."""
-    context, page, watch = open_app(browser, base_url, init_script=SPY)
-    page.watch = watch
-    yield page
-    try:
-        watch.check(page)
-    finally:
-        context.close()
+    with watched_page(browser, base_url, init_script=SPY) as page:
+        yield page
 
 
 @pytest.fixture
