@@ -733,6 +733,8 @@ def _present(spec: dict, track: dict, log: list) -> dict:
     if track["hit"]:
         result["hit"] = _hit(track["hit"], result.get("margin", ev["total"]))
     result["explain"] = _explain(spec, track, ev, result)
+    from . import milhamah_odds  # the best reroll of each side (RULES-NOTES Milhamah 6)
+    milhamah_odds.attach_advice(spec, result)
     return result
 
 

@@ -18,8 +18,8 @@ caps:
   ``max_rerolls`` (<= 100) times (``capped``, ``reroll_cap``);
 - Jadeclaw: at most 20 Penalties (21 rolls); damage odds exact below a work
   budget, else sampled (``samples``, ``margin``);
-- Milhamah: odds exact below ``STATE_LIMIT`` states, else sampled
-  (``sampled``, ``margin``, ``note``);
+- Milhamah: odds exact below a work limit (``milhamah_odds.EXACT_WORK``),
+  else partly or wholly sampled (``sampled``, ``margin``, ``note``);
 - a result: at most ``rules.MAX_STAGES`` stages of at most 10 000 draws.
 """
 
@@ -32,7 +32,7 @@ import time
 import pytest
 
 import rules
-from rules import alkemy, jadeclaw, milhamah, mirage, open_tale
+from rules import alkemy, jadeclaw, milhamah, milhamah_odds, mirage, open_tale
 from rules.dice import SpecError
 
 PYODIDE = sys.platform == "emscripten"
@@ -65,7 +65,7 @@ class Lowest:
 
 def clear_caches():
     """Odds caches would hide the first, slowest computation."""
-    for mod in (open_tale, jadeclaw, alkemy, milhamah, mirage):
+    for mod in (open_tale, jadeclaw, alkemy, milhamah, milhamah_odds, mirage):
         for name in dir(mod):
             obj = getattr(mod, name)
             if name.endswith("_CACHE") and isinstance(obj, dict):
@@ -244,7 +244,7 @@ def test_jadeclaw_big_damage_odds_are_sampled_and_say_so():
 
 
 def test_milhamah_big_odds_are_sampled_and_say_so():
-    """Past STATE_LIMIT the odds are sampled, seeded by the spec (the same
+    """Past the work limit the odds are sampled, seeded by the spec (the same
     answer twice), and say how many plays and the margin (read-only here:
     Milhamah's own tests hold its figures)."""
     spec = {"shoresh": "אבג", "pool": {"red": 4, "green": 4}, "rerolls": 6, "rounds": 4}
