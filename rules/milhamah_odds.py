@@ -86,22 +86,23 @@ _CRIT = OUTCOMES.index("critical_success")
 _NATS = OUTCOMES.index("natural_success")
 _PLAIN = OUTCOMES.index("success")
 
-#: Work (memo misses weighted by their loops) an exact whole-turn answer may
-#: take before the odds switch to sampling; the figures in the module
-#: report (about 30 ms of CPython) fit the browser's 100 ms.
+#: Work (memo misses weighted by their loops) the exact part of a whole-turn
+#: answer may take: the likeliest first rolls are valued exactly until it is
+#: spent, the rest sampled. 60 000 keeps nine 8-dice, one-round specs in ten
+#: wholly exact (the default takes about 15 000).
 EXACT_WORK = 60_000
-#: Work the sampled answer may take after that, and its sample sizes.
-SAMPLE_WORK = 120_000
+#: Work the sampled rest may take, and its sample sizes.
+SAMPLE_WORK = 20_000
 #: Work counted for each sampled turn and round (bounds the plain plays).
 PLAY_WORK = 30
 SAMPLES = 2000
-MIN_SAMPLES = 100
+MIN_SAMPLES = 60
 #: Turns played out at least, when the advice cannot see the whole turn.
 MIN_PLAYS = 500
 #: Static work estimates (``_Model.work_per_state``) past which the advice
 #: looks fewer rounds ahead, or (past ``ROUND_WORK`` for one round) takes
 #: the blank dice without searching; the odds say so.
-ADVICE_WORK = 8_000_000
+ADVICE_WORK = 1_000_000
 ROUND_WORK = 150_000
 #: Memo entries an engine keeps before it starts afresh (bounded memory).
 MEMO_LIMIT = 200_000
@@ -1400,12 +1401,20 @@ def _dice_of(md: _Model, where: list, choice) -> list:
 
 def _priced(eng: _Engine, r: int, state: int, agg: int, first: bool, choice, h: int, seed) -> tuple:
     """(packed distribution, denominator, samples) of playing ``choice`` now
-    and the advice afterwards: exact when the advice sees every round left,
-    else played out ``SAMPLES`` times with a seed from the question."""
+    and the advice afterwards: exact when the advice sees every round left
+    (or all but this one: then the advised play is evaluated state by
+    state), else played out ``SAMPLES`` times with a seed from the question."""
     md = eng.md
     den = SIDES ** (md.xe * r) * eng.dt
     if h >= r:
         return eng.dist(r, state, agg, first, choice), den, 0
+    if h >= 1 and r <= h + 1:
+        if choice is None:
+            return eng.term(agg, first)[1] * SIDES ** (md.xe * r), den, 0
+        d = 0
+        for s, a, p in md.draws(choice[3], True):
+            d += p * eng.policy_dist(r - 1, state - choice[1] + s, agg - choice[2] + a, False, h)
+        return d * eng.pows[choice[0]], den, 0
     rng = random.Random(seed)
     tot = 0
     for _ in range(SAMPLES):
@@ -1526,9 +1535,12 @@ def _odds_opponent(ctx: _Ctx, st: dict, dice) -> dict:
     eng, (so, ao, where), r, h, resp = adv["eng"], adv["state"], adv["r"], adv["h"], adv["resp"]
     seed = spec_seed("milhamah", ctx.spec, [st["sides"]["opponent"]["faces"], dice, "opponent"])
     choice = adv["choice"] if dice is None else _choice_of(ctx.mo, where, dice)
-    out = _reaction_summary(ctx, *_priced(eng, r, so, ao, False, choice, h, seed)[:2], resp)
-    out.update({"dice": adv["dice"] if dice is None else dice, "exact": h >= r, "why": adv["why"],
+    d, den, n = _priced(eng, r, so, ao, False, choice, h, seed)
+    out = _reaction_summary(ctx, d, den, resp)
+    out.update({"dice": adv["dice"] if dice is None else dice, "exact": not n, "why": adv["why"],
                 "_ahead": h if h < r else None})
+    if n:
+        out.update({"sampled": n, "margin": round(1.96 * (0.25 / n) ** 0.5, 4)})
     if dice is not None:
         best = _reaction_summary(ctx, *_priced(eng, r, so, ao, False, adv["choice"], h, seed)[:2], resp)
         out["best"] = {"dice": adv["dice"], "meets": best["meets"], "success": best["success"],
