@@ -35,10 +35,13 @@ from typing import Any
 from .dice import (Die, SpecError, check_keys, dist_to_json, get_bool, get_int,
                    name_key, spec_seed)
 
-__all__ = ["OUTCOMES", "DEFAULT_SPEC", "LETTERS", "WILD", "COLOURS", "FINALS",
+__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "LETTERS", "WILD", "COLOURS", "FINALS",
            "DIFFICULTIES", "COMBAT", "HIT_LOCATIONS", "LETTER_NAMES",
            "normalize", "roll", "act", "odds", "fold_shoresh", "die_faces",
            "faces_table", "written", "dice_of", "pool_from_pair", "load_dice", "effective_difficulty"]
+
+NAME = "milhamah"
+TITLE = "Milhamah RPG"
 
 OUTCOMES = ("botch", "failure", "success_at_cost", "success", "natural_success",
             "critical_success")
