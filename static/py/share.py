@@ -45,12 +45,28 @@ def _pack(obj) -> str:
 
 
 def _unpack(payload: str):
+    """The JSON a payload holds; every way it can be damaged, oversized or
+    hostile is a ShareError with its own message."""
     if not payload or any(c not in _B64 for c in payload):
         raise ShareError("This link is damaged: its data is not in the expected form.")
+    text = _text(_inflate(_unbase64(payload)))
+    if _depth(text) > MAX_DEPTH:
+        raise ShareError("This link's data is nested far too deeply; it was not opened.")
     try:
-        packed = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        raise ShareError("This link is damaged: its data is not valid.") from None
+
+
+def _unbase64(payload: str) -> bytes:
+    try:
+        return base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
     except (ValueError, TypeError):
         raise ShareError("This link is damaged: its data cannot be decoded.") from None
+
+
+def _inflate(packed: bytes) -> bytes:
+    """Inflate at most ``MAX_JSON`` bytes (no zip bombs), whole or not at all."""
     d = zlib.decompressobj()
     try:
         raw = d.decompress(packed, MAX_JSON + 1)
@@ -60,16 +76,14 @@ def _unpack(payload: str):
         raise ShareError("This link holds far more data than a roll needs; it was not opened.")
     if not d.eof:
         raise ShareError("This link is cut short: part of it is missing.")
+    return raw
+
+
+def _text(raw: bytes) -> str:
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError:
         raise ShareError("This link is damaged: its text is not readable.") from None
-    if _depth(text) > MAX_DEPTH:
-        raise ShareError("This link's data is nested far too deeply; it was not opened.")
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        raise ShareError("This link is damaged: its data is not valid.") from None
 
 
 _B64 = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
