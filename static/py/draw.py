@@ -204,14 +204,14 @@ def _rims(n: int, pts: str | None, role: str, success: bool, rim: str) -> str:
 def _font_size(text: str, n: int, symbol: str | None) -> int:
     """Long faces smaller; a d4, a d10's kite and a symbol face leave less room."""
     fs = 44 if len(text) <= 1 else 36 if len(text) == 2 else 26
-    cap = 34 if (n == 4 or symbol) else 32 if n == 10 else fs
+    cap = 30 if symbol else 34 if n == 4 else 32 if n == 10 else fs
     return min(fs, cap)
 
 
 def _face(text: str, n: int, symbol: str | None, ink: str) -> str:
     """The face: a wild star, a letter or a number; with a symbol, the
     number sits high and the symbol's glyph fills the lower half."""
-    ty = 34 if symbol else TEXT_Y.get(n, 58)
+    ty = 30 if symbol else TEXT_Y.get(n, 58)
     if text == WILD:
         return f'<polygon class="wild" points="{_star(50, ty - 10, 24)}" fill="{ink}"/>'
     family = "'Noto Sans Hebrew', sans-serif" if text in HEBREW_NAMES else "system-ui, sans-serif"
@@ -281,15 +281,16 @@ def die_svg(die: dict, key: str | None = None, *, size: int = 64, colour: str | 
             f'{SELECT_RING if selected else ""}{"".join(parts)}</svg>')
 
 
-#: Weapon glyphs for symbol faces (ALKEMY), drawn in a ±10 box.
+#: Weapon glyphs for symbol faces (ALKEMY), drawn in a ±10 box: a sword
+#: (blade, guard, grip, pommel), a bearded axe, a flanged mace.
 GLYPHS = {
-    "sword": ('<polygon points="0,-10 2.2,-7.5 2.2,3.5 -2.2,3.5 -2.2,-7.5" fill="{ink}"/>'
-              '<line x1="-6.5" y1="4.5" x2="6.5" y2="4.5" stroke="{ink}" stroke-width="2.6" stroke-linecap="round"/>'
-              '<line x1="0" y1="5" x2="0" y2="9" stroke="{ink}" stroke-width="2.4"/>'
-              '<circle cx="0" cy="10" r="1.6" fill="{ink}"/>'),
-    "axe": ('<line x1="-1" y1="-10" x2="-1" y2="10" stroke="{ink}" stroke-width="2.6" stroke-linecap="round"/>'
-            '<path d="M -1 -8 C 5 -10 10 -6 9.5 -1 C 9 3 5 5 -1 3 Z" fill="{ink}"/>'),
-    "mace": ('<line x1="0" y1="0" x2="0" y2="10" stroke="{ink}" stroke-width="2.6" stroke-linecap="round"/>'
+    "sword": ('<polygon points="0,-10.5 2.8,-7.5 2.8,3 -2.8,3 -2.8,-7.5" fill="{ink}"/>'
+              '<line x1="-7.5" y1="4" x2="7.5" y2="4" stroke="{ink}" stroke-width="2.8" stroke-linecap="round"/>'
+              '<line x1="0" y1="4.5" x2="0" y2="8.5" stroke="{ink}" stroke-width="2.6"/>'
+              '<circle cx="0" cy="9.6" r="1.9" fill="{ink}"/>'),
+    "axe": ('<line x1="-3" y1="-9" x2="-3" y2="10.5" stroke="{ink}" stroke-width="2.8" stroke-linecap="round"/>'
+            '<path d="M -3 -6 L 3 -4.5 L 7 -10 Q 12.5 -1 7 8 L 3 2.5 L -3 2 Z" fill="{ink}"/>'),
+    "mace": ('<line x1="0" y1="0" x2="0" y2="10.5" stroke="{ink}" stroke-width="2.8" stroke-linecap="round"/>'
              '<polygon points="{head}" fill="{ink}"/>'),
 }
 
@@ -299,10 +300,10 @@ def _symbol(name: str, ink: str) -> str:
     unknown symbol is written out in small letters."""
     key = name.lower()
     glyph = GLYPHS.get(key)
-    body = (glyph.format(ink=ink, head=_star(0, -4, 7.5, 8, 0.55)) if glyph
+    body = (glyph.format(ink=ink, head=_star(0, -4, 7, 8, 0.6)) if glyph
             else f'<text x="0" y="4" text-anchor="middle" font-size="9" fill="{ink}">{escape(key[:6])}</text>')
     return (f'<g class="symbol symbol-{escape(re.sub("[^a-z]", "", key))}" '
-            f'transform="translate(50 70) scale(1.9)">{body}</g>')
+            f'transform="translate(50 68) scale(2.2)">{body}</g>')
 
 
 def _slot(svg: str, tag: str | None, cls: str | None) -> str:

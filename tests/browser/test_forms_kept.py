@@ -7,14 +7,12 @@ crash or a script; bad input is named at its field, every field at once."""
 from __future__ import annotations
 
 import json
-import shutil
-import tempfile
-from pathlib import Path
 
 import pytest
 
-from conftest import CHROMIUM, FIRST_LOAD_MS, LAUNCH_ARGS, READY, Watch, watched_page
-from test_offline import CONTROLLED, SW_MS, build_site, serve_logged, stop
+from conftest import FIRST_LOAD_MS, READY, watched_page
+from test_offline import CONTROLLED, SW_MS, persistent, serve_logged, site, stop  # noqa: F401  (fixtures)
+from test_offline import watched_page as offline_page
 
 pytestmark = pytest.mark.browser
 
@@ -154,37 +152,18 @@ def test_every_wrong_field_is_named_at_once(browser, base_url):
         assert page.locator("#tray-alkemy [data-die]").count() == 0
 
 
-@pytest.fixture
-def site():
-    top = Path(tempfile.mkdtemp(prefix="dice-forms-"))
-    try:
-        yield build_site(top)
-    finally:
-        shutil.rmtree(top, ignore_errors=True)
-
-
-def test_forms_come_back_offline(site, playwright_instance):
+def test_forms_come_back_offline(site, persistent):  # noqa: F811
     """After one visit, with the server stopped, a reload (from the service
     worker) brings back every edited form and the open tab."""
-    profile = tempfile.mkdtemp(prefix="dice-profile-")
-    ctx = playwright_instance.chromium.launch_persistent_context(
-        profile, executable_path=CHROMIUM, args=LAUNCH_ARGS, viewport={"width": 1024, "height": 768})
     httpd, base = serve_logged(site.parent)
+    page, watch, _ = offline_page(persistent)
     try:
-        page = ctx.pages[0] if ctx.pages else ctx.new_page()
-        watch = Watch()
-        watch.attach(ctx, page, route=False)
         page.goto(base + "dice/")
         page.wait_for_selector(READY, state="attached", timeout=FIRST_LOAD_MS)
         page.wait_for_selector(CONTROLLED, state="attached", timeout=SW_MS)
         edit_forms(page)
-        stop(httpd)
-        httpd = None
-        reload(page)
-        assert_edited(page)
-        watch.check(page)
     finally:
-        if httpd is not None:
-            stop(httpd)
-        ctx.close()
-        shutil.rmtree(profile, ignore_errors=True)
+        stop(httpd)
+    reload(page)
+    assert_edited(page)
+    watch.check(page)
