@@ -220,8 +220,10 @@ ACTIONS = {
                               optional={k: st.integers(-1, 100) for k in
                                         ("armour", "vig", "light", "serious", "critical")})),
     "open_tale": st.fixed_dictionaries({"do": st.sampled_from(["reroll", "keep", "pray"])}),
-    "mirage": st.fixed_dictionaries({"do": st.just("pray"), "dice": _die_list},
-                                    optional={"bonus": st.integers(-1, 3), "side": _side}),
+    "mirage": st.one_of(
+        st.fixed_dictionaries({"do": st.just("pray"), "dice": _die_list},
+                              optional={"bonus": st.integers(-1, 3), "side": _side}),
+        st.fixed_dictionaries({"do": st.just("tiebreak")}, optional={"side": _side})),
     "alkemy": st.fixed_dictionaries({"do": st.just("keep"),
                                      "dice": st.lists(st.integers(-1, 4), max_size=3)},
                                     optional={"side": _side}),
@@ -252,6 +254,8 @@ def _fit_milhamah(result: dict, data):
 
 
 def _fit_mirage(result: dict, data):
+    if result["can_tiebreak"] and data.draw(st.booleans(), label="tiebreak"):
+        return {"do": "tiebreak"}
     free = [i for i, d in enumerate(result["dice"]) if d["face"] != 1]
     if not free:
         return None
@@ -339,6 +343,11 @@ def _counts_mirage(result: dict, spec: dict, v: int) -> None:
     if spec["opponent"] is not None:
         theirs = sum(mirage.successes_on(d["face"]) for d in result["opponent"]["dice"])
         assert result["opponent"]["successes"] == theirs
+        assert v == own - theirs and (result["outcome"] == "tie") == (v == 0)
+    for t in result["tied_rounds"]:  # each roll a tie-break replaced was a tie
+        assert sum(mirage.successes_on(d["face"]) for d in t["dice"]) == sum(
+            mirage.successes_on(d["face"]) for d in t["opponent"]["dice"])
+    assert len(result["tied_rounds"]) == result["tiebreaks"] <= mirage.MAX_TIEBREAKS
 
 
 def _counts_alkemy(result: dict, spec: dict, v: int) -> None:
@@ -347,8 +356,11 @@ def _counts_alkemy(result: dict, spec: dict, v: int) -> None:
     assert v == sum(kept) + spec["characteristic"]
     if spec["opponent"] is None:
         assert result["outcome"] == ("success" if v >= spec["difficulty"] else "failure")
-    elif result.get("capped"):
-        assert result["rerolls"] == spec["max_rerolls"] and result["outcome"] == "failure"
+    else:
+        # still tied at the reroll cap: its own outcome, the GM decides (issue 13)
+        assert (result["outcome"] == "tie") == result["capped"]
+        if result["capped"]:
+            assert result["rerolls"] == spec["max_rerolls"] and result["winner"] is None
 
 
 def _counts_jadeclaw(result: dict, spec: dict, v: int) -> None:
