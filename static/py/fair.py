@@ -92,8 +92,8 @@ H_CHARS = 32
 MAX_MSGS = 100
 NAME_MAX = 40
 LABEL_MAX = 80
-#: A draw rejected this many times in a row (chance below 2**-700 for any
-#: die here) stops the roll rather than loop for ever.
+#: A draw rejected this many times in a row (chance below 2**-500 for any
+#: die here, at most 22 faces) stops the roll rather than loop for ever.
 MAX_TRIES = 128
 #: The player's page says a request is still open after this long (ms).
 OPEN_TOO_LONG_MS = 24 * 3600 * 1000
@@ -805,6 +805,9 @@ def _mismatch(mine: list, theirs: list, i: int) -> FairError:
                                "with the request: these dice cannot be trusted.")
         return OtherRequest("This reveal is for another request than the one you hold "
                             "(its setup differs).")
+    if i == 1 and mine[1]["k"] == theirs[1]["k"] == "s":
+        return AlreadyAnswered("The GM's page rolled another answer than yours for this request: "
+                               "someone else pressed Roll first, or your answer was changed on the way.")
     if mine[i]["k"] == "d" and theirs[i]["k"] == "d":
         return WrongDice(f"The dice the GM's page sent for {_step_name(mine, i)} are not the dice "
                          "its secret gives: they were changed.")
@@ -964,6 +967,9 @@ def _check_state(st) -> dict:
         raise _damaged("request")
     if len(st["msgs"]) > MAX_MSGS or not isinstance(st["revealed"], bool):
         raise _damaged("request")
+    for t in (st["created"], st["updated"]):
+        if isinstance(t, bool) or not isinstance(t, (int, float)):
+            raise _damaged("time")
     q = _check_request(st["msgs"][0])
     if q["i"] != st["rid"]:
         raise _damaged("request id")
@@ -1003,12 +1009,15 @@ def load_requests(text) -> tuple[list, str | None]:
         return [], "The stored fair-roll requests could not be read; a fresh list was started."
     if not isinstance(data, dict) or data.get("v") != 1 or not isinstance(data.get("requests"), list):
         return [], "The stored fair-roll requests have an unknown shape; a fresh list was started."
-    good = []
+    good, seen = [], set()
     for st in data["requests"][:MAX_REQUESTS]:
         try:
-            good.append(_check_state(st))
+            _check_state(st)
         except (FairError, SpecError, KeyError, TypeError):
             continue
+        if (st["role"], st["rid"]) not in seen:  # a copy of one already read counts as unusable
+            seen.add((st["role"], st["rid"]))
+            good.append(st)
     bad = min(len(data["requests"]), MAX_REQUESTS) - len(good)
     warning = f"{bad} stored fair-roll request(s) could not be read and are not shown." if bad else None
     return good, warning
