@@ -49,6 +49,15 @@ choice, so no one knows a step's dice before the step is chosen: the player
 never holds the secret before the end, and the GM gets the seed only with
 the choice.
 
+**Use from the page.** The page keeps one list of states (both roles,
+plain JSON: ``dump_requests``/``load_requests``), opens a fragment with
+``open_link(fragment, states, now=...)`` when ``is_link`` says it is one
+(storing the returned state, offering ``reply`` to send, adding ``entry``
+to the history), and calls ``new_request``, ``answer``, ``step``,
+``pass_turn``, ``gm_step`` and ``reveal`` from its buttons; each returns
+the new state and the link to send. ``view`` gives a row of the Requests
+list; ``provenance`` the label of a history entry.
+
 >>> import random                                   # (a fixed entropy source, for the example)
 >>> gm = new_request("jadeclaw", {"dice": [8]}, "Dana", entropy=random.Random(1).randbytes)
 >>> pl = open_link(request_link(gm), [])["state"]     # on the player's phone
@@ -77,7 +86,7 @@ __all__ = [
     "FairRng", "FairError", "DamagedLink", "UnknownRequest", "ReusedRequest", "AlreadyAnswered",
     "OutOfOrder", "Tampered", "OtherRequest", "WrongSecret", "WrongDice", "StepRefused",
     "commitment", "transcript_hash", "new_request", "request_link", "answer", "step",
-    "pass_turn", "gm_step", "reveal", "reveal_link", "last_link", "open_link", "verify",
+    "pass_turn", "gm_step", "reveal", "reveal_link", "last_link", "is_link", "open_link", "verify",
     "status", "turn", "view", "open_steps", "history_entry", "provenance", "provenance_key",
     "PROVENANCE", "dump_requests", "load_requests", "public",
 ]
@@ -721,6 +730,19 @@ def _open_move(kind: str, data: dict, requests, now) -> dict:
     return _opened(kind, new, note=note)
 
 
+def is_link(fragment) -> bool:
+    """Whether a URL fragment is a fair-roll link (so the page sends it
+    here rather than to ``share.open_link``).
+
+    >>> is_link("#v1.q.abc"), is_link("v1.v.x"), is_link("#v1.s.abc"), is_link(None)
+    (True, True, False, False)
+    """
+    if not isinstance(fragment, str):
+        return False
+    parts = (fragment[1:] if fragment.startswith("#") else fragment).split(".", 2)
+    return len(parts) == 3 and parts[0] == "v1" and parts[1] in share.FAIR_KINDS
+
+
 def open_link(fragment, requests=(), *, now=0) -> dict:
     """Open a fair-roll link against the requests this page holds (GM's
     and player's states). Returns ``{"kind", "rid", "role", "state" (the
@@ -959,17 +981,21 @@ def _entry_verifies(entry: dict) -> bool:
 # --------------------------------------------------------------------------
 # Storage: the page keeps every request (both roles) in one list.
 
-def _check_state(st) -> dict:
-    """A stored state, every part checked again (a corrupt or hostile store
-    loses only the entries that fail)."""
+def _check_state_form(st) -> None:
     _keys(st, {"v", "role", "rid", "msgs", "revealed", "created", "updated"}, {"secret"}, "request")
-    if st["role"] not in ("gm", "player") or not isinstance(st["msgs"], list) or not st["msgs"]:
+    if st["v"] != 1 or st["role"] not in ("gm", "player") or not isinstance(st["revealed"], bool):
         raise _damaged("request")
-    if len(st["msgs"]) > MAX_MSGS or not isinstance(st["revealed"], bool):
+    if not isinstance(st["msgs"], list) or not 1 <= len(st["msgs"]) <= MAX_MSGS:
         raise _damaged("request")
     for t in (st["created"], st["updated"]):
         if isinstance(t, bool) or not isinstance(t, (int, float)):
             raise _damaged("time")
+
+
+def _check_state(st) -> dict:
+    """A stored state, every part checked again (a corrupt or hostile store
+    loses only the entries that fail)."""
+    _check_state_form(st)
     q = _check_request(st["msgs"][0])
     if q["i"] != st["rid"]:
         raise _damaged("request id")
