@@ -130,7 +130,7 @@ def run(tamper):
     saw."""
     gm, pl = Device(203), Device(204)
     rid, q = gm.ask("milhamah", MILHAMAH, "Dana", "climb")
-    pl.open(tamper(0, q))
+    rid = pl.open(tamper(0, q))["rid"]  # the id as the player's page got it
     d = gm.open(tamper(1, pl.answer(rid)))["reply"]
     pl.open(tamper(2, d))
     v = tamper(4, gm.open(tamper(3, pl.step(rid, {"do": "reroll", "dice": [0, 1]})))["reply"])
