@@ -237,11 +237,13 @@ def _after(t: _Turn) -> list:
     if r.get("counter"):
         lines.append("The opponent may counter: the final dice contain "
                      + ", ".join(_written(c) for c in r["counter"]) + ".")
-    if t.opp and t.ev["outcome"] == "botch" and r["pocket"]:
-        lines.append(f"The defender may pocket {plural(r['pocket'], 'success')} for the next turn.")
-    if t.opp and t.ev["outcome"] == "botch" and r["plus_xr"]:
-        lines.append(f"The opponent gets +{r['plus_xr']}R on the next roll.")
-    return lines
+    return lines + (_botch_gifts(r) if t.opp and t.ev["outcome"] == "botch" else [])
+
+
+def _botch_gifts(r: dict) -> list:
+    """"Critical failure": what an attacker's botch gives the defender."""
+    lines = [f"The defender may pocket {plural(r['pocket'], 'success')} for the next turn."] if r["pocket"] else []
+    return lines + ([f"The opponent gets +{r['plus_xr']}R on the next roll."] if r["plus_xr"] else [])
 
 
 def _hit(t: _Turn) -> list:

@@ -694,17 +694,17 @@ _STEPS = {"reroll": _reroll, "cipher": _cipher, "natural": _natural, "stand": _s
 def _open_steps(spec: dict, track: dict, ev: dict, side: str) -> list:
     """The dice-changing steps a side has left while its turn is open."""
     s = track["sides"][side]
-    sp = _side_spec(spec, side)
     if s["closed"] or track["hit"] is not None:
         return []
-    verbs = []
-    if s["rounds"] < sp["rounds"] and _xs(spec)[side] > 0:
-        verbs.append("reroll")
-    if s["ciphers"] < sp["cipher"]:
-        verbs.append("cipher")
-    if side == "initiator" and ev["initiator"]["natural"] and s["reward"] is None:
-        verbs.append("natural")
-    return verbs
+    sp = _side_spec(spec, side)
+    can = (("reroll", s["rounds"] < sp["rounds"] and _xs(spec)[side] > 0), ("cipher", s["ciphers"] < sp["cipher"]),
+           ("natural", side == "initiator" and _may_choose(ev, s)))
+    return [verb for verb, ok in can if ok]
+
+
+def _may_choose(ev: dict, s: dict) -> bool:
+    """A natural shoresh on the table whose reward is not chosen yet."""
+    return ev["initiator"]["natural"] and s["reward"] is None
 
 
 def _allowed(spec: dict, track: dict, ev: dict | None = None) -> dict:
