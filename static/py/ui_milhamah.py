@@ -403,8 +403,8 @@ def _moved(stage: dict, side: str) -> set:
 
 
 def _open(result: dict) -> bool:
-    """May the roller still change their dice (the outcome is "so far")?"""
-    return any(v in (result.get("allowed") or []) for v in ("reroll", "cipher", "natural"))
+    """May either side still change the dice (the outcome is "so far")?"""
+    return bool(result.get("turn")) or any(v in (result.get("allowed") or []) for v in ("reroll", "cipher", "natural"))
 
 
 def banner(result: dict) -> str:

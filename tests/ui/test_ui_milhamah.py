@@ -446,3 +446,11 @@ def test_when_best_play_keeps_the_roll_no_die_is_marked():
     html = U.render_result(r, {"selected": []})
     assert "↻</span>" not in html and "(best play keeps the roll)" in html
     assert "↻</span>" in U.render_result(r, {"selected": ["0"]})
+
+
+def test_the_history_entry_says_success_at_a_cost():
+    """The roll history words the outcome as the tab does."""
+    r = rules.roll("milhamah", {"shoresh": "אשר", "pool": ["red"], "difficulty": 1, "rounds": 0},
+                   ScriptedRng([1, 2, 3, 4]))
+    html = U.views.history_entry({"system": "milhamah", "result": r}, 1, "Milhamah RPG", U.summary(r))
+    assert ">Success at a cost<" in html
