@@ -143,15 +143,15 @@ _IGNORED = re.compile(r"[\s\-\u05be.,]")
 def load_roots(path: str = ROOTS_FILE) -> list:
     """The common roots the dice may also spell (``milhamah_roots.json``:
     its ``about``, ``source`` and ``license`` say where they come from), as
-    (root, gloss, letters needed), most used first. Each root is three base
-    letters."""
+    (root, gloss, its letters, letters needed), most used first. Each root
+    is three base letters."""
     with open(path, encoding="utf-8") as f:
         data = json.load(f)
     rows = [(r["root"], r["gloss"]) for r in data["roots"]]
     bad = [r for r, _g in rows if len(r) != 3 or not set(r) <= set(LETTERS)]
     if bad:
         raise ValueError(f"{path}: roots must be three base letters (not {', '.join(bad[:3])})")
-    return [(r, g, _need(r)) for r, g in rows]
+    return [(r, g, frozenset(r), _need(r)) for r, g in rows]
 
 
 # --------------------------------------------------------------------------
@@ -466,7 +466,9 @@ def spelled(faces: list, exclude: tuple = ()) -> list:
     >>> [r for r, _g in spelled(["ש", "ל", "מ", "*"])]
     ['שלמ', 'משל']
     """
-    return [(r, g) for r, g, need in ROOTS if r not in exclude and _covers(need, faces)]
+    shown = frozenset(faces)
+    return [(r, g) for r, g, letters, need in ROOTS
+            if letters <= shown and r not in exclude and (len(letters) == len(r) or _covers(need, faces))]
 
 
 def _needed(spec: dict, base: int) -> tuple:
@@ -918,17 +920,23 @@ def _present(spec: dict, track: dict) -> dict:
         "merit_point": bool(me["natural"] and ev["reward"] == "merit"),
         "turn": _turn(spec, track, ev, allowed),
     }
-    if ev["outcome"] == "botch":
-        result["botch_wilds"] = me["wilds"]
     if spec["opponent"]:
         result.update(_opposed_out(spec, track, ev, _side_out(spec, track, ev, "opponent", allowed["opponent"])))
     if track["hit"]:
         result["hit"] = _hit(track["hit"], result.get("margin", ev["total"]))
-    found = spelled(ev["initiator"]["faces"], (spec["shoresh"],))
-    result["also_spell"] = [{"root": r, "gloss": g} for r, g in found[:SPELLED_SHOWN]]
-    result["also_spell_count"] = len(found)
+    result.update(_for_the_narrator(spec, ev))
     result["explain"] = explain_milhamah.explain(spec, ev, result, track["log"])
     return result
+
+
+def _for_the_narrator(spec: dict, ev: dict) -> dict:
+    """A botch's wilds (they make it worse, RULES-NOTES Milhamah 5) and the
+    other roots the final dice spell."""
+    found = spelled(ev["initiator"]["faces"], (spec["shoresh"],))
+    out = {"also_spell": [{"root": r, "gloss": g} for r, g in found[:SPELLED_SHOWN]], "also_spell_count": len(found)}
+    if ev["outcome"] == "botch":
+        out["botch_wilds"] = len(ev["initiator"]["wilds"])
+    return out
 
 
 def _opposed_out(spec: dict, track: dict, ev: dict, o: dict) -> dict:
@@ -938,14 +946,19 @@ def _opposed_out(spec: dict, track: dict, ev: dict, o: dict) -> dict:
     out = {"opponent": o, "modifier": spec["rerolls"] - spec["opponent"]["rerolls"],
            "allowed_opponent": o["allowed"]}
     if ev["outcome"] in ("failure", "botch"):
-        names = list(dict.fromkeys(spec["opponent"]["shorashim"] + [spec["opponent"]["shoresh"]]))
-        out["counter"] = [n for n in names if _found(n, ev["initiator"]["faces"])]
+        out["counter"] = _counters(spec["opponent"], ev["initiator"]["faces"])
     if ev["outcome"] == "botch":
         out["pocket"] = o["successes"]
         out["plus_xr"] = max(0, ev["needed"] - ev["total"])
     if ev["outcome"] == "critical_success" or track["hit"]:
         out["margin"] = ev["total"] - o["successes"]
     return out
+
+
+def _counters(opp: dict, faces: list) -> list:
+    """The opponent's shorashim a failed initiator's final dice contain."""
+    names = dict.fromkeys(opp["shorashim"] + [opp["shoresh"]])
+    return [n for n in names if _found(n, faces)]
 
 
 def _hit(h: dict, margin: int) -> dict:
