@@ -371,6 +371,21 @@ def _stage_action(msgs: list) -> dict:
     return prev["x"] if prev["k"] == "g" else {"do": "roll"}
 
 
+#: A player's "done" (``e``) where the rules have a verb for ending a turn
+#: (Milhamah's opposed ``stand``: the opponent reacts only after it) is
+#: that step, with no dice, recorded in the result's stages.
+END_TURN = {"do": "stand"}
+
+
+def _end_turn(q: dict, stages: list) -> list:
+    """The stage a player's "done" adds: ``END_TURN`` when the rules allow
+    it now, else none."""
+    if not stages:
+        return []
+    result = rules.replay(q["y"], q["p"], stages)
+    return [{**END_TURN, "draws": []}] if END_TURN["do"] in (result.get("allowed") or []) else []
+
+
 def _stages(msgs: list) -> list:
     """The ``stages`` a result records, rebuilt from the transcript."""
     out, action = [], None
@@ -379,6 +394,8 @@ def _stages(msgs: list) -> list:
             action = _stage_action(msgs[:i + 1])
         elif m["k"] == "d":
             out.append({**action, "draws": list(m["d"])})
+        elif m["k"] == "e":
+            out += _end_turn(msgs[0], out)
     return out
 
 
@@ -578,6 +595,7 @@ def _gm_receive(st: dict, m: dict, now) -> tuple[dict, str]:
         st = {**st, "msgs": msgs + [{"k": "d", "d": draws}], "updated": now}
     else:
         st = _append(st, m, now)
+        result = _result(st["msgs"])  # a "done" may end the player's turn in the rules too
     return _gm_after(st, result, now)
 
 
@@ -774,6 +792,8 @@ def _derive(q: dict, secret: str, moves) -> tuple[list, dict]:
         if m["k"] == "s":
             result, draws = _roll_stage(msgs, secret, result)
             msgs.append({"k": "d", "d": draws})
+        elif m["k"] == "e":
+            result = _result(msgs)
         if len(msgs) > MAX_MSGS:
             raise _damaged("list of moves")
     return msgs, result

@@ -404,9 +404,12 @@ def test_a_simple_roll_is_revealed_with_its_dice(system, spec):
 
 
 def test_milhamah_opposed_gm_steps_for_the_opponent():
-    """The player passes; the GM rerolls the opponent's dice. The GM's
-    choice travels first (no seed in it); the player's page then sends the
-    seed those dice come from; the player may answer with a reroll."""
+    """The player passes, which in an opposed Milhamah roll is the
+    initiator's ``stand`` (the opponent reacts only after the initiator's
+    turn); the GM rerolls the opponent's dice. The GM's choice travels first
+    (no seed in it); the player's page then sends the seed those dice come
+    from. The reaction ends the roll: the initiator may not act again, and
+    the GM's page reveals by itself."""
     spec = {"shoresh": "אשר", "rerolls": 2, "opponent": {"shoresh": "שלם", "rerolls": 2}}
     gm, pl, rid, d = start("milhamah", spec, 9, 10)
     pl.open(d)
@@ -418,15 +421,14 @@ def test_milhamah_opposed_gm_steps_for_the_opponent():
     assert got["note"] == "The GM asks to roll its step." and share.decode(g)["data"]["m"] == {
         "k": "g", "x": {"do": "reroll", "side": "opponent", "dice": [0, 1]}}
     assert fair.view(got["state"])["gm_action"]["side"] == "opponent"
-    d3 = gm.open(pl.answer(rid))["reply"]
-    st = pl.open(d3)["state"]
-    assert fair.view(st)["player_may_step"] and not fair.view(st)["gm_may_step"]
-    reveal = gm.open(pl.step(rid, {"do": "reroll", "dice": [0]}))["reply"]
+    reveal = gm.open(pl.answer(rid))["reply"]
+    assert share.decode(reveal)["fair"] == "v"  # the final link
     result = finish_verified(gm, pl, rid, reveal)
     assert [(s["do"], s.get("side")) for s in result["stages"]] == [
-        ("roll", None), ("reroll", "opponent"), ("reroll", None)]
+        ("roll", None), ("stand", None), ("reroll", "opponent")]
+    assert "reroll" not in result["allowed"]
     seeds = [m["s"] for m in gm.get(rid, "gm")["msgs"] if m["k"] == "s"]
-    assert result["stages"][1]["draws"] == reference_faces(gm.get(rid, "gm")["secret"], seeds[1], rid, 1, [12, 12])
+    assert result["stages"][2]["draws"] == reference_faces(gm.get(rid, "gm")["secret"], seeds[1], rid, 1, [12, 12])
 
 
 def test_the_gm_may_reveal_early_and_the_player_is_told():
