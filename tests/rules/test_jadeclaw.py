@@ -312,7 +312,7 @@ def brute_simple(spec):
     included) through ``roll`` itself."""
     norm = jc.normalize(spec)
     pool = jc.prepare(norm)[0]
-    label, opp = jc._opposition(norm)
+    label, opp = jc.opposition(norm)
     out_v, out_o = {}, {}
 
     def rolls_of(pool, favored):
