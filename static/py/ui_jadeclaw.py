@@ -496,7 +496,7 @@ def _other_side_preview(spec: dict) -> str:
         return ""
     pool, steps, info = jc.prepare_side(sd, damage=who == "soak")
     rolls = info["penalties"] + 1 if who == "opponent" else 1
-    label = "Soak dice:" if who == "soak" else f"{jc.opposition(spec)[0]} rolls"
+    label = "Soak" if who == "soak" else f"They ({jc.opposition(spec)[0]}) roll"
     return _pool_preview(label, pool, steps, rolls, sd.favored)
 
 
