@@ -1037,13 +1037,17 @@ def _add_shifted(acc: list, h: int, q: Any, poly: list) -> None:
 
 
 def _mixed_hits(dmg_mix: list, soak_mix: list, kind: str, one: Any, budget: int) -> dict[int, Any]:
-    """The hits distribution over both sides' mixtures (Favored)."""
+    """The hits distribution over both sides' mixtures (Favored). Gives up
+    (``_TooBig``) as soon as the scans so far say the rest will not fit in
+    ``budget``, so little work is thrown away before sampling."""
     left = [budget]
     out: dict[int, Any] = {}
-    for wd, gd in dmg_mix:
-        for ws, gs in soak_mix:
-            for h, p in _Scan(gd, gs, kind, one, left).run().items():
-                out[h] = out.get(h, 0) + wd * ws * p
+    parts = [(wd * ws, gd, gs) for wd, gd in dmg_mix for ws, gs in soak_mix]
+    for i, (w, gd, gs) in enumerate(parts, 1):
+        for h, p in _Scan(gd, gs, kind, one, left).run().items():
+            out[h] = out.get(h, 0) + w * p
+        if (budget - left[0]) / i * (len(parts) - i) > left[0]:  # the average scan so far, for each one left
+            raise _TooBig
     return out
 
 
