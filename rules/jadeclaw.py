@@ -918,17 +918,18 @@ def _favored_mixture(pool: list[int], favored: bool, one: Any) -> list[tuple[Any
     a 1 and was re-rolled: the dice before it show 2..s, it and the dice
     after it 1..s (and the case that no die showed 1)."""
     if not favored:
-        return [(one, [_Group("u1", tuple(pool))] if pool else [])]
+        return [(one, _groups(u1=pool))]
     out = []
     before = one  # the chance that the dice before j showed no 1
-    for j in range(len(pool) + 1):
-        w = before * (one / pool[j]) if j < len(pool) else before
-        if w:
-            out.append((w, [g for g in (_Group("u2", tuple(pool[:j])), _Group("u1", tuple(pool[j:])))
-                            if g.sizes]))
-        if j < len(pool):
-            before = before * (one - one / pool[j])
-    return out
+    for j, s in enumerate(pool):
+        out.append((before / s, _groups(u2=pool[:j], u1=pool[j:])))
+        before = before * (one - one / s)
+    return out + [(before, _groups(u2=pool))]
+
+
+def _groups(**laws: list[int]) -> list[_Group]:
+    """The groups with dice, e.g. ``_groups(u2=[12], u1=[8, 6])``."""
+    return [_Group(law, tuple(sizes)) for law, sizes in laws.items() if sizes]
 
 
 class _Scan:
@@ -1006,13 +1007,18 @@ class _Scan:
         settle and the damage faces left waiting. ``ahead`` is how many more
         soak dice than damage dice are placed."""
         h, new_pend = _settle(self.hit, v, ahead, pend, cd, cs)
-        if v > 1:
-            top = v - 1 + self.clamp
-            return h, (tuple([u if u < top else top for u in new_pend])
-                       if new_pend and new_pend[0] > top else new_pend)
-        if self.n_soak and no_soak_yet:
-            h += 1  # every soak die shows 1: a Botch, one extra hit
-        return h + sum(self.hit[u][1] for u in new_pend), ()  # the rest face an imaginary 1
+        if v == 1:
+            return h + self._last(new_pend, no_soak_yet), ()
+        top = v - 1 + self.clamp
+        return h, (tuple([u if u < top else top for u in new_pend])
+                   if new_pend and new_pend[0] > top else new_pend)
+
+    def _last(self, pend: tuple, no_soak_yet: bool) -> int:
+        """Hits settled once every die is placed: the damage dice still
+        waiting face an imaginary 1; soak dice that all show 1 (a Botch)
+        add one hit."""
+        botch = 1 if self.n_soak and no_soak_yet else 0
+        return botch + sum(self.hit[u][1] for u in pend)
 
 
 def _settle(hit: list, v: int, ahead: int, pend: tuple, cd: int, cs: int) -> tuple[int, tuple]:
@@ -1119,15 +1125,18 @@ def _sample_faces(rnd, table: list[int] | None, pool: list[int], favored: bool) 
     return sorted(faces, reverse=True)
 
 
+def _faces_hits(d: list[int], s: list[int], hit: list) -> int:
+    """Hits of sorted damage faces against sorted soak faces."""
+    return (1 if s and s[0] == 1 else 0) + sum(hit[x][s[i] if i < len(s) else 1] for i, x in enumerate(d))
+
+
 def _sampled_hits(spec: dict, sides: tuple, kind: str) -> dict:
     rnd = random.Random(spec_seed("jadeclaw", spec, "damage-odds")).random
     n = max(500, min(3000, DAMAGE_SAMPLE_DRAWS // max(1, len(sides[0][1]) + len(sides[1][1]))))
     hit = [[pair_hits(u, w, kind) for w in range(13)] for u in range(13)]
     tally: dict[int, int] = {}
     for _ in range(n):
-        d = _sample_faces(rnd, *sides[0])
-        s = _sample_faces(rnd, *sides[1])
-        h = (1 if s and s[0] == 1 else 0) + sum(hit[x][s[i] if i < len(s) else 1] for i, x in enumerate(d))
+        h = _faces_hits(_sample_faces(rnd, *sides[0]), _sample_faces(rnd, *sides[1]), hit)
         tally[h] = tally.get(h, 0) + 1
     margin = 1.96 * (0.25 / n) ** 0.5
     return {"dist": {h: c / n for h, c in tally.items()}, "exact": False, "samples": n, "margin": margin}
