@@ -16,6 +16,8 @@ caps:
   (``capped``); odds exact to ``SCORE_BOUND`` (100), the rest as ``tail``;
 - ALKEMY: ties between equal characteristics reroll at most
   ``max_rerolls`` (<= 100) times (``capped``, ``reroll_cap``);
+- Mirage: an opposed tie is broken at most ``MAX_TIEBREAKS`` (20) times
+  (``can_tiebreak`` false, "the GM decides");
 - Jadeclaw: at most 20 Penalties (21 rolls) on either side; damage odds exact below a work
   budget, else sampled (``samples``, ``margin``);
 - Milhamah: odds exact below ``STATE_LIMIT`` states, else sampled
@@ -195,14 +197,32 @@ def test_open_tale_odds_state_their_bound_and_tail():
 @pytest.mark.parametrize("cap", [0, 1, 20, alkemy.MAX_REROLL_CAP])
 def test_alkemy_reroll_cap_is_stated(cap):
     """Equal characteristics and hands that tie every time: the rerolls stop
-    at the cap, the result says capped, no winner, and why."""
+    at the cap, the result says capped, no winner, and why: still tied,
+    the GM decides (its own outcome, ``tie``)."""
     spec = {"characteristic": 5, "opponent": {"characteristic": 5}, "max_rerolls": cap}
     r = rules.roll("alkemy", spec, Highest())
     assert r["capped"] is True and r["rerolls"] == cap and r["reroll_cap"] == cap
-    assert r["winner"] is None and r["outcome"] == "failure"
+    assert r["winner"] is None and r["outcome"] == "tie"
     assert len(r["tied_rounds"]) == cap
     assert any(f"after {cap} rerolls, the cap" in line for line in r["explain"])
     assert rules.replay("alkemy", r["spec"], r["stages"]) == r
+
+
+def test_mirage_tiebreaks_are_bounded():
+    """Dice that show 1 every time tie 0-0 every time: tie-breaks stop at
+    MAX_TIEBREAKS, the result says the GM decides, a further one is refused,
+    and the longest such result still replays within the stage cap."""
+    spec = {"attribute": 12, "skill": 12, "gear": [12] * 6,
+            "opponent": {"attribute": 12, "skill": 12, "gear": [12] * 6}}
+    r = rules.roll("mirage", spec, Lowest())
+    while r["can_tiebreak"]:
+        r = rules.act("mirage", spec, r, {"do": "tiebreak"}, Lowest())
+    assert r["tiebreaks"] == mirage.MAX_TIEBREAKS and r["outcome"] == "tie"
+    assert any("the GM decides" in line for line in r["explain"])
+    with pytest.raises(SpecError, match="GM decides"):
+        rules.act("mirage", spec, r, {"do": "tiebreak"}, Lowest())
+    again, took = timed(lambda: rules.replay("mirage", r["spec"], r["stages"]))
+    assert again == r and took < LIMIT
 
 
 def test_alkemy_reroll_cap_above_the_maximum_is_refused():
@@ -213,8 +233,8 @@ def test_alkemy_reroll_cap_above_the_maximum_is_refused():
 def test_alkemy_odds_state_the_chance_of_reaching_the_cap():
     o = rules.odds("alkemy", {"characteristic": 5, "opponent": {"characteristic": 5},
                               "max_rerolls": 2})
-    assert 0 < o["capped"] < 0.01
-    assert abs(o["outcome"]["success"] + o["outcome"]["failure"] - 1) < 1e-12
+    assert 0 < o["capped"] < 0.01 and o["outcome"]["tie"] == o["capped"]
+    assert abs(o["outcome"]["success"] + o["outcome"]["tie"] + o["outcome"]["failure"] - 1) < 1e-12
 
 
 @pytest.mark.parametrize("spec, field", [
