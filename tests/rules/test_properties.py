@@ -195,6 +195,10 @@ _JADECLAW_KEYS = {
     "soak": _JADE_DICE,
     "damage_type": names(jadeclaw.DAMAGE_TYPES),
     "double_botch": names(("botch", "tie")),
+    # the other side's own modifiers (opposing dice or a Difficulty; soak dice)
+    **{f"{who}_{mod}": strategy for who in ("opponent", "soak") for mod, strategy in (
+        ("bonuses", st.integers(0, 20)), ("penalties", st.integers(0, 20)), ("favored", st.booleans()),
+        ("limit", st.sampled_from([None, 4, 6, 8, 10, 12, "d8", 0])))},
 }
 # dice or a level (rarely both: refused unless they agree)
 JADECLAW_SPECS = st.one_of(spec_of({k: v for k, v in _JADECLAW_KEYS.items() if k != "level"}),
@@ -367,16 +371,26 @@ def _counts_alkemy(result: dict, spec: dict, v: int) -> None:
 def _counts_jadeclaw(result: dict, spec: dict, v: int) -> None:
     if result["kind"] == "simple":
         assert v == max(d["face"] for d in result["dice"])
-        for r in result["rolls"]:
+        for r in result["rolls"] + (result.get("opponent_rolls") or []):
             assert r["score"] == max(d["face"] for d in r["dice"])
+            for d in r["dice"]:
+                check_die(d)
         if not isinstance(spec["dice"], dict):
             assert len(result["rolls"]) == result["penalties"] + 1
             assert v == min(r["score"] for r in result["rolls"])
+        if result["opponent"] is not None:
+            # the opposing side keeps its worst Score, one roll and one more per net Penalty
+            net = spec["opponent_penalties"] - spec["opponent_bonuses"]
+            rolled = result["opponent_pool"] is not None
+            assert len(result["opponent_rolls"]) == (max(net, 0) + 1 if rolled else 1)
+            assert result["opponent_score"] == min(r["score"] for r in result["opponent_rolls"])
         if result["outcome"] == "botch":
             assert v == 1
     else:
         hits = sum(p["hits"] for p in result["pairs"]) + (1 if result["soak_botch"] else 0)
         assert v == hits
+        if result["soak_pool"] is not None:
+            assert sorted(d["sides"] for d in result["opponent"]) == sorted(result["soak_pool"])
         assert result["outcome"] == ("hits" if v else "no_hits")
 
 
