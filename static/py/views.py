@@ -43,9 +43,13 @@ def pct(p) -> str:
     return f"{p * 100:.1f} %"
 
 
+#: Outcome names that read better with an article (Milhamah's one wording).
+_OUTCOME_WORDS = {"success_at_cost": "success at a cost"}
+
+
 def outcome_name(outcome) -> str:
-    """'success_at_cost' → 'Success at cost'."""
-    s = str(outcome or "").replace("_", " ").strip()
+    """'success_at_cost' → 'Success at a cost', 'double_botch' → 'Double botch'."""
+    s = _OUTCOME_WORDS.get(outcome, str(outcome or "").replace("_", " ").strip())
     return s[:1].upper() + s[1:]
 
 

@@ -18,7 +18,7 @@ caps:
   ``max_rerolls`` (<= 100) times (``capped``, ``reroll_cap``);
 - Mirage: an opposed tie is broken at most ``MAX_TIEBREAKS`` (20) times
   (``can_tiebreak`` false, "the GM decides");
-- Jadeclaw: at most 20 Penalties (21 rolls); damage odds exact below a work
+- Jadeclaw: at most 20 Penalties (21 rolls) on either side; damage odds exact below a work
   budget, else sampled (``samples``, ``margin``);
 - Milhamah: odds exact below ``STATE_LIMIT`` states, else sampled
   (``sampled``, ``margin``, ``note``);
@@ -111,6 +111,14 @@ WORST = {
          "damage_type": "enervated"},
         {"kind": "damage", "dice": "40d12", "soak": {"faces": [12] * 40}, "favored": True},
         {"kind": "damage", "dice": "40d12", "soak": "40d12", "penalties": 20},
+        {"dice": "40d12", "penalties": 20, "favored": True, "opponent": "40d12", "opponent_penalties": 20,
+         "opponent_favored": True, "opponent_limit": 12},
+        {"dice": "d4", "difficulty": "for_legends_only", "opponent_bonuses": 20, "opponent_penalties": 0,
+         "opponent_favored": True},
+        {"kind": "damage", "dice": "40d12", "favored": True, "soak": "30d12", "soak_favored": True,
+         "soak_bonuses": 1, "soak_limit": 12},
+        {"kind": "damage", "dice": "3d12 & 3d10", "favored": True, "soak": "3d12 & 3d10", "soak_favored": True,
+         "soak_penalties": 1},
     ],
     "milhamah": [
         {"shoresh": "אבגד", "pool": ALL12, "rerolls": 12, "bonus_rerolls": 12, "rounds": 4,
@@ -239,6 +247,10 @@ def test_alkemy_odds_state_the_chance_of_reaching_the_cap():
     ({"dice": "d8", "penalties": jadeclaw.MAX_MODS + 1}, "penalties"),
     ({"dice": "d8", "opponent": {"faces": [3] * 41}}, "opponent"),
     ({"level": jadeclaw.MAX_LEVEL + 1}, "level"),
+    ({"dice": "d8", "opponent": "40d12", "opponent_bonuses": 1}, "opponent_bonuses"),
+    ({"dice": "d8", "difficulty": "routine", "opponent_penalties": jadeclaw.MAX_MODS + 1}, "opponent_penalties"),
+    ({"kind": "damage", "dice": "d8", "soak": "40d12", "soak_bonuses": 1}, "soak_bonuses"),
+    ({"kind": "damage", "dice": "d8", "soak": "d8", "soak_penalties": jadeclaw.MAX_MODS + 1}, "soak_penalties"),
 ], ids=lambda x: str(x)[:40])
 def test_jadeclaw_pool_caps_are_field_errors(spec, field):
     """Past MAX_POOL dice, 20 Penalties or level 60, the spec is refused,
