@@ -496,7 +496,7 @@ def flush_forms(*_):
         FORMS["fields"][system] = read_fields(q(f"#form-{system}"))
     FORMS["dirty"] = set()
     write_store(formstate.KEY, formstate.dump(CURRENT["system"], FORMS["fields"]),
-                "The browser refused to keep your forms (storage full?); they are lost on reload.")
+                "The browser refused to store your forms (storage full?); they open as new on reload.")
 
 
 def _read_stored_form(system, fields):
@@ -608,7 +608,10 @@ def write_store(key, text, refused):
     try:
         window.localStorage.setItem(key, text)
     except Exception:
-        banner(refused, "warning")
+        shown = q("#banner")
+        said = "" if shown.hidden else str(shown.textContent)
+        if refused not in said:  # one refusal does not hide another (history, setups, forms)
+            banner(f"{said} {refused}".strip() if "refused" in said else refused, "warning")
 
 
 def load_history():
