@@ -40,7 +40,8 @@ API
   ``natural``, ``botch``, played best over ``colours_rounds`` rounds),
   ``colours_rounds``, ``policy``; when sampled also ``sampled`` (how many
   first rolls), ``margin`` and ``note``. After a roll, ``action`` None (the
-  side about to act plays best), ``{"do": "best", "side": s}``, or
+  side about to act plays best: the initiator while it may reroll, else
+  the opponent), ``{"do": "best", "side": s}``, or
   ``{"do": "reroll", "side": s, "dice": [i...]}`` (that reroll, then best
   play): ``value``, ``outcome``, ``natural``, ``meets``, ``success``
   (P(success or better)), ``now`` (the outcome as the dice lie), ``side``,
@@ -50,9 +51,10 @@ API
   ``value`` is the opponent's successes and the rest is the initiator's.
 - ``best_reroll(spec, result, side="initiator") -> list``: the advised die
   indices ([] = keep the roll).
-- ``attach_advice(spec, result)``: the hook ``milhamah._present`` calls; it
-  sets ``result["best_reroll"]`` and, opposed,
-  ``result["opponent"]["best_reroll"]``.
+- ``attach_advice(spec, result, track)``: the hook ``milhamah._present``
+  calls with the state it presents; it sets ``result["best_reroll"]`` and,
+  opposed, ``result["opponent"]["best_reroll"]`` (the reaction's advice,
+  [] until the initiator's turn is over).
 
 >>> from rules.milhamah import normalize
 >>> o = odds(normalize({"shoresh": "טכ", "pool": {"red": 2}, "rerolls": 1, "difficulty": 1}))
@@ -115,24 +117,30 @@ class _TooBig(Exception):
 # --------------------------------------------------------------------------
 # Reading a result: the one place that knows how a result holds its state.
 
-def _state(spec: dict, result) -> dict:
-    """Each side's dice and what it may still do, read from the result
-    (``milhamah._load_track``; a hand-made or stale result is a SpecError).
+def _state(spec: dict, result=None, track=None) -> dict:
+    """Each side's dice and what it may still do: from the result (its
+    stages replayed by ``milhamah._load_track``; a hand-made or stale result
+    is a SpecError) or from the state ``milhamah._present`` holds.
 
-    Per side: ``faces``, ``left`` (reroll rounds it may still take),
-    ``first`` (the first-roll bonus is still in play: a first-roll natural
-    not rerolled), ``reward``; and ``outcome`` as the dice lie."""
-    track = M._load_track(spec, result)
+    Per side: ``faces``, ``left`` (reroll rounds its turn may still take:
+    the spec's rounds less those used, none once the side stood or chose
+    the natural's reward, nor for a voided reaction), ``first`` (the
+    first-roll bonus is still in play: a first-roll natural not rerolled),
+    ``reward``, ``now`` (it may reroll now: opposed, the opponent only
+    once the initiator's turn is over); and ``outcome`` as the dice lie."""
+    if track is None:
+        track = M._load_track(spec, result)
     ev = M._evaluate(spec, track)
     allowed = M._allowed(spec, track, ev)
     sides = {}
     for side, s in track["sides"].items():
         sp = M._side_spec(spec, side)
-        can = "reroll" in allowed[side]
+        open_ = (not s["closed"] and track["hit"] is None and M._xs(spec)[side] > 0
+                 and not (side == "opponent" and ev["voided"]))
         sides[side] = {"faces": list(ev[side]["faces"]),
-                       "left": max(0, sp["rounds"] - s["rounds"]) if can else 0,
+                       "left": max(0, sp["rounds"] - s["rounds"]) if open_ else 0,
                        "first": bool(s["first_natural"] and not s["rerolled"]),
-                       "reward": s["reward"]}
+                       "reward": s["reward"], "now": "reroll" in allowed[side]}
     return {"sides": sides, "outcome": ev["outcome"]}
 
 
@@ -1255,7 +1263,7 @@ def _policy(spec: dict, ahead=None) -> str:
     """What the odds assume, in words. ``ahead``: the rounds the advice
     looks ahead when fewer than the turn has (0: the blank dice, unsearched)."""
     opp = spec["opponent"]
-    text = ("Best play (RULES-NOTES Milhamah 6): each round the at most X dice, any dice or none, "
+    text = ("Best play: each round the at most X dice, any dice or none, "
             "whose reroll gives the highest chance to meet the " + ("opponent" if opp else "difficulty")
             + ", then of success, then of a natural, then of no botch, then the fewest dice; later "
             "rounds played the same way; stopping keeps a first-roll natural's bonus. The natural's "
@@ -1600,13 +1608,16 @@ def _advice(ctx: _Ctx, st: dict, side: str) -> list:
     return adv["dice"]
 
 
-def attach_advice(spec: dict, result: dict) -> None:
-    """The hook ``milhamah._present`` calls: the advice of each side."""
-    st = _state(spec, result)
+def attach_advice(spec: dict, result: dict, track: dict) -> None:
+    """The hook ``milhamah._present`` calls with the state it presents:
+    the advice of each side."""
+    st = _state(spec, track=track)
     ctx = _ctx(spec)
     result["best_reroll"] = _advice(ctx, st, "initiator")
     if "opponent" in st["sides"] and isinstance(result.get("opponent"), dict):
-        result["opponent"]["best_reroll"] = _advice(ctx, st, "opponent")
+        # the opponent's advice once its reaction is due (its dice can change)
+        mine = st["sides"]["opponent"]["now"]
+        result["opponent"]["best_reroll"] = _advice(ctx, st, "opponent") if mine else []
 
 
 # --------------------------------------------------------------------------

@@ -107,7 +107,7 @@ class Brute:
         for seq in itertools.product(range(1, 13), repeat=len(dice)):
             self.acts += 1
             if not self.advice:
-                MO.attach_advice = lambda spec, result: None
+                MO.attach_advice = lambda spec, result, track: None
             try:
                 r2 = rules.act("milhamah", self.spec, r, {"do": "reroll", "side": side, "dice": dice},
                                ScriptedRng(list(seq)))
@@ -124,7 +124,7 @@ class Brute:
         if key in self.memo:
             return self.memo[key][0]
         if side == "initiator":
-            stop = self.value(r, "opponent") if "opponent" in r else self.terminal(r)
+            stop = self.value(self.hand_over(r), "opponent") if "opponent" in r else self.terminal(r)
             order = self.mine
         else:
             stop = self.terminal(r)
@@ -133,6 +133,18 @@ class Brute:
         best = max(options, key=lambda o: order(o[1], len(o[0])))
         self.memo[key] = (best[1], options, order)
         return best[1]
+
+    def hand_over(self, r: dict) -> dict:
+        """The initiator keeping its dice, opposed: it stands (or, with a
+        natural on the table, takes the default reward, which ends its
+        turn) and the opponent's reaction is due."""
+        self.acts += 1
+        if "stand" in r["allowed"]:
+            return rules.act("milhamah", self.spec, r, {"do": "stand"}, ScriptedRng([]))
+        if "natural" in r["allowed"]:
+            return rules.act("milhamah", self.spec, r, {"do": "natural", "reward": "uncounterable"},
+                             ScriptedRng([]))
+        return r
 
     def reaches(self, r: dict, side: str, dice: list) -> bool:
         """Does rerolling ``dice`` (the advice) reach the optimum: the same
@@ -153,7 +165,7 @@ class Brute:
             r = rules.roll("milhamah", self.spec, ScriptedRng(list(seq)))
             results.append(r)
             v = self.value(r)
-            stop = self.value(r, "opponent") if "opponent" in r else self.terminal(r)
+            stop = self.value(self.hand_over(r), "opponent") if "opponent" in r else self.terminal(r)
             tot = v if tot is None else tuple(a + b for a, b in zip(tot, v))
             first = stop if first is None else tuple(a + b for a, b in zip(first, stop))
         return tuple(x / 12 ** n for x in tot), tuple(x / 12 ** n for x in first), results
@@ -224,7 +236,11 @@ def test_advice_after_a_reroll_and_the_reaction_reach_the_optimum(spec):
     for _ in range(60):
         r = rules.roll("milhamah", b.spec, ScriptedRng([rng.randint(1, 12) for _ in range(n)]))
         for side in ("initiator", "opponent"):
-            while side in ("initiator",) + (("opponent",) if "opponent" in r else ()):
+            if side == "opponent":
+                if "opponent" not in r:
+                    break
+                r = b.hand_over(r)
+            while True:
                 s = r if side == "initiator" else r["opponent"]
                 if "reroll" not in s["allowed"]:
                     break
@@ -288,9 +304,13 @@ def test_heaviest_specs_play_the_blank_dice_and_their_odds_fit_the_play():
 # Played samples: follow the advice, count the outcomes.
 
 def _play(spec: dict, rng) -> dict:
+    """A turn played by the advice; opposed, the initiator then stands (or
+    takes a natural's default reward) and the opponent reacts by its own."""
     r = rules.roll("milhamah", spec, rng)
     while "reroll" in r["allowed"] and r["best_reroll"]:
         r = rules.act("milhamah", spec, r, {"do": "reroll", "dice": r["best_reroll"]}, rng)
+    if "opponent" in r:
+        r = Brute(spec).hand_over(r)
     while "opponent" in r and "reroll" in r["opponent"]["allowed"] and r["opponent"]["best_reroll"]:
         r = rules.act("milhamah", spec, r, {"do": "reroll", "side": "opponent",
                                             "dice": r["opponent"]["best_reroll"]}, rng)
@@ -418,6 +438,10 @@ def test_every_result_carries_the_advice_of_both_sides():
     assert isinstance(r["best_reroll"], list) and isinstance(r["opponent"]["best_reroll"], list)
     assert len(r["best_reroll"]) <= r["x"] and len(r["opponent"]["best_reroll"]) <= r["opponent"]["x"]
     assert r["best_reroll"] == MO.best_reroll(r["spec"], r)
+    assert r["opponent"]["best_reroll"] == []  # its reaction is not due yet
+    stood = rules.act("milhamah", r["spec"], r, {"do": "stand"}, random.Random(4)) \
+        if "stand" in r["allowed"] else r
+    assert stood["opponent"]["best_reroll"] == MO.best_reroll(r["spec"], stood, "opponent")
     solo = rules.roll("milhamah", {"shoresh": "אשר", "rounds": 0}, random.Random(4))
     assert solo["best_reroll"] == [] and "opponent" not in solo
 
@@ -441,6 +465,5 @@ def test_outcome_rule_reads_a_result_as_the_rules_module_does(seed):
     me = r
     first = bool(r["first_bonus_kept"])
     opp = r["opponent"]["matches"] if "opponent" in r else None
-    got = MO._outcome(spec, r["track"]["sides"]["initiator"]["reward"], me["matches"], me["successes"],
-                      me["natural"], first, opp)
+    got = MO._outcome(spec, r["reward"], me["matches"], me["successes"], me["natural"], first, opp)
     assert OUT[got] == r["outcome"]

@@ -34,6 +34,14 @@ CASES = [
     ("jadeclaw", {"dice": "d10, d6", "penalties": 2, "favored": True, "opponent": "d8 & d8"}),
     ("jadeclaw", {"kind": "damage", "dice": "d12 & d8 & d4", "soak": "d10 & d6", "favored": True}),
     ("jadeclaw", {"kind": "damage", "dice": "2d8", "soak": "d8", "damage_type": "slaying"}),
+    ("jadeclaw", {"dice": "d10 & d6", "opponent": "d12 & d8", "opponent_penalties": 2, "opponent_favored": True,
+                  "opponent_limit": 10}),
+    ("jadeclaw", {"dice": "d8", "penalties": 1, "difficulty": "difficult", "opponent_bonuses": 1,
+                  "opponent_penalties": 2}),
+    ("jadeclaw", {"kind": "damage", "dice": "d12 & d10", "soak": "d10 & d8 & d4", "soak_penalties": 1,
+                  "soak_favored": True}),
+    ("jadeclaw", {"kind": "damage", "dice": "2d10", "favored": True, "soak": "d6 & d4", "soak_favored": True,
+                  "soak_limit": 4, "soak_bonuses": 1, "damage_type": "enervated"}),
     ("milhamah", {"shoresh": "אשר", "pool": ["red", "green"], "rounds": 0, "difficulty": 2}),
     ("milhamah", {"shoresh": "חנן", "pool": {"red": 4, "blue": 2}, "rounds": 0, "reaction": True,
                   "difficulty": 1}),
@@ -71,15 +79,21 @@ def _p(observed: dict, probs: dict) -> float:
     return fairness.p_value(fairness.chi_square(obs, exp), len(obs) - 1)
 
 
-def _value(system: str, result: dict):
-    """The number ``odds["value"]`` is about: Mirage's net successes when
-    opposed; ALKEMY's first-round total (a tie between equal
-    characteristics rerolls, and the odds' values are of one round)."""
-    if system == "mirage" and result["spec"]["opponent"] is not None:
-        return result["successes"] - result["opponent"]["successes"]
-    if system == "alkemy" and result.get("tied_rounds"):
-        return result["tied_rounds"][0]["value"]
+def _plain(result: dict):
     return result["value"]
+
+
+#: The number ``odds["value"]`` is about, read off a result: Mirage's net
+#: successes when opposed; ALKEMY's first-round total (a tie between equal
+#: characteristics rerolls, and the odds' values are of one round).
+VALUE_OF = {
+    "milhamah": _plain,
+    "open_tale": _plain,
+    "mirage": lambda r: (r["successes"] - r["opponent"]["successes"]
+                         if r["spec"]["opponent"] is not None else r["value"]),
+    "alkemy": lambda r: r["tied_rounds"][0]["value"] if r.get("tied_rounds") else r["value"],
+    "jadeclaw": _plain,
+}
 
 
 @pytest.mark.parametrize("system, spec", CASES, ids=[f"{s}-{i}" for i, (s, _) in enumerate(CASES)])
@@ -93,7 +107,7 @@ def test_rolled_outcomes_and_values_follow_the_odds(system, spec):
     for _ in range(ROLLS):
         r = rules.roll(system, spec, rng)
         outcomes[r["outcome"]] = outcomes.get(r["outcome"], 0) + 1
-        v = _value(system, r)
+        v = VALUE_OF[system](r)
         values[v] = values.get(v, 0) + 1
     assert _p(outcomes, odds["outcome"]) >= fairness.ALPHA, (outcomes, odds["outcome"])
     probs = dict(odds["value"])

@@ -5,12 +5,12 @@ reference (seed 003; RULES-NOTES ALKEMY 1-3)."""
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
 import rules
 import ui_alkemy as ui
+from tabs import odds_panel
 from rules.dice import ScriptedRng, SpecError
 
 SYSTEM = "alkemy"
@@ -221,7 +221,7 @@ def test_odds_panel_net_words_and_chance():
     """The net in words ("2 bonus, 1 malus → 1 bonus die"), P(success), the
     chart, the table of nets with the current one marked, the extra dice."""
     spec = ui.spec_from_form({**DEFAULT_FORM, "bonus": ["2"], "malus": ["1"]})
-    html = ui.render_odds(spec, None, {"selected": []})
+    html = odds_panel(ui, spec, None, {"selected": []})
     assert "2 bonus, 1 malus → 1 bonus die" in html
     p = rules.odds(SYSTEM, spec)["outcome"]["success"]
     assert f"<strong>{ui.views.pct(p)}</strong>" in html
@@ -234,22 +234,72 @@ def test_odds_panel_opposed():
     """Opposed: who wins, how ties break."""
     spec = ui.spec_from_form({**DEFAULT_FORM, "mode": ["opposed"], "characteristic": ["5"],
                               "opp_characteristic": ["5"]})
-    html = ui.render_odds(spec, None, {"selected": []})
+    html = odds_panel(ui, spec, None, {"selected": []})
     assert "Initiator wins" in html and "rerolls until one wins" in html
 
 
 def test_odds_panel_with_pending_keep():
     """With two new dice tapped, the panel gives the odds of keeping them."""
     r = rules.roll(SYSTEM, MARC, ScriptedRng([4, 5, 1]))
-    html = ui.render_odds(r["spec"], r, {"selected": ["0", "2"]})
+    html = odds_panel(ui, r["spec"], r, {"selected": ["0", "2"]})
     assert "Keeping the tapped pair: success 0 %" in html
 
 
 def test_odds_panel_renders_the_heaviest_case():
-    """The heaviest panel (opposed, four dice a side) renders (speed is the benchmark's to measure (tests/benchmark.py), not a test's)."""
+    """The heaviest panel (opposed, four dice a side): each figure is the
+    rules' own, the opponent's share is what is left when neither the
+    initiator wins nor the hands stay tied, and the net table marks the
+    initiator's clamped net (+2)."""
     rules.alkemy._kept_counts.cache_clear()
     spec = ui.spec_from_form({**DEFAULT_FORM, "mode": ["opposed"], "bonus": ["3"], "opp_malus": ["4"]})
-    assert "%" in ui.render_odds(spec, None, {"selected": []})
+    o = rules.odds(SYSTEM, spec)
+    html = odds_panel(ui, spec, None, {"selected": []})
+    win, lose = o["outcome"]["success"], o["outcome"]["failure"]
+    assert f"Initiator wins: <strong>{ui.views.pct(win)}</strong>" in html
+    assert f"opponent wins: <strong>{ui.views.pct(lose)}</strong>" in html
+    assert lose == pytest.approx(1 - win - o["outcome"]["tie"])
+    assert re.search(r'<tr class="alk-current" aria-current="true"><th scope="row">2 bonus</th>', html)
+    assert f"One more bonus die: {ui.views.pct(o['extra']['bonus'])}" in html
+
+
+def test_odds_panel_names_the_tie_share():
+    """Equal characteristics: the share still tied at the reroll cap is
+    named (the GM decides), with no rerolls allowed a real share."""
+    spec = ui.spec_from_form({**DEFAULT_FORM, "mode": ["opposed"], "characteristic": ["5"],
+                              "opp_characteristic": ["5"], "max_rerolls": ["0"]})
+    o = rules.odds(SYSTEM, spec)
+    assert o["outcome"]["tie"] > 0.1
+    html = odds_panel(ui, spec, None, {"selected": []})
+    assert f"at most 0 rerolls; still tied then, the GM decides: {ui.views.pct(o['outcome']['tie'])}" in html
+
+
+def test_still_tied_at_the_cap_is_a_tie_the_gm_decides():
+    """Issue 13: hands still tied at the reroll cap are not a failure: the
+    banner says tie, and that the GM decides."""
+    spec = {"characteristic": 3, "opponent": {"characteristic": 3}, "max_rerolls": 1}
+    r = rules.roll(SYSTEM, spec, ScriptedRng([3, 3, 3, 3] * 2))
+    html = ui.render_result(r, {"selected": []})
+    assert 'data-outcome="tie"' in html
+    assert "9 against 9: still tied after 1 reroll, the GM decides" in html
+    assert "Still tied after 1 rerolls, the cap (a GM setting): the GM decides." in html
+
+
+def test_every_bad_control_can_be_found():
+    """Issue 16, item 5: the form shows every error, not only the first.
+    Each SpecError names its own control, so putting the control the error
+    names back to the form's default and reading again finds the next:
+    characteristic -5 and bonus 50 name both."""
+    fields = {**DEFAULT_FORM, "characteristic": ["-5"], "bonus": ["50"], "max_rerolls": ["x"]}
+    found = []
+    for _ in range(len(fields)):
+        try:
+            ui.spec_from_form(fields)
+            break
+        except SpecError as e:
+            assert e.field in DEFAULT_FORM and e.field not in found
+            found.append(e.field)
+            fields = {**fields, e.field: DEFAULT_FORM[e.field]}
+    assert sorted(found) == ["bonus", "characteristic", "max_rerolls"]
 
 
 def test_reference_lists_faces_per_colour():
