@@ -91,7 +91,7 @@ _PLAIN = OUTCOMES.index("success")
 #: Work (memo misses weighted by their loops) the exact part of a whole-turn
 #: answer may take: the likeliest first rolls are valued exactly until it is
 #: spent, the rest sampled. 60 000 keeps nine 8-dice, one-round specs in ten
-#: wholly exact (the default takes about 15 000).
+#: wholly exact (the default takes about 18 000).
 EXACT_WORK = 60_000
 #: Work the sampled rest may take, and its sample sizes.
 SAMPLE_WORK = 20_000
@@ -1061,22 +1061,32 @@ def _mirrors(md: _Model, need: list) -> list:
 
 def _canonical_first_rolls(ctx: _Ctx) -> dict:
     """The first rolls with mirror images merged: {(state, agg): weight},
-    each under its smallest state."""
+    each under its smallest state (built type by type: each type's draws
+    carry their images under every mirror)."""
     if ctx.first is not None:
         return ctx.first
-    fr = ctx.first = ctx.md.first_roll()
-    perms = _mirrors(ctx.md, ctx.need)
-    if not perms:
-        return fr
     md = ctx.md
+    perms = _mirrors(md, ctx.need)
+    if not perms:
+        ctx.first = md.first_roll()
+        return ctx.first
+    acc = {(0, 0) * (len(perms) + 1): 1}
+    for t, n in enumerate(md.count):
+        ids = md.tslots[t]
+        new: dict = {}
+        for sa, aa, p in md.type_draws(t, n):
+            counts = md.decode(sa)
+            key = [sa, aa]
+            for perm in perms:
+                key += [sum(counts[i] * md.sunit[perm[i]] for i in ids),
+                        sum(counts[i] * md.aunit[perm[i]] for i in ids)]
+            for k0, w0 in acc.items():
+                k = tuple(x + y for x, y in zip(k0, key))
+                new[k] = new.get(k, 0) + w0 * p
+        acc = new
     out: dict = {}
-    for (s, a), w in fr.items():
-        counts = md.decode(s)
-        best = (s, a)
-        for perm in perms:
-            s2 = sum(n * md.sunit[perm[i]] for i, n in enumerate(counts) if n)
-            if s2 < best[0]:
-                best = (s2, sum(n * md.aunit[perm[i]] for i, n in enumerate(counts) if n))
+    for k, w in acc.items():
+        best = min(zip(k[::2], k[1::2]))
         out[best] = out.get(best, 0) + w
     ctx.first = out
     return out
