@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from conftest import open_app, watched_page  # noqa: E402  (tests/browser/conftest.py)
+from conftest import open_app, show_history, watched_page  # noqa: E402  (tests/browser/conftest.py)
 
 pytestmark = pytest.mark.browser
 
@@ -148,6 +148,7 @@ def test_let_them_react_order(browser, base_url, size):
     with watched_page(browser, base_url, viewport=size,
                       init_script=_history_script([_forced_natural_vs_opponent()])) as page:
         page.click("#tabbtn-milhamah")
+        show_history(page)
         page.click("#history-list [data-history-open]")
         page.wait_for_selector(f'{TRAY} [data-act="natural:critical"]')
         assert page.locator(f'{TRAY} [data-act="hit_location"]').count() == 0
