@@ -5,8 +5,11 @@
 (any dice: successes, wilds, duplicates, or none = stop) that gives, in this
 order, the highest probability that the final outcome meets the difficulty
 (``success_at_cost`` or better), then of ``success`` or better, then of a
-natural shoresh, then the fewest dice; later rounds are played the same
-way (a finite-horizon dynamic programme, not a greedy rule). Stopping keeps
+natural shoresh, then of no botch, then the fewest dice, then more of the
+better outcomes (critical, then natural success), then the better whole
+distribution (never the dice's order, so mirror-image rolls play alike);
+later rounds are played the same way (a finite-horizon dynamic programme,
+not a greedy rule). Stopping keeps
 a first-roll natural's bonus, so it is one of the choices. The natural's
 reward is taken as the successes (unopposed) or +1 and uncounterable
 (opposed), the rewards best for meeting the difficulty, unless the result
@@ -23,19 +26,24 @@ uncounterable" voids the reaction.
 interchangeable, and a face matters only as which shoresh letter it shows,
 wild, or neither; a state is the count of dice per (type, category), coded
 as one integer. Probabilities are integer weights over a power of 12, so
-every comparison is exact, and the three criteria are packed into one
-integer (``score``) whose order is the lexicographic order. Pruning only
-drops choices that another choice weakly beats by a coupling argument (see
-``_Engine``). When the exact enumeration of a whole turn is too big, the
-odds are sampled: first rolls drawn with a seed from the spec, each valued
-exactly (or, for the heaviest specs, played out), with the sample size and
-the 95 % margin stated.
+every comparison is exact, and the criteria are packed into one integer
+(``score``) whose order is the lexicographic order. Pruning only drops
+choices that another choice weakly beats by a coupling argument (see
+``_Engine``); a first roll and its mirror image (letters of equal need
+swapped where the dice allow) are valued once. When valuing every first
+roll exactly is too big (``EXACT_WORK``), the likeliest are valued exactly
+and the rest sampled with a seed from the spec, each sample valued
+exactly; where the advice looks fewer rounds ahead than the turn has
+(``ADVICE_WORK``, ``ROUND_WORK``) the odds are of that advice, played out.
+Sample size and 95 % margin are stated; the work is counted, never timed,
+so the same question always gets the same answer.
 
 API
 - ``odds(spec, result=None, action=None) -> dict``. Before a roll:
   ``value`` (successes on the final dice), ``outcome``, ``exact``,
   ``meets_first`` (stop after the first roll), ``meets_final``,
-  ``natural_first``, ``natural``, ``botch_first``, ``botch``, ``rounds``,
+  ``success`` (P(success or better)), ``natural_first``, ``natural``,
+  ``botch_first``, ``botch``, ``rounds``,
   ``colours`` (the colour pairs ranked, each ``pair``, ``meets``,
   ``natural``, ``botch``, played best over ``colours_rounds`` rounds),
   ``colours_rounds``, ``policy``; when sampled also ``sampled`` (how many
