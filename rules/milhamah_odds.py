@@ -1752,6 +1752,8 @@ def _colours(spec: dict, own=None) -> list:
     order), each played best over at most one reroll round; pairs a status
     forbids are left out. Cached by the spec without its pool, so switching
     pairs on the tab reuses it."""
+    if sum(1 for c in M.COLOURS if spec["pool"].get(c)) != 2:
+        return []  # not a choice of two colours (e.g. all three, 12 dice): nothing to rank
     key = json.dumps({k: v for k, v in spec.items() if k != "pool"}, sort_keys=True, ensure_ascii=False)
     if key not in _RANKING_CACHE:
         if len(_RANKING_CACHE) >= 64:
@@ -1760,22 +1762,34 @@ def _colours(spec: dict, own=None) -> list:
     return [dict(row) for row in _RANKING_CACHE[key]]
 
 
-def _rank_pairs(spec: dict, own) -> list:
-    rows = []
+def _pair_specs(spec: dict) -> list:
+    """The spec with each allowed pair of colours as its pool (one reroll
+    round at most), and each one's dice; [] when the roll is not a choice
+    of two colours, or when every pair gives the same dice (a +4D status
+    fills all three colours): then no pair is better than another and
+    nothing is ranked. A single pair left by a forbidden colour is listed."""
+    out = []
     for i, a in enumerate(M.COLOURS):
         for b in M.COLOURS[i + 1:]:
             if a in spec["forbid"] or b in spec["forbid"]:
                 continue
-            s2 = dict(spec)
-            s2["pool"] = {c: 4 if c in (a, b) else 0 for c in M.COLOURS}
-            s2["rounds"] = min(spec["rounds"], 1)
+            s2 = {**spec, "pool": {c: 4 if c in (a, b) else 0 for c in M.COLOURS},
+                  "rounds": min(spec["rounds"], 1)}
             try:
-                M.dice_of(s2)
+                out.append((a, b, s2, sorted(M.dice_of(s2))))
             except SpecError:
                 continue
-            pr = own if own is not None and s2 == spec else _whole(s2)
-            f = pr["final"]
-            rows.append({"pair": [a, b], "meets": f["meets"], "natural": f["natural"],
-                         "botch": f["outcome"]["botch"]})
+    if len(out) > 1 and len({json.dumps(d) for *_x, d in out}) == 1:
+        return []
+    return [(a, b, s2) for a, b, s2, _d in out]
+
+
+def _rank_pairs(spec: dict, own) -> list:
+    rows = []
+    for a, b, s2 in _pair_specs(spec):
+        pr = own if own is not None and s2 == spec else _whole(s2)
+        f = pr["final"]
+        rows.append({"pair": [a, b], "meets": f["meets"], "natural": f["natural"],
+                     "botch": f["outcome"]["botch"]})
     rows.sort(key=lambda r: -round(r["meets"], 12))
     return rows

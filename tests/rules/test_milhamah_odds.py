@@ -467,3 +467,22 @@ def test_outcome_rule_reads_a_result_as_the_rules_module_does(seed):
     opp = r["opponent"]["matches"] if "opponent" in r else None
     got = MO._outcome(spec, r["reward"], me["matches"], me["successes"], me["natural"], first, opp)
     assert OUT[got] == r["outcome"]
+
+
+@pytest.mark.parametrize("spec", [{"dice_change": 4}, {"pool": {"red": 4, "green": 4, "blue": 4}}],
+                         ids=["plus-4D", "three-colours"])
+def test_no_colour_ranking_where_the_pair_is_no_choice(spec):
+    """Where every pair rolls the same dice (a +4D status fills the three
+    colours) or the pool is not a pair at all, the page has no pair to
+    recommend: the ranking is empty, not three equal rows (asked right
+    after the default, whose ranking is cached)."""
+    assert rules.odds("milhamah", {})["colours"]
+    assert rules.odds("milhamah", spec)["colours"] == []
+
+
+def test_the_colour_ranking_differs_by_pair_where_it_is_a_choice():
+    """A control: the default (a pair of 4 + 4) ranks the three pairs, and
+    they differ for אשר (each colour holds each letter once, so the spread,
+    not the average, differs)."""
+    rows = rules.odds("milhamah", {})["colours"]
+    assert len(rows) == 3 and len({round(r["meets"], 9) for r in rows}) > 1
