@@ -952,8 +952,8 @@ def public(st: dict) -> dict:
 
 def _entry(result: dict, player: str, label: str, reveal_data: dict) -> dict:
     name = f"Fair roll: {player}" + (f" — {label}" if label else "")
-    return {"system": result["system"], "result": result, "label": name, "source": "fair",
-            "fair": share.encode_fair("v", reveal_data)}
+    return {"system": result["system"], "result": result, "label": name, "roller": player,
+            "source": "fair", "fair": share.encode_fair("v", reveal_data)}
 
 
 def history_entry(st: dict) -> dict:
@@ -963,7 +963,7 @@ def history_entry(st: dict) -> dict:
     link = reveal_link(st)
     return {"system": q["y"], "result": _result(st["msgs"]),
             "label": f"Fair roll: {q['w']}" + (f" — {q['l']}" if q.get("l") else ""),
-            "source": "fair", "fair": link}
+            "roller": q["w"], "source": "fair", "fair": link}
 
 
 def provenance_key(entry) -> str:
@@ -994,8 +994,8 @@ def _entry_verifies(entry: dict) -> bool:
     except (FairError, SpecError):
         return False
     result = entry.get("result")
-    return (isinstance(result, dict) and entry.get("system") == ver["result"]["system"]
-            and result.get("stages") == ver["result"]["stages"])
+    stages = entry["stages"] if "stages" in entry else result.get("stages") if isinstance(result, dict) else None
+    return entry.get("system") == ver["result"]["system"] and stages == ver["result"]["stages"]
 
 
 # --------------------------------------------------------------------------
