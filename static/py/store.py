@@ -159,12 +159,15 @@ def replay(e: dict) -> dict:
 
 
 def key(e: dict) -> str:
-    """What makes two entries the same roll (so an import does not add it
-    twice): a fair roll's final link (the same on the GM's page and the
-    player's), else the game, the time, the spec and the draws."""
+    """What makes two entries the same roll (so an import, or a link opened
+    again, does not add it twice): a fair roll's final link (the same on
+    the GM's page and the player's); a shared result's game, spec and draws
+    (the link's content, whenever it was opened); else those and the time
+    it was rolled."""
     if e.get("source") == "fair" and e.get("fair"):
         return "fair:" + e["fair"]
-    return json.dumps([e["system"], _whole(e.get("time")), e["spec"], e["stages"]], sort_keys=True,
+    when = "shared" if e.get("source") == "shared" else _whole(e.get("time"))
+    return json.dumps([e["system"], when, e["spec"], e["stages"]], sort_keys=True,
                       separators=(",", ":"), ensure_ascii=False)
 
 

@@ -241,6 +241,16 @@ def test_the_key_ignores_label_roller_and_a_float_time():
     assert store.key(e) != store.key({**e, "time": e["time"] + 1})
 
 
+def test_a_shared_result_opened_twice_is_one_roll():
+    """The same result link opened at two times (a reload keeps the link
+    in the address) is one roll; two rolls of one spec with the same dice
+    at two times are two."""
+    e = history(1)[0]
+    shared = {**e, "source": "shared"}
+    assert store.key(shared) == store.key({**shared, "time": e["time"] + 5})
+    assert store.key(e) != store.key({**e, "time": e["time"] + 5})
+
+
 def test_a_fair_roll_from_the_gm_and_from_the_player_is_one_roll():
     """The GM's page and the player's page each add the verified roll at
     their own time; both carry the same final link, so merging their
