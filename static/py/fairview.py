@@ -90,7 +90,7 @@ def _buttons(v: dict) -> str:
         out = _player_buttons(v) if v["role"] == "player" else _gm_buttons(v)
     if v.get("link"):
         out.append(_button("send", "Send the final link" if v["status"] in ("revealed", "verified")
-                           else "Send the last link again", v))
+                           else "Send again", v))
     out.append(_button("leave", "Close", v))
     return "".join(out)
 

@@ -271,7 +271,7 @@ def render_tray(system):
         tray.innerHTML = ""
         return
     html = ui_for(system).render_result(st["result"], st["ui"])
-    tray.innerHTML = TRAY_TOOLS + (st["note"] + html if st["readonly"] else html)
+    tray.innerHTML = (st["note"] if st["readonly"] else "") + TRAY_TOOLS + html
     if st["readonly"]:  # a shared or verified result takes no further steps
         for b in tray.querySelectorAll("[data-act]"):
             b.remove()
@@ -384,7 +384,7 @@ def on_click(event):
 @guard
 def on_keydown(event):
     t = event.target
-    if event.key == "Escape" and document.body.classList.contains("history-open"):
+    if event.key == "Escape" and document.body.classList.contains("drawer-open"):
         show_history(False)
     elif not hasattr(t, "closest"):
         return
@@ -808,8 +808,8 @@ def show_history(open_=None, _el=None):
     """Open or close (None: toggle) the history drawer; the focus goes in
     with it and comes back to the toggle."""
     body = document.body
-    open_ = not body.classList.contains("history-open") if open_ is None else open_
-    body.classList.toggle("history-open", open_)
+    open_ = not body.classList.contains("drawer-open") if open_ is None else open_
+    body.classList.toggle("drawer-open", open_)
     q("#history-toggle").setAttribute("aria-expanded", "true" if open_ else "false")
     if open_:
         q("#history-title").focus()

@@ -175,9 +175,14 @@ def history_entry(entry: dict, index: int, title: str, summary: str, roller: str
             f'<span class="h-outcome outcome-{esc(outcome)}">{esc(outcome_name(outcome))}</span>'
             f'<span class="h-summary">{bidi_text(summary)}</span>'
             f'{f"<span class=h-label>{esc(label)}</span>" if label else ""}'
-            f'<span class="h-dice">{small}{more}</span>'
-            f'{f"<span class=h-by>by {esc(roller)}</span>" if roller else ""}'
-            f'{f"<span class=h-how>{esc(how)}</span>" if how else ""}</button></li>')
+            f'<span class="h-dice">{small}{more}</span>{_by_how(roller, how)}</button></li>')
+
+
+def _by_how(roller: str, how: str) -> str:
+    """Who rolled it, how it came: "by Dana · fair roll, verified"."""
+    parts = ([f'<span class="h-by">by {esc(roller)}</span>'] if roller else []) + \
+        ([f'<span class="h-how">{esc(how)}</span>'] if how else [])
+    return f'<span class="h-foot">{" · ".join(parts)}</span>' if parts else ""
 
 
 def scroll_box(label: str) -> str:
