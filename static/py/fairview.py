@@ -184,8 +184,8 @@ def row(v: dict, now=0) -> str:
     return (f'<li class="request{" is-overdue" if v.get("overdue") else ""}" '
             f'data-request="{views.esc(v["role"])}:{views.esc(v["rid"])}">'
             f'<span class="r-head"><strong>{views.esc(v["player"])}</strong> · {views.esc(_what(v))}</span>'
-            f'<span class="r-status" data-status="{views.esc(v["status"])}">{views.esc(v["status"])}: '
-            f'{views.esc(state_words(v, now))}</span>'
+            f'<span class="r-status" data-status="{views.esc(v["status"])}"><b class="r-badge">'
+            f'{views.esc(v["status"])}</b> {views.esc(state_words(v, now))}</span>'
             f'<span class="r-meta">{who} · fingerprint <code>{views.esc(v["fingerprint"])}</code></span>'
             f'<span class="r-buttons">{_row_buttons(v)}</span></li>')
 

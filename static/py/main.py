@@ -664,13 +664,23 @@ def write_store(key, text, refused):
             banner(f"{said} {refused}".strip() if "refused" in said else refused, "warning")
 
 
-def load_history():
-    text = read_store(HISTORY_KEY)
-    entries, warning = store.load(text)
-    set_entries(entries)
+def read_kept(key, loader):
+    """What ``loader`` makes of the text stored under ``key`` (and that
+    text); its warning goes to the banner, and the text it could not read
+    is kept under a backup key before anything overwrites it."""
+    text = read_store(key)
+    value, warning = loader(text)
     if warning:
-        keep_backup(HISTORY_KEY, text)
+        keep_backup(key, text)
         banner(warning, "warning")
+    return value, text, warning
+
+
+def load_history():
+    entries, text, warning = read_kept(HISTORY_KEY, store.load)
+    set_entries(entries)
+    if entries and not warning and not store.is_current(text):  # a first-version store: written back compact
+        schedule_save()
     render_history()
 
 
@@ -877,11 +887,7 @@ async def import_history(event):
 # ---------------------------------------------------------------- saved setups
 
 def load_setups():
-    text = read_store(SETUPS_KEY)
-    SETUPS["list"], warning = store.load_setups(text)
-    if warning:
-        keep_backup(SETUPS_KEY, text)
-        banner(warning, "warning")
+    SETUPS["list"] = read_kept(SETUPS_KEY, store.load_setups)[0]
 
 
 def save_setups():
@@ -1095,11 +1101,7 @@ def save_requests():
 
 
 def load_requests():
-    text = read_store(REQUESTS_KEY)
-    REQUESTS["list"], warning = fair.load_requests(text)
-    if warning:
-        keep_backup(REQUESTS_KEY, text)
-        banner(warning, "warning")
+    REQUESTS["list"] = read_kept(REQUESTS_KEY, fair.load_requests)[0]
     render_requests()
 
 
@@ -1270,9 +1272,11 @@ def open_fair_link(frag):
     except (fair.FairError, SpecError) as e:
         banner(f"{e} Your own rolls and history are untouched.", "error")
         return
+    # opened: the address forgets the link, so a reload does not open it again
+    window.history.replaceState(None, "", page_url())
     if got["state"] is not None:
         put_request(got["state"])
-        show_fair(got["state"], got["note"])
+        show_fair(got["state"], "" if got["kind"] == "request" else got["note"])
     else:
         show_verified(got["verified"])
     if got["entry"] is not None:

@@ -54,7 +54,7 @@ STORED = ("system", "spec", "stages", "time", "label", "roller", "source", "fair
 OLD_SHARED_LABEL = "Shared link"
 
 __all__ = ["VERSION", "CAP", "add", "dump", "load", "new_entry", "compact", "replay", "key",
-           "matches", "filtered", "export_text", "read_export", "merge", "import_text",
+           "matches", "filtered", "is_current", "export_text", "read_export", "merge", "import_text",
            "save_setup", "dump_setups", "load_setups", "valid_setup", "clean_name"]
 
 
@@ -282,6 +282,16 @@ def load(text) -> tuple[list, str | None]:
     if bad:
         warning = f"{bad} stored roll(s) could not be read and are not shown; the other {len(good)} are."
     return good, warning
+
+
+def is_current(text) -> bool:
+    """Whether stored text is already in this version's form (else the page
+    writes the converted entries back, so the next start reads less).
+
+    >>> is_current(dump([])), is_current('{"v":1,"entries":[]}')
+    (True, False)
+    """
+    return isinstance(text, str) and text.startswith(f'{{"v":{VERSION},')
 
 
 # ---------------------------------------------------------------- saved setups
