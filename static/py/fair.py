@@ -88,7 +88,7 @@ __all__ = [
     "commitment", "transcript_hash", "new_request", "request_link", "answer", "step",
     "pass_turn", "gm_step", "reveal", "reveal_link", "last_link", "is_link", "open_link", "verify",
     "status", "turn", "view", "open_steps", "history_entry", "provenance", "provenance_key",
-    "PROVENANCE", "dump_requests", "load_requests", "public",
+    "PROVENANCE", "dump_requests", "load_requests", "merge_requests", "public",
 ]
 
 TAG = "dice-table/fair/v1"
@@ -422,24 +422,30 @@ def _roll_stage(msgs: list, secret: str, result):
     return new, new["stages"][-1]["draws"]
 
 
+#: Each system's result flags that say a side may still step: (the
+#: player's, the GM's). The player acts for the initiator; the GM for the
+#: opponent, and draws the hit location. Open Tale and Jadeclaw have no
+#: steps (no entry).
+_STEP_FLAGS = {
+    "milhamah": (lambda r: r.get("allowed"),
+                 lambda r: r.get("allowed_opponent") or "hit_location" in (r.get("allowed") or ())),
+    "mirage": (lambda r: r.get("can_pray"), lambda r: False),
+    "alkemy": (lambda r: r.get("choice"), lambda r: (r.get("opponent") or {}).get("choice")),
+}
+_NO_STEPS = (lambda r: False, lambda r: False)
+
+
 def open_steps(result) -> tuple[bool, bool]:
     """(may the player still take a step, may the GM) after ``result``:
-    the rules' own flags (Milhamah ``allowed``, Mirage ``can_pray``, ALKEMY
-    ``choice``). Open Tale and Jadeclaw have no steps. The player acts for
-    the initiator; the GM for the opponent, and draws the hit location."""
+    the rules' own flags (``_STEP_FLAGS``: Milhamah ``allowed``, Mirage
+    ``can_pray``, ALKEMY ``choice``)."""
     if not isinstance(result, dict):
         return False, False
-    system = result.get("system")
-    if system == "milhamah":
-        mine = list(result.get("allowed") or [])
-        gm = bool(result.get("allowed_opponent")) or "hit_location" in mine
-        return bool(mine), gm
-    if system == "mirage":
-        return bool(result.get("can_pray")), False
-    if system == "alkemy":
-        opp = result.get("opponent")
-        return bool(result.get("choice")), isinstance(opp, dict) and bool(opp.get("choice"))
-    return False, False
+    player, gm = _STEP_FLAGS.get(result.get("system"), _NO_STEPS)
+    try:
+        return bool(player(result)), bool(gm(result))
+    except (AttributeError, TypeError):  # a result of another shape: no steps
+        return False, False
 
 
 def _check_side(x: dict, role: str) -> None:
@@ -932,7 +938,7 @@ def view(st: dict, now=0) -> dict:
         "system": q["y"], "title": rules.TITLES[q["y"]], "spec": q["p"], "player": q["w"],
         "label": q.get("l", ""), "fingerprint": fingerprint(q["c"]), "result": result,
         "player_may_step": player_may and last["k"] == "d", "gm_may_step": gm_may and last["k"] == "e",
-        "gm_action": last["x"] if last["k"] == "g" else None,
+        "gm_action": last["x"] if last["k"] == "g" else None, "last": last["k"],
         "created": st.get("created", 0), "updated": st.get("updated", 0),
         "overdue": (st["role"] == "player" and not st.get("revealed")
                     and now - st.get("updated", 0) > OPEN_TOO_LONG_MS),
@@ -952,8 +958,8 @@ def public(st: dict) -> dict:
 
 def _entry(result: dict, player: str, label: str, reveal_data: dict) -> dict:
     name = f"Fair roll: {player}" + (f" — {label}" if label else "")
-    return {"system": result["system"], "result": result, "label": name, "source": "fair",
-            "fair": share.encode_fair("v", reveal_data)}
+    return {"system": result["system"], "result": result, "label": name, "roller": player,
+            "source": "fair", "fair": share.encode_fair("v", reveal_data)}
 
 
 def history_entry(st: dict) -> dict:
@@ -963,7 +969,7 @@ def history_entry(st: dict) -> dict:
     link = reveal_link(st)
     return {"system": q["y"], "result": _result(st["msgs"]),
             "label": f"Fair roll: {q['w']}" + (f" — {q['l']}" if q.get("l") else ""),
-            "source": "fair", "fair": link}
+            "roller": q["w"], "source": "fair", "fair": link}
 
 
 def provenance_key(entry) -> str:
@@ -994,8 +1000,8 @@ def _entry_verifies(entry: dict) -> bool:
     except (FairError, SpecError):
         return False
     result = entry.get("result")
-    return (isinstance(result, dict) and entry.get("system") == ver["result"]["system"]
-            and result.get("stages") == ver["result"]["stages"])
+    stages = entry["stages"] if "stages" in entry else result.get("stages") if isinstance(result, dict) else None
+    return entry.get("system") == ver["result"]["system"] and stages == ver["result"]["stages"]
 
 
 # --------------------------------------------------------------------------
@@ -1043,28 +1049,69 @@ def dump_requests(states: list) -> str:
                       separators=(",", ":"))
 
 
+_UNREADABLE = "The stored fair-roll requests could not be read; a fresh list was started."
+
+
+def _requests_doc(text) -> list:
+    """The stored list, or a ``DamagedLink`` saying why there is none."""
+    if not isinstance(text, str) or len(text) > 4_000_000 or share._depth(text) > 40:
+        raise DamagedLink(_UNREADABLE)
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise DamagedLink(_UNREADABLE) from None
+    if not isinstance(data, dict) or data.get("v") != 1 or not isinstance(data.get("requests"), list):
+        raise DamagedLink("The stored fair-roll requests have an unknown shape; a fresh list was started.")
+    return data["requests"][:MAX_REQUESTS]
+
+
+def _sound_state(st) -> bool:
+    try:
+        _check_state(st)
+    except (FairError, SpecError, KeyError, TypeError):
+        return False
+    return True
+
+
 def load_requests(text) -> tuple[list, str | None]:
     """Requests from stored text, and a warning to show if any were unusable."""
     if not text:
         return [], None
-    if not isinstance(text, str) or len(text) > 4_000_000 or share._depth(text) > 40:
-        return [], "The stored fair-roll requests could not be read; a fresh list was started."
     try:
-        data = json.loads(text)
-    except ValueError:
-        return [], "The stored fair-roll requests could not be read; a fresh list was started."
-    if not isinstance(data, dict) or data.get("v") != 1 or not isinstance(data.get("requests"), list):
-        return [], "The stored fair-roll requests have an unknown shape; a fresh list was started."
+        items = _requests_doc(text)
+    except DamagedLink as e:
+        return [], str(e)
     good, seen = [], set()
-    for st in data["requests"][:MAX_REQUESTS]:
-        try:
-            _check_state(st)
-        except (FairError, SpecError, KeyError, TypeError):
-            continue
+    for st in filter(_sound_state, items):
         if (st["role"], st["rid"]) not in seen:  # a copy of one already read counts as unusable
             seen.add((st["role"], st["rid"]))
             good.append(st)
-    bad = min(len(data["requests"]), MAX_REQUESTS) - len(good)
+    bad = len(items) - len(good)
     warning = f"{bad} stored fair-roll request(s) could not be read and are not shown." if bad else None
     return good, warning
 
+
+def _further(mine: dict, theirs: dict) -> bool:
+    """Whether ``theirs`` is ``mine`` gone further (the same exchange, more
+    of it, or revealed since)."""
+    n = len(mine["msgs"])
+    return (theirs["msgs"][:n] == mine["msgs"]
+            and (len(theirs["msgs"]) > n or (theirs["revealed"] and not mine["revealed"])))
+
+
+def merge_requests(mine: list, theirs) -> tuple[list, int, str | None]:
+    """Requests from an imported file merged into this page's, by role and
+    request id: a request this page lacks is added, one that went further
+    in the file replaces this page's copy, any other copy is left as it is.
+    Every imported request is checked as a stored one. Returns the list,
+    how many were added or brought forward, and a warning (or None)."""
+    if not theirs:
+        return list(mine), 0, None
+    got, warning = load_requests(json.dumps({"v": 1, "requests": theirs if isinstance(theirs, list) else [theirs]}))
+    out, changed = list(mine), 0
+    for st in got:
+        i = next((j for j, m in enumerate(out) if (m["role"], m["rid"]) == (st["role"], st["rid"])), None)
+        if i is None or _further(out[i], st):
+            out = [st] + out if i is None else out[:i] + [st] + out[i + 1:]
+            changed += 1
+    return out[:MAX_REQUESTS], changed, warning

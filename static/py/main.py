@@ -16,6 +16,8 @@ from pyodide.ffi import create_once_callable as create_once
 from pyodide.ffi import create_proxy, to_js
 from pyscript import document, window
 
+import fair
+import fairview
 import formstate
 import rules
 import share
@@ -36,12 +38,23 @@ assert tuple(TABS) == rules.SYSTEMS, "TABS and rules.SYSTEMS must list the same 
 
 HISTORY_KEY = "dice-table/history"
 SETUPS_KEY = "dice-table/setups"
+ROLLER_KEY = "dice-table/roller"
+REQUESTS_KEY = "dice-table/requests"
 BACKUP_SUFFIX = "/unreadable-backup"
+#: History entries drawn at a time (each is replayed when first drawn).
+PAGE = 20
 
+#: Per tab: "fair" is (role, request id) while a fair roll at a distance is
+#: on show there (its form then shows the request, read-only); "note" the
+#: HTML over a read-only result (shared, verified).
 STATE = {s: {"spec": None, "result": None, "ui": {"selected": []}, "opened": False, "timer": None,
-             "readonly": False, "defaults": None}
+             "readonly": False, "defaults": None, "fair": None, "note": ""}
          for s in rules.SYSTEMS}
-HISTORY = {"entries": [], "dropped": 0, "serial": 0, "pending": False}
+HISTORY = {"entries": [], "dropped": 0, "serial": 0, "pending": False, "limit": PAGE, "game": "", "text": ""}
+#: entry id -> (result or None, how it came): replayed when first drawn.
+SHOWN = {}
+ROLLER = {"name": ""}
+REQUESTS = {"list": []}
 FORMS = {"fields": {}, "dirty": set(), "pending": False}
 SETUPS = {"list": []}
 CURRENT = {"system": rules.SYSTEMS[0]}
@@ -242,8 +255,8 @@ def set_html(selector, html):
         el.innerHTML = html
 
 
-SHARED_NOTE = ('<p class="shared-label">A result shared by someone else, shown read-only. Its outcome '
-               'was worked out again here from its dice.</p>')
+SHARED_NOTE = ('<p class="shared-label">Shared result, faces as reported: a result shared by someone '
+               'else, shown read-only. Its outcome was worked out again here from its dice.</p>')
 #: Beside the outcome: roll the same spec again.
 TRAY_TOOLS = '<div class="tray-tools"><button type="button" class="roll-again" data-roll-again>Roll again</button></div>'
 
@@ -251,12 +264,15 @@ TRAY_TOOLS = '<div class="tray-tools"><button type="button" class="roll-again" d
 def render_tray(system):
     st = STATE[system]
     tray = q(f"#tray-{system}")
+    if st["fair"]:
+        render_fair_tray(system, tray)
+        return
     if not st["result"]:
         tray.innerHTML = ""
         return
     html = ui_for(system).render_result(st["result"], st["ui"])
-    tray.innerHTML = TRAY_TOOLS + (SHARED_NOTE + html if st["readonly"] else html)
-    if st["readonly"]:  # a shared result takes no further steps
+    tray.innerHTML = (st["note"] if st["readonly"] else "") + TRAY_TOOLS + html
+    if st["readonly"]:  # a shared or verified result takes no further steps
         for b in tray.querySelectorAll("[data-act]"):
             b.remove()
 
@@ -272,16 +288,17 @@ def render_odds(system):
     q(f"#odds-{system}").innerHTML = ui.render_odds(st["spec"], answers, st["result"])
 
 
-def set_result(system, result, record=True, label="", readonly=False):
+def set_result(system, result, record=True, label="", readonly=False, note=SHARED_NOTE, source="here"):
     st = STATE[system]
     st["result"] = result
     st["ui"] = {"selected": []}
     st["readonly"] = readonly
+    st["note"] = note if readonly else ""
     q(f"#tab-{system}").classList.toggle("is-shared", bool(readonly and result))
     render_tray(system)
     update_share_buttons()
     if record:
-        add_history(system, result, label)
+        add_history(system, result, label, source)
     if record and result is not None:
         changes = ui_for(system).fields_after(result, read_fields(q(f"#form-{system}")))
         if changes:  # e.g. a Condition gained: the character's state, kept with the form
@@ -316,14 +333,16 @@ def reveal(system):
 @guard
 def on_submit(event):
     form = event.target
-    if form.id == "save-form":
+    if form.id in FORMS_SUBMIT:
         event.preventDefault()
-        save_current_setup(form)
+        FORMS_SUBMIT[form.id](form)
         return
     if not form.matches("form.rollform"):
         return
     event.preventDefault()
     system = form.dataset.system
+    if STATE[system]["fair"]:  # the form shows a fair roll's request: its Roll is in the tray
+        return
     spec = read_spec(system)
     if spec is None:
         return
@@ -346,6 +365,7 @@ TAB_CLICKS = (
     ("[data-act]", lambda el: do_action(el)),
     ("[data-insert]", lambda el: insert_text(el)),
     ("[data-history-open]", lambda el: open_history(int(el.dataset.historyOpen))),
+    ("[data-fair]", lambda el: fair_button(el)),
 )
 
 
@@ -364,7 +384,7 @@ def on_click(event):
 @guard
 def on_keydown(event):
     t = event.target
-    if event.key == "Escape" and document.body.classList.contains("history-open"):
+    if event.key == "Escape" and document.body.classList.contains("drawer-open"):
         show_history(False)
     elif not hasattr(t, "closest"):
         return
@@ -411,6 +431,9 @@ def do_action(button):
     except SpecError as e:
         show_error(form, e)
         return
+    if st["fair"]:
+        fair_step(system, action)
+        return
     if "fill" in action:  # a flow step that fills the form (e.g. Jadeclaw's combination roll)
         fill_form(form, action["fill"])
         st["spec"] = read_spec(system)
@@ -439,6 +462,8 @@ def insert_text(button):
 def reset_form(button):
     """One tap: the tab's form as the page opens it (stored so)."""
     system = system_of(button)
+    if STATE[system]["fair"]:
+        return
     q(f"#form-{system}").reset()
     update_from_form(system)
     schedule_forms_save(system)
@@ -446,11 +471,19 @@ def reset_form(button):
 
 @guard
 def on_input(event):
-    form = js_none(event.target.closest("form.rollform")) if hasattr(event.target, "closest") else None
+    t = event.target
+    if not hasattr(t, "closest"):
+        return
+    if str(t.id or "") in INPUTS:
+        INPUTS[str(t.id)](t)
+        return
+    form = js_none(t.closest("form.rollform"))
     if form is None:
         return
     system = form.dataset.system
     st = STATE[system]
+    if st["fair"]:  # the request's form, read-only: nothing of it is kept as the player's own
+        return
     if st["timer"] is not None:
         window.clearTimeout(st["timer"])
     st["timer"] = window.setTimeout(_odds_proxy(system), 120)
@@ -493,7 +526,8 @@ def flush_forms(*_):
         return
     FORMS["pending"] = False
     for system in FORMS["dirty"]:
-        FORMS["fields"][system] = read_fields(q(f"#form-{system}"))
+        if not STATE[system]["fair"]:  # a form showing a fair request keeps the player's own
+            FORMS["fields"][system] = read_fields(q(f"#form-{system}"))
     FORMS["dirty"] = set()
     write_store(formstate.KEY, formstate.dump(CURRENT["system"], FORMS["fields"]),
                 "The browser refused to store your forms (storage full?); they open as new on reload.")
@@ -555,22 +589,38 @@ def open_tab(system, focus=False):
 
 # ---------------------------------------------------------------- history
 
-def add_history(system, result, label=""):
-    """Prepend one entry: only the new item is drawn and the store is
+def now():
+    return window.Date.now()
+
+
+def add_history(system, result, label="", source="here"):
+    """A roll made or opened here goes into the history, under the name set
+    on this device."""
+    entry = store.new_entry(result, time=now(), label=label, roller=ROLLER["name"], source=source)
+    add_entry(entry, result)
+
+
+def add_entry(entry, result=None):
+    """Prepend one stored entry: only its item is drawn and the store is
     written after the paint, so a roll costs the same with 200 entries as
-    with none."""
+    with none. A roll from a link that is already there (the link opened
+    again) is not added twice."""
+    if entry["source"] != "here" and any(store.key(e) == store.key(entry) for e in HISTORY["entries"]):
+        return
     HISTORY["serial"] += 1
-    entry = {"system": system, "result": result, "label": label, "time": window.Date.now(),
-             "id": HISTORY["serial"]}
+    entry = {**entry, "id": HISTORY["serial"]}
+    if result is not None:
+        SHOWN[entry["id"]] = (result, fair.provenance({**entry, "result": result}))
     HISTORY["entries"], dropped = store.add(HISTORY["entries"], entry)
     HISTORY["dropped"] += dropped
-    ol = q("#history-list")
-    ol.insertAdjacentHTML("afterbegin", history_item(entry))
-    for _ in range(dropped):
-        last = js_none(ol.lastElementChild)
-        if last:
-            last.remove()
-    render_history_note()
+    if dropped:
+        render_history()
+    elif store.matches(entry, HISTORY["game"], HISTORY["text"]):
+        q("#history-list").insertAdjacentHTML("afterbegin", history_item(entry))
+        HISTORY["limit"] += 1
+        render_history_note()
+    else:
+        render_history_note()
     schedule_save()
 
 
@@ -614,14 +664,35 @@ def write_store(key, text, refused):
             banner(f"{said} {refused}".strip() if "refused" in said else refused, "warning")
 
 
-def load_history():
-    text = read_store(HISTORY_KEY)
-    entries, warning = store.load(text)
-    HISTORY["entries"] = entries
+def read_kept(key, loader):
+    """What ``loader`` makes of the text stored under ``key`` (and that
+    text); its warning goes to the banner, and the text it could not read
+    is kept under a backup key before anything overwrites it."""
+    text = read_store(key)
+    value, warning = loader(text)
     if warning:
-        keep_backup(HISTORY_KEY, text)
+        keep_backup(key, text)
         banner(warning, "warning")
+    return value, text, warning
+
+
+def load_history():
+    entries, text, warning = read_kept(HISTORY_KEY, store.load)
+    set_entries(entries)
+    if entries and not warning and not store.is_current(text):  # a first-version store: written back compact
+        schedule_save()
     render_history()
+
+
+def set_entries(entries):
+    """The history from now on: each entry numbered once (its replay is
+    kept under that number), the first page to be drawn."""
+    SHOWN.clear()
+    for e in entries:
+        HISTORY["serial"] += 1
+        e["id"] = HISTORY["serial"]
+    HISTORY["entries"] = entries
+    HISTORY["limit"] = PAGE
 
 
 def keep_backup(key, text):
@@ -642,31 +713,80 @@ def _when(ms):
         return ""
 
 
+def shown(e):
+    """(result, how it came) of an entry: replayed from its draws when it
+    is first drawn; (None, …) if its dice do not fit its roll."""
+    if e["id"] not in SHOWN:
+        try:
+            result = store.replay(e)
+        except (SpecError, RecursionError):
+            result = None
+        SHOWN[e["id"]] = (result, fair.provenance({**e, "result": result}) if result else "")
+    return SHOWN[e["id"]]
+
+
+UNFIT = "Its dice do not fit its roll (a damaged store or file): it cannot be shown again."
+
+
 def history_item(e):
     system = e["system"]
+    result, how = shown(e)
     try:
-        summary = ui_for(system).summary(e["result"])
-    except Exception:  # a stored result of an older shape: show it without a summary
+        summary = ui_for(system).summary(result) if result else UNFIT
+    except Exception:  # a tab that cannot summarize it: show it without a summary
         summary = ""
-    return views.history_entry({**e, "time": _when(e.get("time"))}, e["id"], rules.TITLES[system], summary)
+    return views.history_entry({**e, "result": result or {}, "time": _when(e.get("time"))}, e["id"],
+                               rules.TITLES[system], summary, roller=e.get("roller", ""), how=how)
 
 
 def render_history():
-    """Draw the whole list (on load, import, clear); entry ids are given
-    afresh, never taken from storage."""
-    for e in HISTORY["entries"]:
-        HISTORY["serial"] += 1
-        e["id"] = HISTORY["serial"]
-    q("#history-list").innerHTML = "".join(history_item(e) for e in HISTORY["entries"])
+    """Draw the first page of the (filtered) list, on load, import, clear
+    and a change of filter; older entries wait for "Show older rolls"."""
+    matching = store.filtered(HISTORY["entries"], HISTORY["game"], HISTORY["text"])
+    q("#history-list").innerHTML = "".join(history_item(e) for e in matching[:HISTORY["limit"]])
+    render_history_note()
+
+
+def more_history(_el=None):
+    """Draw the next page of older entries under the list."""
+    matching = store.filtered(HISTORY["entries"], HISTORY["game"], HISTORY["text"])
+    start, HISTORY["limit"] = HISTORY["limit"], HISTORY["limit"] + PAGE
+    q("#history-list").insertAdjacentHTML("beforeend", "".join(history_item(e) for e in matching[start:HISTORY["limit"]]))
     render_history_note()
 
 
 def render_history_note():
-    q("#history-count").textContent = str(len(HISTORY["entries"]) or "")
+    total = len(HISTORY["entries"])
+    q("#history-count").textContent = str(total or "")
     note = q("#history-note")
     if note is not None:
         note.textContent = (f"{HISTORY['dropped']} oldest roll(s) dropped: the history keeps the newest "
                             f"{store.CAP}. Export it to keep a full campaign log.") if HISTORY["dropped"] else ""
+    filtering = bool(HISTORY["game"] or HISTORY["text"])
+    matching = len(store.filtered(HISTORY["entries"], HISTORY["game"], HISTORY["text"])) if filtering else total
+    q("#history-shown").textContent = f"{matching} of {total} rolls match." if filtering else ""
+    rest = matching - min(matching, HISTORY["limit"])
+    more = q("#history-more")
+    more.hidden = rest <= 0
+    more.textContent = f"Show older rolls ({rest} more)"
+
+
+def set_filter(_el=None):
+    HISTORY["game"] = str(q("#history-game").value or "")
+    HISTORY["text"] = str(q("#history-search").value or "")
+    HISTORY["limit"] = PAGE
+    render_history()
+
+
+def set_roller(el):
+    """The name put on this device's rolls (kept in this browser)."""
+    ROLLER["name"] = store.clean_name(el.value)
+    write_store(ROLLER_KEY, ROLLER["name"], "The browser refused to store your name (storage full?).")
+
+
+def load_roller():
+    ROLLER["name"] = store.clean_name(read_store(ROLLER_KEY) or "")
+    q("#roller-name").value = ROLLER["name"]
 
 
 def open_history(key):
@@ -674,7 +794,11 @@ def open_history(key):
     if e is None:
         return
     system = e["system"]
-    result = rules.replay(system, e["result"]["spec"], e["result"]["stages"])
+    result, how = shown(e)
+    if result is None:
+        banner(f"That {rules.TITLES[system]} roll cannot be shown: {UNFIT[:1].lower()}{UNFIT[1:]}", "warning")
+        return
+    leave_fair(system)
     open_tab(system)
     form = q(f"#form-{system}")
     fill_form(form, ui_for(system).form_values(result["spec"]))
@@ -682,7 +806,8 @@ def open_history(key):
     schedule_forms_save(system)
     if window.matchMedia(DRAWER).matches:  # the drawer would cover the result
         show_history(False)
-    set_result(system, result, record=False)
+    note = "" if e["source"] == "here" else f'<p class="shared-label">{views.esc(how[:1].upper() + how[1:])}.</p>'
+    set_result(system, result, record=False, readonly=bool(note), note=note)
 
 
 #: Where the history is a drawer over the page (app.css says the same).
@@ -693,8 +818,8 @@ def show_history(open_=None, _el=None):
     """Open or close (None: toggle) the history drawer; the focus goes in
     with it and comes back to the toggle."""
     body = document.body
-    open_ = not body.classList.contains("history-open") if open_ is None else open_
-    body.classList.toggle("history-open", open_)
+    open_ = not body.classList.contains("drawer-open") if open_ is None else open_
+    body.classList.toggle("drawer-open", open_)
     q("#history-toggle").setAttribute("aria-expanded", "true" if open_ else "false")
     if open_:
         q("#history-title").focus()
@@ -705,7 +830,7 @@ def show_history(open_=None, _el=None):
 def clear_history(_=None):
     if not window.confirm("Clear the whole roll history? Export it first to keep it."):
         return
-    HISTORY["entries"] = []
+    set_entries([])
     HISTORY["dropped"] = 0
     HISTORY["pending"] = False
     save_history()
@@ -713,7 +838,7 @@ def clear_history(_=None):
 
 
 def export_history(_=None):
-    text = store.export_text(HISTORY["entries"], SETUPS["list"])
+    text = store.export_text(HISTORY["entries"], SETUPS["list"], REQUESTS["list"])
     blob = window.Blob.new([text], to_js({"type": "application/json"}, dict_converter=window.Object.fromEntries))
     url = window.URL.createObjectURL(blob)
     a = document.createElement("a")
@@ -725,6 +850,27 @@ def export_history(_=None):
     window.setTimeout(create_once(lambda *_: window.URL.revokeObjectURL(url)), 1000)
 
 
+def import_file(text):
+    """An exported file merged into the history, the setups and the
+    requests; the message says what was new."""
+    try:
+        data = store.read_export(text)
+    except store.Unreadable as e:
+        banner(f"{e}; nothing was changed.", "info")
+        return
+    entries, SETUPS["list"], message = store.merge(data, HISTORY["entries"], SETUPS["list"])
+    REQUESTS["list"], added, warning = fair.merge_requests(REQUESTS["list"], data.get("requests"))
+    set_entries(entries)
+    save_history()
+    save_setups()
+    save_requests()
+    render_history()
+    render_setups()
+    if added or warning:
+        message += f" {added} fair-roll request(s) added or brought up to date." + (f" {warning}" if warning else "")
+    banner(message, "info")
+
+
 async def import_history(event):
     try:
         files = event.target.files
@@ -732,13 +878,7 @@ async def import_history(event):
             return
         text = await files.item(0).text()
         event.target.value = ""
-        entries, setups, message = store.import_text(str(text), HISTORY["entries"], SETUPS["list"])
-        HISTORY["entries"], SETUPS["list"] = entries, setups
-        save_history()
-        save_setups()
-        render_history()
-        render_setups()
-        banner(message, "info")
+        import_file(str(text))
     except Exception:
         banner("That file could not be imported; nothing was changed.")
         window.console.error("dice table: " + traceback.format_exc())
@@ -747,11 +887,7 @@ async def import_history(event):
 # ---------------------------------------------------------------- saved setups
 
 def load_setups():
-    text = read_store(SETUPS_KEY)
-    SETUPS["list"], warning = store.load_setups(text)
-    if warning:
-        keep_backup(SETUPS_KEY, text)
-        banner(warning, "warning")
+    SETUPS["list"] = read_kept(SETUPS_KEY, store.load_setups)[0]
 
 
 def save_setups():
@@ -825,6 +961,7 @@ def delete_setup(el):
 
 def fill_system_form(system, spec):
     spec = rules.normalize(system, spec)
+    leave_fair(system)
     open_tab(system)
     form = q(f"#form-{system}")
     clear_errors(form)
@@ -838,7 +975,7 @@ def fill_system_form(system, spec):
 
 def update_share_buttons():
     st = STATE[CURRENT["system"]]
-    q("#share-result").disabled = st["result"] is None
+    q("#share-result").disabled = st["result"] is None or bool(st["fair"])
 
 
 def page_url():
@@ -865,8 +1002,9 @@ def share_result(_=None):
                       "and the outcome is worked out again from them.")
 
 
-def open_share_dialog(fragment, what):
+def open_share_dialog(fragment, what, title="Share"):
     url = page_url() + "#" + fragment
+    q("#share-title").textContent = title
     q("#share-what").textContent = what
     q("#share-link").value = url
     q("#share-status").textContent = ""
@@ -917,6 +1055,9 @@ def open_fragment(*_):
     frag = str(window.location.hash or "")
     if len(frag) <= 1:
         return
+    if fair.is_link(frag):
+        open_fair_link(frag)
+        return
     try:
         link = share.open_link(frag)
     except share.ShareError as e:
@@ -925,10 +1066,268 @@ def open_fragment(*_):
     system = link["system"]
     fill_system_form(system, link["spec"])
     if link["kind"] == "result":
-        set_result(system, link["result"], label="Shared link", readonly=True)
+        set_result(system, link["result"], readonly=True, source="shared")
         banner("Opened a shared result: the dice are the sender's, the outcome is recomputed here.", "info")
     else:
         banner(f"Opened a shared {rules.TITLES[system]} roll setup: the form is filled in; press Roll.", "info")
+
+
+
+# ---------------------------------------------------------------- fair rolls at a distance
+
+def find_request(role, rid):
+    return next((st for st in REQUESTS["list"] if st["role"] == role and st["rid"] == rid), None)
+
+
+def fair_of(system):
+    """The request on show in a tab (its stored state), or None."""
+    key = STATE[system]["fair"]
+    return find_request(*key) if key else None
+
+
+def put_request(st):
+    """Keep a request's new state in place of its old one, stored at once
+    (the GM's secret must survive a reload)."""
+    key = (st["role"], st["rid"])
+    REQUESTS["list"] = [st] + [x for x in REQUESTS["list"] if (x["role"], x["rid"]) != key]
+    save_requests()
+    render_requests()
+
+
+def save_requests():
+    write_store(REQUESTS_KEY, fair.dump_requests(REQUESTS["list"]),
+                "The browser refused to store your fair-roll requests (storage full?); "
+                "export the history to keep them.")
+
+
+def load_requests():
+    REQUESTS["list"] = read_kept(REQUESTS_KEY, fair.load_requests)[0]
+    render_requests()
+
+
+def render_requests():
+    t = now()
+    html = fairview.requests_list([fair.view(st, t) for st in REQUESTS["list"]], t)
+    q("#requests-list").innerHTML = html
+    q("#requests").hidden = not html
+
+
+def show_fair(st, note=""):
+    """Show a request in its tab: the form holds its setup, read-only; the
+    tray its panel, its dice and the steps this side may take now."""
+    system = st["msgs"][0]["y"]
+    open_tab(system)
+    if STATE[system]["fair"] is None:  # the player's own form is kept before the request fills it
+        FORMS["fields"][system] = read_fields(q(f"#form-{system}"))
+        FORMS["dirty"].discard(system)
+    STATE[system]["fair"] = (st["role"], st["rid"])
+    spec = st["msgs"][0]["p"]
+    form = q(f"#form-{system}")
+    clear_errors(form)
+    values = ui_for(system).form_values(spec)
+    fill_form(form, values)
+    lock_form(system, values)
+    q(f"#tab-{system}").classList.add("is-fair")
+    STATE[system].update(spec=spec, readonly=False, note=note)
+    if window.matchMedia(DRAWER).matches:
+        show_history(False)
+    refresh_fair(system)
+
+
+def lock_form(system, names=None):
+    """A request's setup is read-only: each field its spec fills and the
+    form's own buttons (Roll, the letter pads, Reset) are disabled; the
+    step fields (a prayer's bonus, the hit location's numbers) stay open.
+    ``names`` None: everything open again."""
+    form = q(f"#form-{system}")
+    for el in form.elements:
+        el.disabled = names is not None and (str(el.name or "") in names or str(el.tagName) == "BUTTON")
+    for el in q(f"#tab-{system}").querySelectorAll("[data-reset-form]"):
+        el.disabled = names is not None
+
+
+def leave_fair(system):
+    """Back to this tab's own form and rolls (the request stays in the list)."""
+    st = STATE[system]
+    if st["fair"] is None:
+        return
+    st["fair"] = None
+    lock_form(system)
+    fill_fields(q(f"#form-{system}"), {**default_fields(system), **FORMS["fields"].get(system, {})})
+    q(f"#tab-{system}").classList.remove("is-fair")
+    update_from_form(system)
+    set_result(system, None, record=False)
+
+
+def refresh_fair(system):
+    """Draw the request on show from its stored state."""
+    st = fair_of(system)
+    if st is None:  # deleted meanwhile
+        leave_fair(system)
+        return
+    view = fair.view(st, now())
+    STATE[system].update(result=view["result"], ui={"selected": []})
+    render_tray(system)
+    update_share_buttons()
+    if view["result"] is not None:
+        reveal(system)
+    window.setTimeout(create_once(guard(lambda *_: render_odds(system))), 0)
+
+
+def render_fair_tray(system, tray):
+    """The fair panel, then the dice; only the step buttons this side may
+    use now stay (they go to fair.step or fair.gm_step)."""
+    st = STATE[system]
+    view = fair.view(fair_of(system), now())
+    html = ui_for(system).render_result(st["result"], st["ui"]) if st["result"] else ""
+    tray.innerHTML = fairview.panel(view, now(), st["note"]) + html
+    for b in tray.querySelectorAll("[data-act]"):
+        if not fairview.keeps_step(view, str(b.dataset.act)):
+            b.remove()
+
+
+def fair_call(fn, st, *args):
+    """One move of ``fair``; a refusal goes to the banner (nothing changed)."""
+    try:
+        return fn(st, *args, now=now())
+    except (fair.FairError, SpecError) as e:
+        banner(f"{e} Nothing was changed.", "error")
+        return None
+
+
+def after_move(got, note=""):
+    """A move made here: keep the new state, show it, offer its link."""
+    if got is None:
+        return
+    st, link = got
+    put_request(st)
+    if st.get("revealed"):
+        add_fair_entry(fair.history_entry(st))
+    show_fair(st, note)
+    if link:
+        send_link(st, link)
+
+
+def send_link(st, link):
+    q0 = st["msgs"][0]
+    open_share_dialog(link, fairview.send_text(st["role"], link, q0["w"]), "Send this link")
+
+
+def add_fair_entry(entry):
+    add_entry(store.compact({**entry, "time": now()}), entry["result"])
+
+
+def fair_step(system, action):
+    """A tray step on a fair roll: the player's goes to ``fair.step`` (Stand
+    is their Done), the GM's to ``fair.gm_step`` (the opponent standing is
+    the GM revealing)."""
+    st = fair_of(system)
+    ends = action.get("do") == fair.END_TURN["do"]
+    if st["role"] == "player":
+        after_move(fair_call(fair.pass_turn, st) if ends else fair_call(fair.step, st, action))
+    else:
+        after_move(fair_call(fair.reveal, st) if ends else fair_call(fair.gm_step, st, action))
+
+
+def delete_request(st):
+    q0 = st["msgs"][0]
+    if not window.confirm(f"Delete the fair-roll request for {q0['w']} ({rules.TITLES[q0['y']]})? "
+                          "Its links will no longer open here."):
+        return
+    REQUESTS["list"] = [x for x in REQUESTS["list"] if x is not st]
+    save_requests()
+    render_requests()
+    for system in rules.SYSTEMS:
+        if STATE[system]["fair"] == (st["role"], st["rid"]):
+            leave_fair(system)
+
+
+#: The fair panel's and the Requests list's buttons (``data-fair``).
+FAIR_VERBS = {
+    "answer": lambda st: after_move(fair_call(fair.answer, st)),
+    "done": lambda st: after_move(fair_call(fair.pass_turn, st)),
+    "reveal": lambda st: after_move(fair_call(fair.reveal, st)),
+    "send": lambda st: send_link(st, fair.last_link(st)) if fair.last_link(st) else None,
+    "open": lambda st: show_fair(st),
+    "leave": lambda st: leave_fair(st["msgs"][0]["y"]),
+    "delete": delete_request,
+}
+
+
+def fair_button(el):
+    st = find_request(str(el.dataset.role), str(el.dataset.rid))
+    verb = FAIR_VERBS.get(str(el.dataset.fair))
+    if st is None or verb is None:
+        banner("That fair-roll request is no longer on this page.", "warning")
+        return
+    verb(st)
+
+
+def open_fair_link(frag):
+    """A fair-roll link: its new state kept and shown (or, for anyone else's
+    final link, the verified roll), a verified roll put in the history, the
+    reply offered to send back."""
+    try:
+        got = fair.open_link(frag, REQUESTS["list"], now=now())
+    except (fair.FairError, SpecError) as e:
+        banner(f"{e} Your own rolls and history are untouched.", "error")
+        return
+    # opened: the address forgets the link, so a reload does not open it again
+    window.history.replaceState(None, "", page_url())
+    if got["state"] is not None:
+        put_request(got["state"])
+        show_fair(got["state"], "" if got["kind"] == "request" else got["note"])
+    else:
+        show_verified(got["verified"])
+    if got["entry"] is not None:
+        add_fair_entry(got["entry"])
+    banner(got["note"], "info")
+    if got["reply"]:
+        send_link(got["state"], got["reply"])
+
+
+def show_verified(ver):
+    """Anyone's final link, verified: the roll read-only, said so."""
+    system = ver["result"]["system"]
+    leave_fair(system)
+    open_tab(system)
+    STATE[system]["spec"] = ver["result"]["spec"]
+    set_result(system, ver["result"], record=False, readonly=True, note=fairview.verified_panel(ver))
+
+
+def ask_player(_el=None):
+    """"Ask a player to roll": the tab's form as it stands, to a player named
+    in a small dialog."""
+    system = CURRENT["system"]
+    if STATE[system]["fair"]:
+        banner("This tab shows a fair roll: close it (Close in its panel) to ask for another.", "info")
+        return
+    if read_spec(system) is None:
+        return
+    q("#ask-what").textContent = (f"The {rules.TITLES[system]} roll as the form says now. The player "
+                                  "rolls it on their own page; neither of you can steer the dice.")
+    q("#ask-error").textContent = ""
+    q("#ask-dialog").showModal()
+    q("#ask-player").focus()
+
+
+def make_request(_form):
+    system = CURRENT["system"]
+    spec = read_spec(system)
+    if spec is None:
+        q("#ask-dialog").close()
+        return
+    try:
+        st = fair.new_request(system, spec, str(q("#ask-player").value), str(q("#ask-label").value),
+                              existing=REQUESTS["list"], now=now())
+    except SpecError as e:
+        what = {"player": "The player's name", "label": "The label"}.get(getattr(e, "field", ""), "The request")
+        q("#ask-error").textContent = f"{what} {getattr(e, 'detail', str(e))}."
+        return
+    q("#ask-dialog").close()
+    q("#ask-label").value = ""
+    put_request(st)
+    send_link(st, fair.request_link(st))
 
 
 # ---------------------------------------------------------------- fairness
@@ -947,8 +1346,16 @@ def run_fairness(_=None):
 
 # ---------------------------------------------------------------- start
 
+#: Text fields of the page outside the roll forms, kept or acted on as typed.
+INPUTS = {"roller-name": set_roller, "history-game": set_filter, "history-search": set_filter}
+#: Forms of the page other than the roll forms.
+FORMS_SUBMIT = {"save-form": lambda form: save_current_setup(form), "ask-form": lambda form: make_request(form)}
+
 CLICKS = (
     ("#history-clear", clear_history),
+    ("#history-more", more_history),
+    ("#fair-ask", ask_player),
+    ("#ask-cancel", lambda el: q("#ask-dialog").close()),
     ("#history-export", export_history),
     ("#share-setup", share_setup),
     ("#share-result", share_result),
@@ -979,7 +1386,12 @@ def bench_hooks():
         rules.odds(system, spec)
         return (time.perf_counter() - t) * 1000
 
-    for name, fn in (("diceBenchOdds", odds_ms),
+    def history_ms():
+        t = time.perf_counter()
+        load_history()
+        return (time.perf_counter() - t) * 1000
+
+    for name, fn in (("diceBenchOdds", odds_ms), ("diceBenchHistory", history_ms),
                      ("diceBenchWasm", lambda: pyodide_js._module.HEAP8.length)):
         p = create_proxy(fn)
         _proxies.append(p)
@@ -1002,8 +1414,10 @@ def start():
         fl = create_proxy(flush)
         _proxies.append(fl)
         window.addEventListener("pagehide", fl)
+    load_roller()
     load_history()
     load_setups()
+    load_requests()
     opened = guard(restore_forms)()
     open_tab(opened or rules.SYSTEMS[0])
     guard(open_fragment)()

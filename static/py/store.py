@@ -2,11 +2,25 @@
 with every entry checked, so a corrupt, old or hostile store gives a clear
 message and loses none of the entries that are sound. Pure; no DOM.
 
->>> entries, dropped = add([], {"system": "jadeclaw", "result": {"spec": {}, "stages": []}, "time": 1})
->>> len(entries), dropped
-(1, 0)
->>> load(dump(entries))[0] == entries
-True
+**What is stored** (issue 16, item 8): only what replays a roll, never the
+result the rules rebuild from it. An entry is ``system``, ``spec`` (as the
+rules normalized it), ``stages`` (each action with its draws), ``time``
+(ms), ``label``, ``roller`` (the name set on the device that rolled, or the
+player named in a fair roll), ``source`` (``"here"``, ``"shared"``: a result
+opened from a link, faces as reported; ``"fair"``: a fair roll at a
+distance, with its final link under ``fair``). The page rebuilds the result
+with ``replay`` when it shows the entry, so a stored outcome can never lie
+and a roll costs a few hundred bytes instead of kilobytes. Stores and
+exports of version 1 (the whole result in each entry) are read and
+converted (``compact``).
+
+>>> r = rules.roll("jadeclaw", {"dice": [8]}, rules.ScriptedRng([5]))
+>>> e = new_entry(r, time=1, roller="Dana")
+>>> sorted(e)
+['label', 'roller', 'source', 'spec', 'stages', 'system', 'time']
+>>> entries, dropped = add([], e)
+>>> load(dump(entries))[0] == entries, replay(entries[0]) == r
+(True, True)
 >>> load("{not json")[1]
 'The stored roll history could not be read (it is not valid JSON); it was left untouched and a fresh one started.'
 """
@@ -20,7 +34,7 @@ from operator import sub
 
 import rules
 
-VERSION = 1
+VERSION = 2
 CAP = 200
 MAX_TEXT = 5_000_000
 #: Stored text nested deeper than this is refused before it is parsed: in
@@ -29,9 +43,135 @@ MAX_TEXT = 5_000_000
 #: history of 10 000 nested brackets kept the page from ever loading; a
 #: RecursionError is never raised). A real history nests under 12.
 MAX_DEPTH = 64
+LABEL_MAX = 200
+NAME_MAX = 40
+FAIR_LINK_MAX = 16_000
+SOURCES = ("here", "shared", "fair")
+#: The fields an entry is stored with; anything else (the page's own id,
+#: a result kept in memory) stays out of the store and the export.
+STORED = ("system", "spec", "stages", "time", "label", "roller", "source", "fair")
+#: The label version 1 gave a result opened from a link.
+OLD_SHARED_LABEL = "Shared link"
 
-__all__ = ["VERSION", "CAP", "add", "dump", "load", "valid_entry"]
+__all__ = ["VERSION", "CAP", "add", "dump", "load", "new_entry", "compact", "replay", "key",
+           "matches", "filtered", "is_current", "export_text", "read_export", "merge", "import_text",
+           "save_setup", "dump_setups", "load_setups", "valid_setup", "clean_name"]
 
+
+# ---------------------------------------------------------------- one entry
+
+def clean_name(text, limit: int = NAME_MAX) -> str:
+    """A name or label as stored: spaces folded, at most ``limit`` characters.
+
+    >>> clean_name("  Dana   Levi  ")
+    'Dana Levi'
+    """
+    return " ".join(str(text or "").split())[:limit]
+
+
+def new_entry(result: dict, *, time=0, label="", roller="", source="here", fair=None) -> dict:
+    """The stored entry of a result: what replays it, and how it came."""
+    e = {"system": result["system"], "spec": result["spec"], "stages": result["stages"],
+         "time": _whole(time), "label": clean_name(label, LABEL_MAX),
+         "roller": clean_name(roller), "source": source}
+    if fair:
+        e["fair"] = fair
+    return e
+
+
+def _whole(t):
+    """A time as JSON keeps it: 1.7e12 and 1700000000000 are one time."""
+    return int(t) if isinstance(t, float) and t.is_integer() else t
+
+
+def _is_time(t) -> bool:
+    return isinstance(t, (int, float)) and not isinstance(t, bool) and t == t
+
+
+def _is_text(v, limit: int) -> bool:
+    return isinstance(v, str) and len(v) <= limit
+
+
+def _stages_ok(stages) -> bool:
+    return (isinstance(stages, list) and 0 < len(stages) <= rules.MAX_STAGES
+            and all(isinstance(s, dict) for s in stages))
+
+
+def _fair_ok(e: dict) -> bool:
+    if e["source"] != "fair":
+        return "fair" not in e
+    return _is_text(e.get("fair"), FAIR_LINK_MAX)
+
+
+def _valid(e: dict) -> bool:
+    """The shape an entry must have before the page will show it (its
+    dice are checked when it is replayed)."""
+    return (e.get("system") in rules.SYSTEMS and isinstance(e.get("spec"), dict)
+            and _stages_ok(e.get("stages")) and _is_time(e.get("time"))
+            and _is_text(e.get("label"), LABEL_MAX) and _is_text(e.get("roller"), NAME_MAX)
+            and e.get("source") in SOURCES and _fair_ok(e))
+
+
+def _from_old(e: dict) -> dict:
+    """A version-1 entry (the whole result inside) as a stored one."""
+    r = e["result"]
+    label = e.get("label", "")
+    source = e.get("source")
+    if source not in SOURCES:
+        source = "shared" if label == OLD_SHARED_LABEL else "here"
+    out = {"system": e.get("system"), "spec": r.get("spec"), "stages": r.get("stages"),
+           "time": e.get("time", 0), "label": "" if label == OLD_SHARED_LABEL else label,
+           "roller": e.get("roller", ""), "source": source}
+    if "fair" in e:
+        out["fair"] = e["fair"]
+    return out
+
+
+def compact(e):
+    """The stored form of an entry of either version, or None if it is not
+    one. (The page's id and any result kept in memory are left out.)
+
+    >>> old = {"system": "jadeclaw", "time": 3, "label": "Shared link",
+    ...        "result": {"spec": {"dice": [8]}, "stages": [{"do": "roll", "draws": [2]}], "dice": []}}
+    >>> compact(old)["source"], compact(old)["label"], "result" in compact(old)
+    ('shared', '', False)
+    >>> compact({"system": "chess"}) is None
+    True
+    """
+    if not isinstance(e, dict):
+        return None
+    if isinstance(e.get("result"), dict):
+        e = _from_old(e)
+    out = {k: e[k] for k in STORED if k in e}
+    out.setdefault("label", "")
+    out.setdefault("roller", "")
+    out.setdefault("source", "here")
+    if not _valid(out):
+        return None
+    out["time"] = _whole(out["time"])
+    return out
+
+
+def replay(e: dict) -> dict:
+    """The entry's result, rebuilt by the rules from its draws (a
+    ``SpecError`` if they do not fit the roll)."""
+    return rules.replay(e["system"], e["spec"], e["stages"])
+
+
+def key(e: dict) -> str:
+    """What makes two entries the same roll (so an import, or a link opened
+    again, does not add it twice): a fair roll's final link (the same on
+    the GM's page and the player's); a shared result's game, spec and draws
+    (the link's content, whenever it was opened); else those and the time
+    it was rolled."""
+    if e.get("source") == "fair" and e.get("fair"):
+        return "fair:" + e["fair"]
+    when = "shared" if e.get("source") == "shared" else _whole(e.get("time"))
+    return json.dumps([e["system"], when, e["spec"], e["stages"]], sort_keys=True,
+                      separators=(",", ":"), ensure_ascii=False)
+
+
+# ---------------------------------------------------------------- the list
 
 def add(entries: list, entry: dict) -> tuple[list, int]:
     """Newest first; past ``CAP`` the oldest go, and how many is returned so
@@ -41,23 +181,35 @@ def add(entries: list, entry: dict) -> tuple[list, int]:
     return new[:CAP], dropped
 
 
+def _stored(e: dict) -> dict:
+    return {k: e[k] for k in STORED if k in e}
+
+
+def _entries_json(entries: list) -> str:
+    return ",\n".join(json.dumps(_stored(e), ensure_ascii=False, separators=(",", ":")) for e in entries)
+
+
 def dump(entries: list) -> str:
-    return json.dumps({"v": VERSION, "entries": entries}, ensure_ascii=False, separators=(",", ":"))
+    return f'{{"v":{VERSION},"entries":[\n{_entries_json(entries)}]}}'
 
 
-def valid_entry(e) -> bool:
-    """The shape a history entry must have before the page will show it."""
-    if not isinstance(e, dict) or e.get("system") not in rules.SYSTEMS:
+def matches(e: dict, system: str = "", text: str = "") -> bool:
+    """The history filter: one game (``""``: all), and a piece of the
+    roller's name or of the label (a character, a saved setup, a fair
+    roll's player), in any case.
+
+    >>> e = {"system": "mirage", "roller": "Dana", "label": "Etgar — Spirit Gust"}
+    >>> matches(e, "mirage", "etgar"), matches(e, "", "DANA"), matches(e, "alkemy"), matches(e, "", "wu")
+    (True, True, False, False)
+    """
+    if system and e.get("system") != system:
         return False
-    r = e.get("result")
-    if not isinstance(r, dict) or not isinstance(r.get("spec"), dict) or not isinstance(r.get("stages"), list):
-        return False
-    if not isinstance(r.get("dice", []), list) or not isinstance(r.get("outcome", ""), str):
-        return False
-    if "label" in e and not isinstance(e["label"], str):
-        return False
-    t = e.get("time", 0)
-    return isinstance(t, (int, float)) and not isinstance(t, bool)
+    needle = " ".join(str(text or "").split()).casefold()
+    return not needle or needle in f"{e.get('roller', '')}\n{e.get('label', '')}".casefold()
+
+
+def filtered(entries: list, system: str = "", text: str = "") -> list:
+    return [e for e in entries if matches(e, system, text)]
 
 
 # Strings (escapes included) are cut out, then everything but brackets; the
@@ -85,31 +237,61 @@ def _parse(text: str):
     return json.loads(text)
 
 
-def load(text) -> tuple[list, str | None]:
-    """Entries from stored text, and a warning to show if any were unusable."""
-    if text is None or text == "":
-        return [], None
+class Unreadable(ValueError):
+    """Stored or imported text that holds no history; the message says why."""
+
+
+def _document(text, what: str, bare_list: bool = False) -> dict:
+    """The parsed ``{"v", "entries", ...}`` document, or ``Unreadable``
+    (``bare_list``: a plain list of entries, as the first stores held)."""
     if not isinstance(text, str) or len(text) > MAX_TEXT:
-        return [], "The stored roll history is too large to read; it was left untouched and a fresh one started."
+        raise Unreadable(f"{what} is too large to read")
     try:
         data = _parse(text)
     except (ValueError, RecursionError):
-        return [], ("The stored roll history could not be read (it is not valid JSON); "
-                    "it was left untouched and a fresh one started.")
-    if isinstance(data, list):  # no version: treat as a bare list of entries
+        raise Unreadable(f"{what} could not be read (it is not valid JSON)") from None
+    if isinstance(data, list) and bare_list:  # no version: a bare list of entries
         data = {"v": 0, "entries": data}
-    if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
-        return [], "The stored roll history has an unknown shape; a fresh one was started."
-    v = data.get("v")
+    if not isinstance(data, dict) or not isinstance(data.get("entries", []), list):
+        raise Unreadable(f"{what} has an unknown shape")
+    v = data.get("v", 0)
     if not isinstance(v, int) or v > VERSION:
-        return [], f"The stored roll history is from a newer version of this page ({v!r}); a fresh one was started."
-    entries = data["entries"]
-    good = [e for e in entries[:CAP] if valid_entry(e)]
-    bad = len(entries[:CAP]) - len(good)
+        raise Unreadable(f"{what} is from a newer version of this page ({v!r})")
+    return data
+
+
+def _sound(items: list) -> tuple[list, int]:
+    """The entries that are sound (in stored form), and how many were not."""
+    good = [c for c in map(compact, items[:CAP]) if c is not None]
+    return good, len(items[:CAP]) - len(good)
+
+
+def load(text) -> tuple[list, str | None]:
+    """Entries from stored text (either version), and a warning to show if
+    any were unusable."""
+    if text is None or text == "":
+        return [], None
+    try:
+        data = _document(text, "The stored roll history", bare_list=True)
+    except Unreadable as e:
+        return [], f"{e}; it was left untouched and a fresh one started."
+    if "entries" not in data:
+        return [], "The stored roll history has an unknown shape; it was left untouched and a fresh one started."
+    good, bad = _sound(data["entries"])
     warning = None
     if bad:
         warning = f"{bad} stored roll(s) could not be read and are not shown; the other {len(good)} are."
     return good, warning
+
+
+def is_current(text) -> bool:
+    """Whether stored text is already in this version's form (else the page
+    writes the converted entries back, so the next start reads less).
+
+    >>> is_current(dump([])), is_current('{"v":1,"entries":[]}')
+    (True, False)
+    """
+    return isinstance(text, str) and text.startswith(f'{{"v":{VERSION},')
 
 
 # ---------------------------------------------------------------- saved setups
@@ -131,7 +313,7 @@ def save_setup(setups: list, system: str, name: str, spec: dict) -> list:
     >>> len(s), s[0]["spec"]
     (1, {'dice': [12, 4]})
     """
-    name = " ".join(str(name).split())[:SETUP_NAME_MAX]
+    name = clean_name(name, SETUP_NAME_MAX)
     if not name:
         raise ValueError("A saved setup needs a name.")
     rest = [s for s in setups if not (s["system"] == system and s["name"] == name)]
@@ -160,10 +342,73 @@ def load_setups(text) -> tuple[list, str | None]:
 
 # ---------------------------------------------------------------- export and import
 
-def export_text(entries: list, setups: list) -> str:
-    """One JSON file with the history and the saved setups (a campaign log)."""
-    return json.dumps({"app": "dice-table", "v": VERSION, "entries": entries, "setups": setups},
-                      ensure_ascii=False, indent=1)
+def export_text(entries: list, setups: list, requests: list | None = None) -> str:
+    """One JSON file with the history (one roll a line), the saved setups
+    and, given, the fair-roll requests (a campaign log, and the GM's backup
+    of its open requests)."""
+    extra = "" if requests is None else ',\n"requests":' + json.dumps(list(requests), ensure_ascii=False)
+    setups_json = json.dumps(setups, ensure_ascii=False, indent=1)
+    return (f'{{"app":"dice-table","v":{VERSION},\n"entries":[\n{_entries_json(entries)}],\n'
+            f'"setups":{setups_json}{extra}}}\n')
+
+
+def read_export(text) -> dict:
+    """An exported file's document, or ``Unreadable`` with the reason."""
+    data = _document(text, "That file")
+    if not isinstance(data.get("setups", []), list):
+        raise Unreadable("That file has an unknown shape")
+    return data
+
+
+def _merge_entries(items: list, entries: list) -> tuple[list, int, int, int]:
+    """(the merged history, new, already there, unreadable)."""
+    seen = {key(e) for e in entries}
+    fresh, twice = [], 0
+    got = [c for c in map(compact, items) if c is not None]
+    for e in got:
+        k = key(e)
+        if k in seen:
+            twice += 1
+        else:
+            seen.add(k)
+            fresh.append(e)
+    merged = sorted(list(entries) + fresh, key=lambda e: -float(e.get("time") or 0))[:CAP]
+    return merged, len(fresh), twice, len(items) - len(got)
+
+
+def _merge_setups(items: list, setups: list) -> tuple[list, int]:
+    out = list(setups)
+    have = {(s["system"], s["name"]) for s in out}
+    for s in items:
+        if valid_setup(s) and (s["system"], s["name"]) not in have and len(out) < MAX_SETUPS:
+            out.append({"system": s["system"], "name": s["name"], "spec": s["spec"]})
+            have.add((s["system"], s["name"]))
+    return out, len(out) - len(setups)
+
+
+def _import_message(fresh: int, twice: int, setups: int, skipped: int, over: bool) -> str:
+    if fresh or setups or not twice:
+        msg = f"Imported {fresh} roll(s) and {setups} saved setup(s)."
+        if twice:
+            msg += f" {twice} roll(s) were already in your history and were not added twice."
+    else:
+        msg = f"Nothing new: the {twice} roll(s) in that file are already in your history."
+    if skipped:
+        msg += f" {skipped} unreadable entr{'y was' if skipped == 1 else 'ies were'} skipped."
+    if over:
+        msg += f" The history keeps the newest {CAP}."
+    return msg
+
+
+def merge(data: dict, entries: list, setups: list) -> tuple[list, list, str]:
+    """An export's rolls and setups merged into the current ones; a roll
+    already there (``key``) is not added twice, and the message says how
+    many were new and how many were there already."""
+    items = data.get("entries", [])
+    merged, fresh, twice, skipped = _merge_entries(items, entries)
+    new_setups, added = _merge_setups(data.get("setups", []), setups)
+    msg = _import_message(fresh, twice, added, skipped, len(entries) + fresh > CAP)
+    return merged, new_setups, msg
 
 
 def import_text(text, entries: list, setups: list) -> tuple[list, list, str]:
@@ -171,39 +416,17 @@ def import_text(text, entries: list, setups: list) -> tuple[list, list, str]:
     the new lists and a message saying what was imported or why not; the
     current lists are never lost.
 
-    >>> e = [{"system": "jadeclaw", "result": {"spec": {}, "stages": []}, "time": 2}]
+    >>> e = [new_entry(rules.roll("jadeclaw", {"dice": [8]}), time=2)]
     >>> new_e, new_s, msg = import_text(export_text(e, []), [], [])
     >>> len(new_e), msg
     (1, 'Imported 1 roll(s) and 0 saved setup(s).')
+    >>> import_text(export_text(e, []), new_e, [])[2]
+    'Nothing new: the 1 roll(s) in that file are already in your history.'
     >>> import_text("nonsense", e, [])[2]
-    'That file is not a dice-table export (it is not valid JSON); nothing was changed.'
+    'That file could not be read (it is not valid JSON); nothing was changed.'
     """
-    if not isinstance(text, str) or len(text) > MAX_TEXT:
-        return entries, setups, "That file is too large to be a dice-table export; nothing was changed."
     try:
-        data = _parse(text)
-    except (ValueError, RecursionError):
-        return entries, setups, "That file is not a dice-table export (it is not valid JSON); nothing was changed."
-    if not isinstance(data, dict) or not isinstance(data.get("entries", []), list) \
-            or not isinstance(data.get("setups", []), list):
-        return entries, setups, "That file is not a dice-table export; nothing was changed."
-    if isinstance(data.get("v"), int) and data["v"] > VERSION:
-        return entries, setups, "That file comes from a newer version of the dice table; nothing was changed."
-    got = [e for e in data.get("entries", []) if valid_entry(e)]
-    seen = {(e["system"], e.get("time"), json.dumps(e["result"].get("stages"), sort_keys=True)) for e in entries}
-    fresh = [e for e in got if (e["system"], e.get("time"), json.dumps(e["result"].get("stages"), sort_keys=True)) not in seen]
-    merged = sorted(entries + fresh, key=lambda e: -float(e.get("time") or 0))[:CAP]
-    new_setups = list(setups)
-    added_setups = 0
-    for s in data.get("setups", []):
-        if valid_setup(s) and not any(x["system"] == s["system"] and x["name"] == s["name"] for x in new_setups):
-            if len(new_setups) < MAX_SETUPS:
-                new_setups.append({"system": s["system"], "name": s["name"], "spec": s["spec"]})
-                added_setups += 1
-    skipped = len(data.get("entries", [])) - len(got)
-    msg = f"Imported {len(fresh)} roll(s) and {added_setups} saved setup(s)."
-    if skipped:
-        msg += f" {skipped} unreadable entr{'y was' if skipped == 1 else 'ies were'} skipped."
-    if len(entries) + len(fresh) > CAP:
-        msg += f" The history keeps the newest {CAP}."
-    return merged, new_setups, msg
+        data = read_export(text)
+    except Unreadable as e:
+        return entries, setups, f"{e}; nothing was changed."
+    return merge(data, entries, setups)

@@ -155,8 +155,9 @@ def bidi_text(text) -> str:
     return _HEBREW_RUN.sub(lambda m: f'<bdi lang="he">{m.group(0)}</bdi>', esc(text))
 
 
-def history_entry(entry: dict, index: int, title: str, summary: str) -> str:
-    """One roll-history item: small dice, outcome, system, label, time."""
+def history_entry(entry: dict, index: int, title: str, summary: str, roller: str = "", how: str = "") -> str:
+    """One roll-history item: small dice, outcome, system, label, time, and
+    who rolled it and how it came ("rolled here", "fair roll, verified"…)."""
     result = entry.get("result") or {}
     dice = result.get("dice") if isinstance(result.get("dice"), list) else []
     # thumbnails keep the marks that change a result (dropped, rerolled…) but
@@ -174,7 +175,14 @@ def history_entry(entry: dict, index: int, title: str, summary: str) -> str:
             f'<span class="h-outcome outcome-{esc(outcome)}">{esc(outcome_name(outcome))}</span>'
             f'<span class="h-summary">{bidi_text(summary)}</span>'
             f'{f"<span class=h-label>{esc(label)}</span>" if label else ""}'
-            f'<span class="h-dice">{small}{more}</span></button></li>')
+            f'<span class="h-dice">{small}{more}</span>{_by_how(roller, how)}</button></li>')
+
+
+def _by_how(roller: str, how: str) -> str:
+    """Who rolled it, how it came: "by Dana · fair roll, verified"."""
+    parts = ([f'<span class="h-by">by {esc(roller)}</span>'] if roller else []) + \
+        ([f'<span class="h-how">{esc(how)}</span>'] if how else [])
+    return f'<span class="h-foot">{" · ".join(parts)}</span>' if parts else ""
 
 
 def scroll_box(label: str) -> str:

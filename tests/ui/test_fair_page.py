@@ -1,0 +1,193 @@
+"""What the page shows of a fair roll (static/py/fairview.py) and the
+page-facing parts of fair.py (merge_requests, view's ``last``): the panel's
+buttons at each point of real exchanges made through fair.py, which tray
+steps each side keeps, the Requests list, every name escaped, the
+open-too-long warning, imported requests merged by role and id."""
+
+from __future__ import annotations
+
+import copy
+import random
+import re
+
+import fair
+import fairview
+import rules
+
+XSS = '<img src=x onerror="alert(1)">'
+
+
+class Page:
+    """One device's requests, as main.py keeps them."""
+
+    def __init__(self, seed):
+        self.requests = []
+        self.entropy = random.Random(seed).randbytes
+
+    def put(self, st):
+        self.requests = [st] + [s for s in self.requests if (s["role"], s["rid"]) != (st["role"], st["rid"])]
+        return st
+
+    def open(self, link):
+        got = fair.open_link(link, self.requests, now=1000)
+        if got["state"] is not None:
+            self.put(got["state"])
+        return got
+
+    def only(self, role):
+        return next(s for s in self.requests if s["role"] == role)
+
+    def move(self, fn, role, *args, **kw):
+        st, link = fn(self.only(role), *args, now=1000, **kw)
+        self.put(st)
+        return link
+
+
+def verbs(html):
+    return re.findall(r'data-fair="([a-z]+)"', html)
+
+
+def exchange(system, spec, player="Dana", label="Climb"):
+    gm, pl = Page(1), Page(2)
+    st = gm.put(fair.new_request(system, spec, player, label, now=1000, entropy=gm.entropy))
+    pl.open(fair.request_link(st))
+    return gm, pl
+
+
+def test_the_panel_offers_each_side_its_move_through_a_milhamah_reroll():
+    gm, pl = exchange("milhamah", {"shoresh": "אשר", "rerolls": 3})
+    v = lambda page, role: fair.view(page.only(role), 1000)  # noqa: E731
+    assert verbs(fairview.panel(v(gm, "gm"))) == ["send", "leave"]            # waiting for Roll
+    assert verbs(fairview.panel(v(pl, "player"))) == ["answer", "leave"]      # press Roll
+    assert ">Roll<" in fairview.panel(v(pl, "player"))
+    a = pl.move(fair.answer, "player", entropy=pl.entropy)
+    assert verbs(fairview.panel(v(pl, "player"))) == ["send", "leave"]       # sent, waiting
+    d = gm.open(a)["reply"]
+    assert verbs(fairview.panel(v(gm, "gm"))) == ["reveal", "send", "leave"]  # may reveal early
+    assert "ends the roll here" in fairview.panel(v(gm, "gm"))
+    pl.open(d)
+    pv = v(pl, "player")
+    assert verbs(fairview.panel(pv)) == ["done", "send", "leave"]
+    assert pv["last"] == "d" and fairview.keeps_step(pv, "reroll") and fairview.keeps_step(pv, "advice")
+    assert not fairview.keeps_step(pv, "reroll:opponent") and not fairview.keeps_step(pv, "hit_location")
+    assert not fairview.keeps_step(v(gm, "gm"), "reroll")  # the player's turn: no step on the GM's page
+    step = pl.move(fair.step, "player", {"do": "reroll", "dice": [0]}, entropy=pl.entropy)
+    assert not fairview.keeps_step(v(pl, "player"), "reroll")  # sent: no second step before the dice
+    final = gm.open(step)["reply"]
+    assert fair.view(gm.only("gm"))["status"] == "revealed"
+    assert verbs(fairview.panel(v(gm, "gm"))) == ["send", "leave"]
+    assert "Send the final link" in fairview.panel(v(gm, "gm"))
+    pl.open(final)
+    html = fairview.panel(v(pl, "player"))
+    assert "Fair roll, verified ✓" in html and 'data-fair-status="verified"' in html
+
+
+def test_the_gm_steps_for_the_opponent_after_the_player_is_done():
+    """Opposed Milhamah: after the player's Done, the GM's page keeps the
+    opponent's buttons and offers Reveal; the player's page then asks to
+    let the GM's step be rolled."""
+    spec = {"shoresh": "אשר", "rerolls": 2, "opponent": {"shoresh": "שלם", "rerolls": 2}}
+    gm, pl = exchange("milhamah", spec)
+    pl.open(gm.open(pl.move(fair.answer, "player", entropy=pl.entropy))["reply"])
+    gm.open(pl.move(fair.pass_turn, "player"))
+    gv = fair.view(gm.only("gm"))
+    assert gv["gm_may_step"] and fairview.keeps_step(gv, "reroll:opponent")
+    assert verbs(fairview.panel(gv)) == ["reveal", "send", "leave"]
+    assert fairview.state_words(gv) == "Your turn: the opponent's step, or Reveal."
+    g = gm.move(fair.gm_step, "gm", {"do": "reroll", "side": "opponent", "dice": [0]})
+    pl.open(g)
+    pv = fair.view(pl.only("player"))
+    assert verbs(fairview.panel(pv)) == ["answer", "send", "leave"]
+    assert "Let the GM roll" in fairview.panel(pv)
+    assert not fairview.keeps_step(pv, "reroll")
+
+
+def test_every_name_and_label_is_escaped():
+    gm, pl = exchange("jadeclaw", {"dice": [8]}, player=XSS[:40], label=XSS)
+    for page, role in ((gm, "gm"), (pl, "player")):
+        v = fair.view(page.only(role))
+        for html in (fairview.panel(v, note=XSS), fairview.row(v), fairview.requests_list([v])):
+            assert "<img" not in html and "&lt;img" in html
+    ver = {"player": XSS, "label": XSS, "fingerprint": XSS, "steps": 0}
+    assert "<img" not in fairview.verified_panel(ver)
+
+
+def test_a_request_open_too_long_says_for_how_many_days():
+    gm, pl = exchange("jadeclaw", {"dice": [8]})
+    pl.move(fair.answer, "player", entropy=pl.entropy)
+    st = pl.only("player")
+    later = st["updated"] + 3 * fairview.DAY_MS + 5
+    v = fair.view(st, later)
+    assert v["overdue"]
+    text = fairview.state_words(v, later)
+    assert "Open for 3 days: the GM has not revealed this roll yet" in text
+    assert 'class="request is-overdue"' in fairview.row(v, later)
+    assert "Open for" not in fairview.state_words(fair.view(st, st["updated"] + 5), st["updated"] + 5)
+
+
+def test_the_requests_list_has_a_row_each_newest_first_with_its_buttons():
+    gm = Page(3)
+    older = gm.put(fair.new_request("mirage", {"attribute": 8}, "Wu", now=10, entropy=gm.entropy))
+    newer = gm.put(fair.new_request("alkemy", {"characteristic": 4}, "Dana", now=20, entropy=gm.entropy))
+    html = fairview.requests_list([fair.view(s) for s in gm.requests])
+    assert html.index(newer["rid"]) < html.index(older["rid"])
+    assert html.count('<li class="request') == 2
+    assert verbs(fairview.row(fair.view(older))) == ["open", "send", "delete"]  # no Reveal before the dice
+    assert "You asked" in html and fair.view(newer)["fingerprint"] in html
+    assert fairview.requests_list([]) == ""
+
+
+def test_the_words_beside_each_link():
+    gm, pl = exchange("jadeclaw", {"dice": [8]})
+    q = fair.request_link(gm.only("gm"))
+    a = pl.move(fair.answer, "player", entropy=pl.entropy)
+    v = gm.open(a)["reply"]
+    assert fairview.send_text("gm", q, "Dana").startswith("Send this request to Dana")
+    assert fairview.send_text("player", a, "Dana").startswith("Send this back to the GM")
+    assert fairview.send_text("gm", v, "Dana").startswith("The final link: send it to Dana")
+    assert fairview.send_text("gm", "nonsense", "Dana") == "Send this link on."
+
+
+# ---------------------------------------------------------------- imported requests
+
+def test_merge_requests_adds_brings_forward_and_keeps_its_own():
+    gm, pl = exchange("milhamah", {"shoresh": "אשר", "rerolls": 3})
+    early = copy.deepcopy(gm.only("gm"))
+    pl.open(gm.open(pl.move(fair.answer, "player", entropy=pl.entropy))["reply"])
+    later = gm.only("gm")
+    # a backup made earlier does not undo the later state; a later one brings an old page forward
+    merged, changed, warning = fair.merge_requests([later], [early])
+    assert merged == [later] and changed == 0 and warning is None
+    merged, changed, warning = fair.merge_requests([early], [later])
+    assert merged == [later] and changed == 1
+    # a request this page lacks is added; the player's copy of the same id is another request
+    merged, changed, _ = fair.merge_requests([later], [pl.only("player")])
+    assert len(merged) == 2 and changed == 1
+    # a copy that went another way (another seed) leaves this page's as it is
+    other = copy.deepcopy(later)
+    other["msgs"] = other["msgs"][:1]
+    other_gm = Page(9)
+    other_pl = Page(10)
+    other_gm.put(other)
+    other_pl.open(fair.request_link(other))
+    other_gm.open(other_pl.move(fair.answer, "player", entropy=other_pl.entropy))
+    merged, changed, _ = fair.merge_requests([later], [other_gm.only("gm")])
+    assert merged == [later] and changed == 0
+
+
+def test_merge_requests_refuses_damaged_imports_with_a_warning():
+    gm, _ = exchange("jadeclaw", {"dice": [8]})
+    st = gm.only("gm")
+    forged = {**st, "secret": "00" * 32}
+    merged, changed, warning = fair.merge_requests([], [st, forged, "junk"])
+    assert merged == [st] and changed == 1 and warning.startswith("2 stored fair-roll request(s)")
+    assert fair.merge_requests([st], None) == ([st], 0, None)
+
+
+def test_open_steps_is_read_from_each_systems_flags():
+    """The table covers the systems with steps; the others have none."""
+    assert set(fair._STEP_FLAGS) == {"milhamah", "mirage", "alkemy"} < set(rules.SYSTEMS)
+    assert fair.open_steps({"system": "milhamah", "allowed": ["hit_location"]}) == (True, True)
+    assert fair.open_steps({"system": "alkemy", "choice": True, "opponent": None}) == (True, False)
+    assert fair.open_steps({"system": "mirage", "can_pray": False}) == (False, False)
+    assert fair.open_steps({"system": "alkemy", "opponent": "junk"}) == (False, False)
