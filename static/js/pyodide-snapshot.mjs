@@ -65,10 +65,11 @@ async function look() {
     return { key, reason: "stale" };
   }
   const bytes = store.bytesOf(record);
-  bytes.catch(() => {});  // a rejection is handled where loadPyodide awaits it
+  bytes.then(() => performance.mark("dice:snapshot-read"), () => {});  // a rejection is handled where loadPyodide awaits it
   return { key, record, bytes };
 }
 
+performance.mark("dice:interpreter-module");
 const found = look().catch(() => ({ reason: "unreadable" }));
 
 function withModule(py, name, fn) {
@@ -95,6 +96,7 @@ export async function loadPyodide(options = {}) {
     try {
       const py = await startPyodide({ ...config, _loadSnapshot: look.bytes });
       finishRestore(py, look.key);
+      performance.mark("dice:python-restored");
       show("snapshot", "restored", look.record);
       return py;
     } catch (e) {
@@ -103,6 +105,7 @@ export async function loadPyodide(options = {}) {
     }
   }
   const py = await startPyodide(config);
+  performance.mark("dice:python-started");
   show("fresh", reason);
   if (reason !== "unreadable") makeLater(py, look.key).catch((e) => setState("error", String(e && e.message)));
   return py;
@@ -210,10 +213,12 @@ async function makeLater(py, key) {
     return;
   }
   await idle();
+  performance.mark("dice:snapshot-making");
   setState("making");
   const plan = JSON.parse(withModule(py, "snapshot", (m) => m.plan()));
   const contents = plan.files.map((path) => py.FS.readFile(path));
   const answer = await runWorker({ key, plan, contents });
+  performance.mark("dice:snapshot-done");
   window.diceSnapshot = answer;  // for tests/benchmark.py: sizes and the time it took
   if (answer.reason === "refused") refusedFor(key.site, true);
   setState(answer.ok ? "stored" : answer.reason, answer);

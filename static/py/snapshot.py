@@ -71,7 +71,7 @@ def ours(cwd: str, skip_files=("__pycache__",)) -> tuple[list[str], list[str]]:
             dotted = parts if stem == "__init__" else parts + [stem]
             if dotted and all(p.isidentifier() for p in dotted) and dotted[0] not in LEFT_OUT:
                 names.append(".".join(dotted))
-    return names, files
+    return sorted(names), files
 
 
 def _stdlib_roots() -> tuple[str, ...]:
