@@ -20,44 +20,37 @@ each took, in order, so ``replay`` gives back the same result.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
+from . import alkemy, jadeclaw, milhamah, mirage, open_tale
 from .dice import RecordingRng, Rng, ScriptedRng, SpecError, system_rng
+from .system import System, check
 
-__all__ = ["SYSTEMS", "OUTCOMES", "TITLES", "roll", "act", "odds", "replay",
-           "default_spec", "normalize", "SpecError", "ScriptedRng"]
+__all__ = ["SYSTEMS", "OUTCOMES", "TITLES", "MODULES", "roll", "act", "odds", "replay",
+           "default_spec", "normalize", "SpecError", "ScriptedRng", "System"]
+
+#: The game systems in tab order. A sixth game is one more module here
+#: (it declares NAME, TITLE, OUTCOMES, DEFAULT_SPEC, normalize, roll, act
+#: and odds: ``rules.system.System``).
+MODULES: dict[str, System] = {m.NAME: check(m) for m in (milhamah, open_tale, mirage, alkemy, jadeclaw)}
 
 #: System keys in tab order.
-SYSTEMS = ("milhamah", "open_tale", "mirage", "alkemy", "jadeclaw")
+SYSTEMS = tuple(MODULES)
 
-TITLES = {
-    "milhamah": "Milhamah RPG",
-    "open_tale": "Open Tale",
-    "mirage": "Mirage",
-    "alkemy": "ALKEMY",
-    "jadeclaw": "Jadeclaw",
-}
+#: Each system's title, as its tab shows it.
+TITLES = {name: m.TITLE for name, m in MODULES.items()}
 
 #: Outcome names per system, worst to best (DESIGN.md).
-OUTCOMES = {
-    "milhamah": ("botch", "failure", "success_at_cost", "success", "natural_success",
-                 "critical_success"),
-    "open_tale": ("failure", "scored", "success"),
-    "mirage": ("failure", "tie", "success", "success_with_bonus"),
-    "alkemy": ("failure", "success"),
-    "jadeclaw": ("botch", "double_botch", "overwhelming_failure", "failure", "tie",
-                 "scored", "success", "overwhelming_success", "no_hits", "hits"),
-}
+OUTCOMES = {name: tuple(m.OUTCOMES) for name, m in MODULES.items()}
 
 #: A shared result may carry at most this many stages (bounded work).
 MAX_STAGES = 24
 
 
-def _module(system: Any):
-    if not isinstance(system, str) or system not in SYSTEMS:
+def _module(system: Any) -> System:
+    if not isinstance(system, str) or system not in MODULES:
         raise SpecError("system", "must be one of " + ", ".join(SYSTEMS))
-    return importlib.import_module(f"rules.{system}")
+    return MODULES[system]
 
 
 def normalize(system: str, spec: Any) -> dict:

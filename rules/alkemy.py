@@ -29,8 +29,11 @@ from typing import Any
 
 from .dice import Die, SpecError, _show, check_keys, dist_to_json, get_choice, get_int
 
-__all__ = ["OUTCOMES", "DEFAULT_SPEC", "HEALTH", "FACE_SETS", "SYMBOLS", "normalize",
+__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "HEALTH", "FACE_SETS", "SYMBOLS", "normalize",
            "roll", "act", "odds", "net_dice", "face_table"]
+
+NAME = "alkemy"
+TITLE = "ALKEMY"
 
 OUTCOMES = ("failure", "success")
 

@@ -44,10 +44,13 @@ from .dice import (MAX_POOL, SIZES, Die, SpecError, check_keys, format_pool, get
                    get_choice, get_int, get_size, get_sizes, name_key, roll_die, spec_seed,
                    step_down)
 
-__all__ = ["OUTCOMES", "DEFAULT_SPEC", "DIFFICULTIES", "QUALITIES", "DAMAGE_TYPES",
+__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "DIFFICULTIES", "QUALITIES", "DAMAGE_TYPES",
            "normalize", "roll", "act", "odds", "level_pool", "apply_bonuses", "prepare",
            "quality_name", "contest", "pair_hits", "damage_pairs", "auto_success",
            "levels_table"]
+
+NAME = "jadeclaw"
+TITLE = "Jadeclaw"
 
 OUTCOMES = ("botch", "double_botch", "overwhelming_failure", "failure", "tie",
             "scored", "success", "overwhelming_success", "no_hits", "hits")

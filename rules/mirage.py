@@ -38,10 +38,13 @@ from .dice import (SpecError, check_keys, convolve, dist_to_json, format_pool, g
                    get_choice, get_int, get_size, get_sizes, name_key, roll_die, step_down,
                    step_up)
 
-__all__ = ["OUTCOMES", "DEFAULT_SPEC", "TABLES", "LEGEND", "SKILLS", "ATTRIBUTES",
+__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "TABLES", "LEGEND", "SKILLS", "ATTRIBUTES",
            "DIFFICULTY", "CONDITION_NAMES", "KIND_COLOURS", "BASE_SIZES",
            "normalize", "roll", "act", "odds", "step_pool", "check_not_broken", "successes_on",
            "condition_type", "success_dist"]
+
+NAME = "mirage"
+TITLE = "Mirage"
 
 OUTCOMES = ("failure", "tie", "success", "success_with_bonus")
 

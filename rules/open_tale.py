@@ -27,10 +27,13 @@ from typing import Any
 from .dice import (SIZES, Die, SpecError, check_keys, get_bool, get_choice,
                    get_int, get_sizes, name_key, roll_die)
 
-__all__ = ["OUTCOMES", "DEFAULT_SPEC", "MODIFIERS", "TIE_BREAKS", "EXPLOSION_CAP", "SCORE_BOUND",
+__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "MODIFIERS", "TIE_BREAKS", "EXPLOSION_CAP", "SCORE_BOUND",
            "power", "valid_pairs", "even_pair", "net_modifier", "normalize", "roll", "act",
            "odds", "score_dist", "expected_minimum", "expected_table", "TEXT_TABLE",
            "table_comparison"]
+
+NAME = "open_tale"
+TITLE = "Open Tale"
 
 OUTCOMES = ("failure", "scored", "success")
 

@@ -428,8 +428,6 @@ def main():
         click_history = {"empty": summary([page.evaluate(CLICK_TO_DICE, "jadeclaw") for _ in range(10)])}
         for system in rules.SYSTEMS:
             page.click(f"#tabbtn-{system}")
-            if page.locator(f"#tray-{system} .coming").count():
-                continue
             ms = [page.evaluate(CLICK_TO_DICE, system) for _ in range(a.clicks)]
             clicks[system] = summary(ms)
             b, c = [], []

@@ -20,17 +20,14 @@ import math
 import re
 from html import escape
 
+from rules import milhamah
+
 __all__ = ["die_svg", "tray", "shape_points", "HEBREW_NAMES", "COLOURS", "WILD", "describe"]
 
-#: The token a wild face carries (Milhamah); drawn as a star.
-WILD = "*"
-
-HEBREW_NAMES = {
-    "א": "alef", "ב": "bet", "ג": "gimel", "ד": "dalet", "ה": "he", "ו": "vav",
-    "ז": "zayin", "ח": "het", "ט": "tet", "י": "yod", "כ": "kaf", "ל": "lamed",
-    "מ": "mem", "נ": "nun", "ס": "samekh", "ע": "ayin", "פ": "pe", "צ": "tsadi",
-    "ק": "qof", "ר": "resh", "ש": "shin", "ת": "tav",
-}
+#: The token a wild face carries, and the Hebrew letters' names, as the
+#: rules define them once (rules/milhamah_dice.json); a wild is drawn as a star.
+WILD = milhamah.WILD
+HEBREW_NAMES = {ch: name.lower() for ch, name in milhamah.LETTER_NAMES.items()}
 
 #: Named die colours: (fill, ink, rim).
 COLOURS = {
@@ -269,13 +266,38 @@ def _symbol(name: str, ink: str) -> str:
     return f'<g class="symbol symbol-{escape(re.sub("[^a-z]", "", name))}" transform="translate(50 78) scale(1.35)">{body}</g>'
 
 
+def _slot(svg: str, tag: str | None, cls: str | None) -> str:
+    """A die with its tag (a word or mark under it, for sighted players;
+    the die's label already says it to screen readers)."""
+    if tag is None and not cls:
+        return svg
+    classes = " ".join(c for c in ("die-slot", cls) if c)
+    tag_html = f'<span class="die-tag" aria-hidden="true">{escape(tag)}</span>' if tag is not None else ""
+    return f'<span class="{escape(classes)}">{svg}{tag_html}</span>'
+
+
 def tray(dice: list, keys: list | None = None, *, selected=(), size: int = 64,
-         caption: str | None = None) -> str:
-    """A row of dice; ``keys`` (one per die) make them tappable.
+         caption: str | None = None, caption_html: str | None = None, labels: list | None = None,
+         tags: list | None = None, classes: list | None = None, tappable: bool = True,
+         row_class: str = "") -> str:
+    """A row of dice, the one every tab draws.
+
+    - ``keys`` (one per die, None for a die that takes no tap) mark each die
+      with ``data-die`` (DESIGN.md); a tappable die is also a button showing
+      ``selected``. With ``tappable=False`` the dice keep their marker but
+      are not buttons (a side that may not choose).
+    - ``labels``: each die's spoken label (default: ``describe``).
+    - ``tags``: a word or mark under each die (None: no tag); ``classes``:
+      a class for each die's slot (e.g. its colour or kind).
+    - ``caption`` is text; ``caption_html`` is already escaped HTML (e.g.
+      with Hebrew runs isolated).
 
     >>> row = tray([{"sides": 4, "face": 3}, {"sides": 12, "face": 9}], ["0", "1"], selected=["1"])
     >>> row.count("data-die=") == 2 and 'aria-pressed="true"' in row
     True
+    >>> row = tray([{"sides": 6, "face": 2}], ["a"], tappable=False, tags=["kept"], classes=["k"])
+    >>> 'data-die="a"' in row, 'role="button"' in row, '<span class="die-tag" aria-hidden="true">kept</span>' in row
+    (True, False, True)
     """
     sel = set(selected or ())
     items = []
@@ -283,7 +305,18 @@ def tray(dice: list, keys: list | None = None, *, selected=(), size: int = 64,
         if not isinstance(d, dict):
             continue
         k = keys[i] if keys is not None and i < len(keys) else None
-        items.append(die_svg(d, k, size=size, selected=k is not None and k in sel))
-    cap = f'<figcaption>{escape(caption)}</figcaption>' if caption else ""
+        label = labels[i] if labels is not None and i < len(labels) else None
+        if tappable or k is None:
+            svg = die_svg(d, k, size=size, selected=k is not None and k in sel, label=label)
+        else:
+            svg = die_svg(d, None, size=size, label=label)
+            svg = svg.replace("<svg ", f'<svg data-die="{escape(str(k))}" ', 1)
+        tag = tags[i] if tags is not None and i < len(tags) else None
+        cls = classes[i] if classes is not None and i < len(classes) else None
+        items.append(_slot(svg, tag, cls))
+    if caption_html is None and caption:
+        caption_html = escape(caption)
+    cap = f"<figcaption>{caption_html}</figcaption>" if caption_html else ""
     label = f' aria-label="{escape(caption)}"' if caption else ""
-    return f'<figure class="dice-row" role="group"{label}>{cap}<div class="dice">{"".join(items)}</div></figure>'
+    row = " ".join(c for c in ("dice-row", row_class) if c)
+    return f'<figure class="{row}" role="group"{label}>{cap}<div class="dice">{"".join(items)}</div></figure>'

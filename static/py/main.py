@@ -1,14 +1,14 @@
 """The page's DOM glue: the one module that touches the browser.
 
 It reads a tab's form into fields, lets that tab's ``ui_<system>`` module
-turn them into a spec, calls ``rules``, and puts the HTML the ui module
-returns into the page. It keeps the game state (spec, result, taps) in
+(a ``tab.Tab``, registered in ``TABS``) turn them into a spec, calls
+``rules`` (the odds through ``tab.answer``, for the questions the tab asks),
+and puts the HTML the ui module returns into the page. It keeps the game state (spec, result, taps) in
 Python, never reads it back out of the DOM, and writes only HTML that the
 pure modules built with every text escaped (or plain ``textContent``).
 """
 
 import asyncio
-import importlib
 import json
 import traceback
 
@@ -19,8 +19,19 @@ from pyscript import document, window
 import rules
 import share
 import store
+import tab
+import ui_alkemy
+import ui_jadeclaw
+import ui_milhamah
+import ui_mirage
+import ui_open_tale
 import views
 from rules.dice import SpecError
+
+#: One tab per game system, in rules.SYSTEMS order. A sixth game is one
+#: more ui module here (and in rules.MODULES, index.html, pyscript.toml).
+TABS = {ui.SYSTEM: tab.check(ui) for ui in (ui_milhamah, ui_open_tale, ui_mirage, ui_alkemy, ui_jadeclaw)}
+assert tuple(TABS) == rules.SYSTEMS, "TABS and rules.SYSTEMS must list the same systems in the same order"
 
 HISTORY_KEY = "dice-table/history"
 SETUPS_KEY = "dice-table/setups"
@@ -36,7 +47,7 @@ _proxies = []  # keep event proxies alive
 
 
 def ui_for(system):
-    return importlib.import_module(f"ui_{system}")
+    return TABS[system]
 
 
 def q(selector, root=None):
@@ -192,10 +203,14 @@ def render_tray(system):
 
 
 def render_odds(system):
+    """Ask the rules the odds questions the tab needs now, and let the tab
+    draw the answers."""
     st = STATE[system]
     if st["spec"] is None:
         return
-    q(f"#odds-{system}").innerHTML = ui_for(system).render_odds(st["spec"], st["result"], st["ui"])
+    ui = ui_for(system)
+    answers = tab.answer(system, st["spec"], ui.questions(st["spec"], st["result"], st["ui"]))
+    q(f"#odds-{system}").innerHTML = ui.render_odds(st["spec"], answers, st["result"])
 
 
 def set_result(system, result, record=True, label="", readonly=False):
@@ -205,12 +220,11 @@ def set_result(system, result, record=True, label="", readonly=False):
     st["readonly"] = readonly
     render_tray(system)
     update_share_buttons()
-    fields_after = getattr(ui_for(system), "fields_after", None)
     if record:
         add_history(system, result, label)
-    if record and fields_after is not None and result is not None:
+    if record and result is not None:
         form = q(f"#form-{system}")
-        changes = fields_after(result, read_fields(form))
+        changes = ui_for(system).fields_after(result, read_fields(form))
         if changes:
             fill_form(form, changes)
             st["spec"] = rules.normalize(system, ui_for(system).spec_from_form(read_fields(form)))
@@ -392,13 +406,10 @@ def open_tab(system, focus=False):
     if not st["opened"]:
         st["opened"] = True
         ui = ui_for(system)
-        ref = getattr(ui, "render_reference", None)
-        if ref is not None:  # the reference tables wait until the tab is on screen
-            window.setTimeout(create_once(guard(lambda *_: set_html(f"#ref-{system}", ref()))), 0)
-        if getattr(ui, "PLACEHOLDER", False):
-            q(f"#tray-{system}").innerHTML = '<p class="coming">This system is coming soon.</p>'
-        else:  # odds after the tab is painted (and after start-up: the first roll waits for nothing)
-            window.setTimeout(create_once(guard(lambda *_: update_from_form(system))), 0)
+        # the reference tables wait until the tab is on screen
+        window.setTimeout(create_once(guard(lambda *_: set_html(f"#ref-{system}", ui.render_reference()))), 0)
+        # odds after the tab is painted (and after start-up: the first roll waits for nothing)
+        window.setTimeout(create_once(guard(lambda *_: update_from_form(system))), 0)
     update_share_buttons()
     render_setups()
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import draw
 import rules
+import tab
 import views
 from rules import alkemy
 from rules.dice import SpecError
@@ -210,27 +211,15 @@ def _row(dice: list, keys: list | None, selected, caption: str, size: int = 64,
     symbol, each with a spoken label (``draw.tray`` cannot take labels).
     Every die in the tray carries ``data-die`` (DESIGN.md markers); only a
     side that may choose its pair gets buttons."""
-    sel = set(selected or ())
-    items = []
+    if keys:
+        keys = [k for k, d in zip(keys, dice) if isinstance(d, dict)]
+    dice = [d for d in dice if isinstance(d, dict)]
     # with no die dropped, 'kept' tells nothing: no badge, no word for it
-    choice = any(isinstance(d, dict) and d.get("role") == "dropped" for d in dice)
-    for i, d in enumerate(dice):
-        if not isinstance(d, dict):
-            continue
-        key = keys[i] if keys else None
-        if not choice and d.get("role") == "kept":
-            d = {**d, "role": "rolled"}
-        shown = {k: v for k, v in d.items() if k != "faces"}
-        shown["sides"] = 6
-        if tappable or key is None:
-            svg = draw.die_svg(shown, key, size=size, selected=key is not None and key in sel,
-                               label=_die_label(d))
-        else:
-            svg = draw.die_svg(shown, None, size=size, label=_die_label(d))
-            svg = svg.replace("<svg ", f'<svg data-die="{views.esc(key)}" ', 1)
-        items.append(svg)
-    return (f'<figure class="dice-row" role="group" aria-label="{views.esc(caption)}">'
-            f'<figcaption>{views.esc(caption)}</figcaption><div class="dice">{"".join(items)}</div></figure>')
+    choice = any(d.get("role") == "dropped" for d in dice)
+    shown = [{**{k: v for k, v in d.items() if k != "faces"}, "sides": 6,
+              **({"role": "rolled"} if not choice and d.get("role") == "kept" else {})} for d in dice]
+    return draw.tray(shown, keys or None, selected=selected, size=size, caption=caption,
+                     labels=[_die_label(d) for d in dice], tappable=tappable)
 
 
 def _sum_text(hand: dict) -> str:
@@ -314,11 +303,23 @@ def _net_words(side: dict) -> str:
     return alkemy.describe_net(alkemy.net_dice(side["bonus"], side["malus"]))
 
 
-def render_odds(spec: dict, result, ui: dict) -> str:
+def questions(spec: dict, result, ui: dict) -> dict:
+    """The roll in the form; after a roll of this spec with two dice
+    tapped, the odds of keeping them."""
+    out = {"roll": tab.before()}
+    if result is not None and result.get("spec") == spec:
+        sel = selection(result, ui or {})
+        if sel["ok"]:
+            out["keep"] = tab.after(result, {"do": "keep", "dice": sel["dice"], "side": sel["side"]})
+    return out
+
+
+def render_odds(spec: dict, answers: dict, result) -> str:
     """P(success), the totals chart, the net in words and how each extra
     bonus or malus die changes the chance; with a pending keep, its odds."""
-    spec = rules.normalize(SYSTEM, spec)
-    o = rules.odds(SYSTEM, spec)
+    o = answers["roll"]
+    if "error" in o:
+        return views.error_html(o["error"])
     opposed = spec["opponent"] is not None
     p = o["outcome"]["success"]
     parts = ['<div class="alk-odds">']
@@ -358,21 +359,21 @@ def render_odds(spec: dict, result, ui: dict) -> str:
                  f'<tbody>{"".join(rows)}</tbody></table></div>')
     parts.append(f'<p class="alk-extra">One more bonus die: {views.pct(o["extra"]["bonus"])}; '
                  f'one more malus die: {views.pct(o["extra"]["malus"])}.</p>')
-    if result is not None and result.get("spec") == spec:
-        sel = selection(result, ui or {})
-        if sel["ok"]:
-            try:
-                after = rules.odds(SYSTEM, spec, result, {"do": "keep", "dice": sel["dice"], "side": sel["side"]})
-                parts.append(f'<p class="alk-after">Keeping the tapped pair: success '
-                             f'{views.pct(after["outcome"]["success"])}.</p>')
-            except SpecError:
-                pass
+    after = answers.get("keep")
+    if after and "error" not in after:
+        parts.append(f'<p class="alk-after">Keeping the tapped pair: success '
+                     f'{views.pct(after["outcome"]["success"])}.</p>')
     parts.append("</div>")
     return "".join(parts)
 
 
 # --------------------------------------------------------------------------
 # Reference and history.
+
+def fields_after(result: dict, fields: dict) -> None:
+    """A roll changes nothing on this form."""
+    return None
+
 
 def render_reference() -> str:
     """The faces and symbols of each colour's die, per face set."""

@@ -25,6 +25,7 @@ import re
 
 import draw
 import rules
+import tab
 import views
 from rules import jadeclaw as jc
 from rules.dice import SpecError, format_pool, parse_pool
@@ -356,13 +357,19 @@ def _dice_preview(spec: dict) -> str:
     return f'<div class="jc-preview">{html}</div>'
 
 
-def render_odds(spec: dict, result, ui: dict) -> str:
+def questions(spec: dict, result, ui: dict) -> dict:
+    """The odds the panel shows: the roll in the form."""
+    return {"roll": tab.before()}
+
+
+def render_odds(spec: dict, answers: dict, result) -> str:
     """The resulting dice before rolling, then the odds: the six contest
     categories (and the double Botch), the Score distribution, the
     rule-of-thumb hint; or a Damage Roll's hits distribution."""
-    spec = rules.normalize(SYSTEM, spec)
-    o = rules.odds(SYSTEM, spec)
     parts = [_dice_preview(spec)]
+    o = answers["roll"]
+    if "error" in o:
+        return parts[0] + views.error_html(o["error"])
     if spec["kind"] == "damage":
         note = "exact" if o["exact"] else (f"sampled: {o['samples']} rolls, ±{o['margin'] * 100:.1f} points "
                                            "(95 %)")
@@ -392,6 +399,11 @@ def render_odds(spec: dict, result, ui: dict) -> str:
 
 # --------------------------------------------------------------------------
 # Reference.
+
+def fields_after(result: dict, fields: dict) -> None:
+    """A roll changes nothing on this form."""
+    return None
+
 
 def render_reference() -> str:
     """The levels-and-bonuses table computed from the rule (RULES-NOTES

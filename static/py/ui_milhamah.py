@@ -26,6 +26,7 @@ import re
 
 import draw
 import rules
+import tab
 import views
 from rules import milhamah as M
 from rules.dice import SpecError
@@ -281,38 +282,31 @@ def dice_row(dice: list, *, keys: list | None, selected=(), will=(), fresh=(), c
     selection ring), dice the next reroll takes tagged "↻", successes
     checked; each with its colour and a text equivalent."""
     sel = set(selected or ())
-    items = []
+    shown, labels, tags, classes = [], [], [], []
     for i, d in enumerate(dice):
+        k = keys[i] if keys is not None and isinstance(d, dict) else None
+        frozen = k is not None and k in sel
+        shown.append(dict(d, role="frozen") if frozen else d)
         if not isinstance(d, dict):
             continue
-        k = keys[i] if keys is not None else None
-        frozen = k is not None and k in sel
-        shown = dict(d, role="frozen") if frozen else d
-        svg = draw.die_svg(shown, k, size=size, selected=frozen,
-                           label=_die_label(d, i, i in will, frozen))
-        tags = []
-        if d.get("success"):
-            tags.append("✓")
-        elif d.get("wild"):
-            tags.append("wild ✗")
-        if frozen:
-            tags.append("frozen")
-        elif i in will:
-            tags.append("↻")
-        if d.get("ciphered"):
-            tags.append("cipher")
-        cls = ["m-die", f"m-{views.esc(d.get('colour', ''))}"]
-        if i in fresh:
-            cls.append("m-fresh")
-        if i in will:
-            cls.append("m-will")
-        if frozen:
-            cls.append("m-frozen")
-        items.append(f'<span class="{" ".join(cls)}">{svg}<span class="m-tag" aria-hidden="true">'
-                     f'{views.esc(" ".join(tags))}</span></span>')
-    cap = f"<figcaption>{he(caption)}</figcaption>" if caption else ""
-    label = f' aria-label="{views.esc(caption)}"' if caption else ""
-    return f'<figure class="dice-row m-row" role="group"{label}>{cap}<div class="dice">{"".join(items)}</div></figure>'
+        labels.append(_die_label(d, i, i in will, frozen))
+        tags.append(" ".join(_tags(d, frozen, i in will)))
+        cls = ["m-die", f"m-{d.get('colour', '')}"]
+        cls += [c for c, on in (("m-fresh", i in fresh), ("m-will", i in will), ("m-frozen", frozen)) if on]
+        classes.append(" ".join(cls))
+    keys = [k for k, d in zip(keys, dice) if isinstance(d, dict)] if keys is not None else None
+    shown = [d for d in shown if isinstance(d, dict)]
+    return draw.tray(shown, keys, selected=sel, size=size, caption=caption or None,
+                     caption_html=he(caption) if caption else None, labels=labels, tags=tags,
+                     classes=classes, row_class="m-row")
+
+
+def _tags(d: dict, frozen: bool, will: bool) -> list:
+    """The marks under a letter die: ✓ a success, "wild ✗" a wild that
+    does not count, frozen or ↻ (the next reroll takes it), cipher."""
+    tags = ["✓"] if d.get("success") else ["wild ✗"] if d.get("wild") else []
+    tags += ["frozen"] if frozen else ["↻"] if will else []
+    return tags + (["cipher"] if d.get("ciphered") else [])
 
 
 def fresh_dice(result: dict, ui: dict, side: str = "initiator") -> set:
@@ -470,19 +464,38 @@ def _pair_title(pair) -> str:
     return " + ".join(COLOUR_TITLES.get(c, c).lower() for c in pair)
 
 
-def render_odds(spec: dict, result, ui: dict) -> str:
+def questions(spec: dict, result, ui: dict) -> dict:
+    """After a roll that may still be rerolled: the reroll of the dice not
+    frozen (and the opponent's); otherwise the roll in the form. A step is
+    asked of the spec the roll was made with."""
+    out = {}
+    if isinstance(result, dict):
+        rspec = result.get("spec") or spec
+        if "reroll" in (result.get("allowed") or []):
+            out["reroll"] = {"spec": rspec, **tab.after(result, {"do": "reroll",
+                                                                  "dice": reroll_targets(result, ui or {})})}
+        opp = result.get("opponent")
+        if isinstance(opp, dict) and "reroll" in (opp.get("allowed") or []):
+            out["opponent"] = {"spec": rspec, **tab.after(result, {
+                "do": "reroll", "side": "opponent", "dice": reroll_targets(result, ui or {}, "opponent")})}
+    if not out:
+        out["roll"] = tab.before()
+    return out
+
+
+def render_odds(spec: dict, answers: dict, result) -> str:
     """Before a roll: P(meeting the difficulty) after the first roll and
     after the reroll (freeze every success), P(natural), P(botch), the
     successes chart and the three colour pairs ranked. After a roll: the
     odds of the reroll for the dice now frozen, updated on every tap."""
     out = []
-    if isinstance(result, dict) and "reroll" in (result.get("allowed") or []):
-        targets = reroll_targets(result, ui or {})
+    for o in answers.values():
+        if "error" in o:
+            return views.error_html(o["error"])
+    if "reroll" in answers:
+        o = answers["reroll"]
+        targets = o["dice"]
         rspec = result.get("spec") or spec
-        try:
-            o = rules.odds(SYSTEM, rspec, result, {"do": "reroll", "dice": targets})
-        except SpecError as e:
-            return views.error_html(str(e))
         shown = ", ".join(f'<bdi lang="he">{views.esc(str(result["dice"][i].get("face")).replace(M.WILD, "★"))}</bdi>'
                           for i in targets)
         now = OUTCOME_WORDS.get(o["now"], o["now"])
@@ -496,14 +509,9 @@ def render_odds(spec: dict, result, ui: dict) -> str:
                    f'<br><span class="hint">Rerolling {shown or "nothing"} (in die order); '
                    "tap dice to change what stays frozen.</span></p>")
         out.append(_outcome_table(o["outcome"]))
-    opp = result.get("opponent") if isinstance(result, dict) else None
-    if isinstance(opp, dict) and "reroll" in (opp.get("allowed") or []):
-        targets = reroll_targets(result, ui or {}, "opponent")
-        try:
-            o = rules.odds(SYSTEM, result.get("spec") or spec, result,
-                           {"do": "reroll", "side": "opponent", "dice": targets})
-        except SpecError as e:
-            return views.error_html(str(e))
+    if "opponent" in answers:
+        o = answers["opponent"]
+        targets = o["dice"]
         out.append(f'<p class="m-odds-line" data-odds="opponent">If the opponent rerolls {len(targets)} '
                    f'{"die" if len(targets) == 1 else "dice"}: you still meet them '
                    f'<strong>{views.esc(views.pct(o["meets"]))}</strong> (your dice as they lie).</p>')
@@ -512,7 +520,7 @@ def render_odds(spec: dict, result, ui: dict) -> str:
     if isinstance(result, dict):
         out.append('<p class="hint">No reroll left for this roll. The odds below are for the next roll '
                    "in the form.</p>")
-    o = rules.odds(SYSTEM, spec)
+    o = answers["roll"]
     opposed = spec.get("opponent") is not None
     needed_now, adj = M.effective_difficulty(spec)
     bar = "the opponent" if opposed else f"{needed_now} successes" + (f" ({adj:+d} combat)" if adj else "")
@@ -559,6 +567,11 @@ def _outcome_table(outcome: dict) -> str:
 
 # --------------------------------------------------------------------------
 # Reference and history.
+
+def fields_after(result: dict, fields: dict) -> None:
+    """A roll changes nothing on this form."""
+    return None
+
 
 def render_reference() -> str:
     """The faces view (each colour's twelve faces per design and its cipher

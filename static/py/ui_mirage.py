@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import draw
 import rules
+import tab
 import views
 from rules import mirage
 from rules.dice import SpecError, format_pool
@@ -153,22 +154,15 @@ def dice_row(dice: list, *, keys: list | None = None, selected=(), caption: str 
              size: int = 64) -> str:
     """A row of dice like ``draw.tray``, each die named by its kind
     (attribute, skill, gear) for screen readers, with a kind tag under it."""
-    sel = set(selected or ())
-    items = []
-    for i, d in enumerate(dice):
-        if not isinstance(d, dict):
-            continue
-        k = keys[i] if keys is not None and i < len(keys) else None
-        kind = d.get("kind") if d.get("kind") in KIND_NAMES else "gear"
-        svg = draw.die_svg(d, k, size=size, selected=k is not None and k in sel, label=_label(d))
-        tag = KIND_NAMES[kind] if not d.get("added") else "Added"
-        if d.get("successes") == 2:
-            tag += " \u00d72"
-        items.append(f'<span class="mirage-die kind-{kind}">{svg}'
-                     f'<span class="kind-tag" aria-hidden="true">{views.esc(tag)}</span></span>')
-    cap = f"<figcaption>{views.esc(caption)}</figcaption>" if caption else ""
-    label = f' aria-label="{views.esc(caption)}"' if caption else ""
-    return f'<figure class="dice-row" role="group"{label}>{cap}<div class="dice">{"".join(items)}</div></figure>'
+    if keys is not None:
+        keys = [k for k, d in zip(keys, dice) if isinstance(d, dict)]
+    dice = [d for d in dice if isinstance(d, dict)]
+    kinds = [d.get("kind") if d.get("kind") in KIND_NAMES else "gear" for d in dice]
+    tags = [("Added" if d.get("added") else KIND_NAMES[kind]) + (" \u00d72" if d.get("successes") == 2 else "")
+            for d, kind in zip(dice, kinds)]
+    return draw.tray(dice, keys, selected=selected, size=size, caption=caption or None,
+                     labels=[_label(d) for d in dice], tags=tags,
+                     classes=[f"mirage-die kind-{kind}" for kind in kinds])
 
 
 def _pray_targets(result: dict, ui: dict) -> list[int]:
@@ -314,42 +308,60 @@ def _outcome_line(o: dict, opposed: bool) -> str:
             f'failure {views.esc(views.pct(o["outcome"]["failure"]))}</p>')
 
 
-def render_odds(spec: dict, result, ui: dict) -> str:
+def questions(spec: dict, result, ui: dict) -> dict:
+    """The roll in the form; after a roll that may still be prayed for,
+    the prayer of the tapped dice at each bonus (asked of the spec the roll
+    was made with)."""
+    out = {"roll": tab.before()}
+    if isinstance(result, dict) and result.get("can_pray") and not result.get("prayed"):
+        targets = _pray_targets(result, ui or {})
+        if targets:
+            for b in (0, 1, 2):
+                out[f"pray{b}"] = {"spec": result.get("spec") or spec,
+                                   **tab.after(result, {"do": "pray", "dice": targets, "bonus": b})}
+    return out
+
+
+def _prayer_table(answers: dict, opposed: bool) -> str:
+    """The prayer's odds at each bonus, or the rules' refusal (a result from
+    a link that does not hold up)."""
+    rows = []
+    for b in (0, 1, 2):
+        o = answers[f"pray{b}"]
+        if "error" in o:
+            return views.error_html(o["error"])
+        win = o["win"] if "win" in o else o["p_success"]
+        rows.append(f"<tr><th scope=\"row\">{views.esc(BONUS_NAMES[b])}</th>"
+                    f"<td>{views.esc(views.pct(win))}</td><td>{views.esc(views.pct(o['p_bonus']))}</td>"
+                    f"<td>{views.esc(views.pct(o['condition']))}</td></tr>")
+    n = len(answers["pray0"]["dice"])  # no bonus: exactly the tapped dice are rerolled
+    return (f'<h3 class="odds-title">If you pray, rerolling {n} di{"c" if n > 1 else ""}e</h3>'
+            + views.scroll_box("Chances by prayer bonus")
+            + '<table class="mirage-pray-odds"><thead><tr><th>Prayer</th>'
+            f"<th>{'Win' if opposed else 'Success'}</th><th>2+</th>"
+            "<th>Condition</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>")
+
+
+def render_odds(spec: dict, answers: dict, result) -> str:
     """Before a roll: the exact distribution of successes and P(success),
     P(2+) (or win/tie/lose). After a roll that may still be prayed for: the
     prayer's odds for the tapped dice at each bonus, with P(Condition)."""
     out = []
-    if isinstance(result, dict) and result.get("can_pray") and not result.get("prayed"):
-        targets = _pray_targets(result, ui or {})
-        rspec = result.get("spec") or spec
-        if targets:
-            rows = []
-            for b in (0, 1, 2):
-                try:
-                    o = rules.odds(SYSTEM, rspec, result, {"do": "pray", "dice": targets, "bonus": b})
-                except SpecError as e:  # a result from a link that does not hold up
-                    return views.error_html(str(e))
-                win = o["win"] if "win" in o else o["p_success"]
-                rows.append(f"<tr><th scope=\"row\">{views.esc(BONUS_NAMES[b])}</th>"
-                            f"<td>{views.esc(views.pct(win))}</td><td>{views.esc(views.pct(o['p_bonus']))}</td>"
-                            f"<td>{views.esc(views.pct(o['condition']))}</td></tr>")
-            n = len(targets)
-            out.append(f'<h3 class="odds-title">If you pray, rerolling {n} di{"c" if n > 1 else ""}e</h3>'
-                       + views.scroll_box("Chances by prayer bonus")
-                       + '<table class="mirage-pray-odds"><thead><tr><th>Prayer</th>'
-                       f"<th>{'Win' if rspec.get('opponent') else 'Success'}</th><th>2+</th>"
-                       "<th>Condition</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>")
+    if "pray0" in answers:
+        out.append(_prayer_table(answers, bool((result.get("spec") or spec).get("opponent"))))
     try:
         mirage.check_not_broken(spec)
     except SpecError as e:
         out.append(f'<p class="mirage-broken-note" role="status">{views.esc(e.detail)}. '
                    "Untick Broken when a Condition heals.</p>")
         return "".join(out)
-    o = rules.odds(SYSTEM, spec)
+    o = answers["roll"]
+    if "error" in o:
+        return "".join(out) + views.error_html(o["error"])
     opposed = spec.get("opponent") is not None
     title = ("Net successes (yours minus the opponent's)" if opposed else "Successes") + \
         f" with {format_pool(o['dice'])}"
-    out.append(f'<h3 class="odds-title">Odds of the roll in the form</h3>')
+    out.append('<h3 class="odds-title">Odds of the roll in the form</h3>')
     out.append(_outcome_line(o, opposed))
     out.append(views.bar_chart(o["value"], title=title,
                                highlight=(lambda v: v >= 1)))

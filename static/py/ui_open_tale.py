@@ -18,6 +18,7 @@ import re
 
 import draw
 import rules
+import tab
 import views
 from rules import open_tale as ot
 from rules.dice import SpecError
@@ -228,11 +229,17 @@ def _shown(dist: dict, tail: float) -> tuple[dict, int, float]:
     return out, last, rest
 
 
-def render_odds(spec: dict, result, ui: dict) -> str:
+def questions(spec: dict, result, ui: dict) -> dict:
+    """The odds the panel shows: the roll in the form."""
+    return {"roll": tab.before()}
+
+
+def render_odds(spec: dict, answers: dict, result) -> str:
     """The score's exact distribution with the median marked, the net
     modifier, and P(score >= target)."""
-    spec = rules.normalize(SYSTEM, spec)
-    o = rules.odds(SYSTEM, spec)
+    o = answers["roll"]
+    if "error" in o:
+        return views.error_html(o["error"])
     dist = o["value"]
     tail = o["tail"]["p"]
     shown, last, rest = _shown(dist, tail)
@@ -266,6 +273,11 @@ def render_odds(spec: dict, result, ui: dict) -> str:
 
 # --------------------------------------------------------------------------
 # The expected-scores table.
+
+def fields_after(result: dict, fields: dict) -> None:
+    """A roll changes nothing on this form."""
+    return None
+
 
 def render_reference() -> str:
     """Seed 001, 3.4's table beside ours (RULES-NOTES Open Tale 4): each cell

@@ -71,15 +71,21 @@ def _p(observed: dict, probs: dict) -> float:
     return fairness.p_value(fairness.chi_square(obs, exp), len(obs) - 1)
 
 
-def _value(system: str, result: dict):
-    """The number ``odds["value"]`` is about: Mirage's net successes when
-    opposed; ALKEMY's first-round total (a tie between equal
-    characteristics rerolls, and the odds' values are of one round)."""
-    if system == "mirage" and result["spec"]["opponent"] is not None:
-        return result["successes"] - result["opponent"]["successes"]
-    if system == "alkemy" and result.get("tied_rounds"):
-        return result["tied_rounds"][0]["value"]
+def _plain(result: dict):
     return result["value"]
+
+
+#: The number ``odds["value"]`` is about, read off a result: Mirage's net
+#: successes when opposed; ALKEMY's first-round total (a tie between equal
+#: characteristics rerolls, and the odds' values are of one round).
+VALUE_OF = {
+    "milhamah": _plain,
+    "open_tale": _plain,
+    "mirage": lambda r: (r["successes"] - r["opponent"]["successes"]
+                         if r["spec"]["opponent"] is not None else r["value"]),
+    "alkemy": lambda r: r["tied_rounds"][0]["value"] if r.get("tied_rounds") else r["value"],
+    "jadeclaw": _plain,
+}
 
 
 @pytest.mark.parametrize("system, spec", CASES, ids=[f"{s}-{i}" for i, (s, _) in enumerate(CASES)])
@@ -93,7 +99,7 @@ def test_rolled_outcomes_and_values_follow_the_odds(system, spec):
     for _ in range(ROLLS):
         r = rules.roll(system, spec, rng)
         outcomes[r["outcome"]] = outcomes.get(r["outcome"], 0) + 1
-        v = _value(system, r)
+        v = VALUE_OF[system](r)
         values[v] = values.get(v, 0) + 1
     assert _p(outcomes, odds["outcome"]) >= fairness.ALPHA, (outcomes, odds["outcome"])
     probs = dict(odds["value"])

@@ -11,6 +11,7 @@ import pytest
 
 import rules
 import ui_alkemy as ui
+from tabs import odds_panel
 from rules.dice import ScriptedRng, SpecError
 
 SYSTEM = "alkemy"
@@ -221,7 +222,7 @@ def test_odds_panel_net_words_and_chance():
     """The net in words ("2 bonus, 1 malus → 1 bonus die"), P(success), the
     chart, the table of nets with the current one marked, the extra dice."""
     spec = ui.spec_from_form({**DEFAULT_FORM, "bonus": ["2"], "malus": ["1"]})
-    html = ui.render_odds(spec, None, {"selected": []})
+    html = odds_panel(ui, spec, None, {"selected": []})
     assert "2 bonus, 1 malus → 1 bonus die" in html
     p = rules.odds(SYSTEM, spec)["outcome"]["success"]
     assert f"<strong>{ui.views.pct(p)}</strong>" in html
@@ -234,14 +235,14 @@ def test_odds_panel_opposed():
     """Opposed: who wins, how ties break."""
     spec = ui.spec_from_form({**DEFAULT_FORM, "mode": ["opposed"], "characteristic": ["5"],
                               "opp_characteristic": ["5"]})
-    html = ui.render_odds(spec, None, {"selected": []})
+    html = odds_panel(ui, spec, None, {"selected": []})
     assert "Initiator wins" in html and "rerolls until one wins" in html
 
 
 def test_odds_panel_with_pending_keep():
     """With two new dice tapped, the panel gives the odds of keeping them."""
     r = rules.roll(SYSTEM, MARC, ScriptedRng([4, 5, 1]))
-    html = ui.render_odds(r["spec"], r, {"selected": ["0", "2"]})
+    html = odds_panel(ui, r["spec"], r, {"selected": ["0", "2"]})
     assert "Keeping the tapped pair: success 0 %" in html
 
 
@@ -249,7 +250,7 @@ def test_odds_panel_renders_the_heaviest_case():
     """The heaviest panel (opposed, four dice a side) renders (speed is the benchmark's to measure (tests/benchmark.py), not a test's)."""
     rules.alkemy._kept_counts.cache_clear()
     spec = ui.spec_from_form({**DEFAULT_FORM, "mode": ["opposed"], "bonus": ["3"], "opp_malus": ["4"]})
-    assert "%" in ui.render_odds(spec, None, {"selected": []})
+    assert "%" in odds_panel(ui, spec, None, {"selected": []})
 
 
 def test_reference_lists_faces_per_colour():

@@ -12,6 +12,7 @@ import pytest
 
 import rules
 import ui_jadeclaw as ui
+from tabs import odds_panel
 from rules import jadeclaw as jc
 from rules.dice import ScriptedRng, SpecError
 
@@ -187,13 +188,13 @@ def test_odds_panel_simple():
     and the rule-of-thumb hint (No Zim Ta)."""
     spec = rules.normalize("jadeclaw", {"dice": "d10 & d8", "difficulty": "intermediate", "bonuses": 1,
                                         "penalties": 1})
-    html = ui.render_odds(spec, None, {})
+    html = odds_panel(ui, spec, None, {})
     for k in ("overwhelming_failure", "failure", "tie", "success", "overwhelming_success", "botch"):
         assert f'data-outcome="{k}"' in html
     assert "You roll d10 &amp; d8" in html and "cancel" in html
     assert 'class="chart"' in html
     assert "data-auto-success" in html
-    html2 = ui.render_odds(rules.normalize("jadeclaw", {"dice": "d10 & d8", "difficulty": "intermediate",
+    html2 = odds_panel(ui, rules.normalize("jadeclaw", {"dice": "d10 & d8", "difficulty": "intermediate",
                                                         "penalties": 1}), None, {})
     assert "× 2 rolls" in html2 and "data-auto-success" not in html2
 
@@ -201,7 +202,7 @@ def test_odds_panel_simple():
 def test_odds_panel_damage_and_speed():
     """Damage odds: chance of a hit, mean, exact or sampled stated; fast."""
     spec = rules.normalize("jadeclaw", {"kind": "damage", "dice": "3d12", "soak": "2d12", "favored": True})
-    html = ui.render_odds(spec, None, {})
+    html = odds_panel(ui, spec, None, {})
     assert "Chance of at least one hit" in html and ("exact" in html or "sampled" in html)
 
 

@@ -14,6 +14,7 @@ import pytest
 
 import rules
 import ui_milhamah as U
+from tabs import odds_panel
 from rules import milhamah as M
 from rules.dice import ScriptedRng, SpecError
 from static_form import static_form
@@ -174,7 +175,7 @@ def test_opposed_critical_and_hit_location_from_form_fields():
     r = rules.roll("milhamah", spec, ScriptedRng([RA["ר"], RB["*"], BA["א"], BB["ש"], RA["ב"], RB["*"]]))
     html = U.render_result(r, {"selected": ["opponent:0"]})
     assert 'data-die="opponent:0"' in html and 'data-act="reroll:opponent"' in html
-    odds = U.render_odds(spec, r, {"selected": ["opponent:0"]})
+    odds = odds_panel(U, spec, r, {"selected": ["opponent:0"]})
     assert 'data-odds="opponent"' in odds and "If the opponent rerolls 1 die" in odds
     assert 'data-act="natural:critical"' in html
     r = rules.act("milhamah", spec, r, U.action_for("natural:critical", r, {}, {}), ScriptedRng([]))
@@ -183,7 +184,7 @@ def test_opposed_critical_and_hit_location_from_form_fields():
     action = U.action_for("hit_location", r, {}, fields)
     assert action == {"do": "hit_location", "armour": 2, "vig": 1, "light": 1, "serious": 0, "critical": 0}
     h = rules.act("milhamah", spec, r, action, ScriptedRng([1]))
-    assert 'data-odds="opponent"' not in U.render_odds(spec, h, {})
+    assert 'data-odds="opponent"' not in odds_panel(U, spec, h, {})
     html = U.render_result(h, {})
     assert "Chest" in html and "m-hitbox" in html and "beyond the wound track" in html
     with pytest.raises(SpecError) as e:
@@ -210,7 +211,7 @@ def test_everything_from_a_result_is_escaped():
 
 def test_odds_before_roll_rank_the_colour_pairs():
     spec = rules.normalize("milhamah", RACHEL)
-    html = U.render_odds(spec, None, {"selected": []})
+    html = odds_panel(U, spec, None, {"selected": []})
     assert 'data-odds="before"' in html and "on the first roll" in html and "after the reroll" in html
     assert "best chance" in html and html.count("<tr class=\"m-best\">") >= 1
     assert "Natural shoresh" in html and "Botch" in html
@@ -219,8 +220,8 @@ def test_odds_before_roll_rank_the_colour_pairs():
 def test_odds_after_roll_follow_the_taps():
     """The reroll odds change as dice are frozen, and match rules.odds."""
     spec, r = _rachel()
-    a = U.render_odds(spec, r, {"selected": []})
-    b = U.render_odds(spec, r, {"selected": ["0", "1", "2", "3", "4", "5", "6"]})
+    a = odds_panel(U, spec, r, {"selected": []})
+    b = odds_panel(U, spec, r, {"selected": ["0", "1", "2", "3", "4", "5", "6"]})
     assert 'data-odds="reroll"' in a and a != b
     o = rules.odds("milhamah", spec, r, {"do": "reroll", "dice": [7]})
     assert "If you reroll 1 die now" in b
@@ -230,9 +231,9 @@ def test_odds_after_roll_follow_the_taps():
 def test_odds_panel_renders_for_every_tap():
     """Each freeze set gets its own reroll odds (speed is the benchmark's to measure (tests/benchmark.py), not a test's)."""
     spec, r = _rachel()
-    panels = [U.render_odds(spec, r, {"selected": sel}) for sel in ([], ["0"], ["0", "1"], ["0", "1", "2"])]
+    panels = [odds_panel(U, spec, r, {"selected": sel}) for sel in ([], ["0"], ["0", "1"], ["0", "1", "2"])]
     assert len(set(panels)) > 1
-    assert U.render_odds(spec, None, {"selected": []})
+    assert odds_panel(U, spec, None, {"selected": []})
 
 
 def test_reference_shows_every_face_and_the_cipher_pairs():

@@ -13,6 +13,7 @@ import pytest
 
 import rules
 import ui_mirage as ui
+from tabs import odds_panel
 from rules import mirage
 from rules.dice import ScriptedRng, SpecError
 from static_form import static_form
@@ -116,7 +117,7 @@ def test_broken_is_held_by_the_form_and_refused_by_the_roll():
     and the roll attempt is refused with the message at the Conditions."""
     spec = rules.normalize("mirage", ui.spec_from_form({"conditions": ["exhausted", "broken"]}))
     assert ui.form_values(spec)["conditions"] == ["exhausted", "broken"]
-    assert "Broken" in ui.render_odds(spec, None, {"selected": []})
+    assert "Broken" in odds_panel(ui, spec, None, {"selected": []})
     with pytest.raises(SpecError) as e:
         rules.roll("mirage", spec, ScriptedRng([6, 6]))
     assert e.value.field == "conditions"
@@ -218,14 +219,14 @@ def test_odds_before_and_after_a_roll():
     """Odds: the chart of successes before rolling; after a roll, the
     prayer's odds for the tapped dice at each bonus, with P(Condition)."""
     spec = rules.normalize("mirage", {"attribute": 8, "skill": 6})
-    html = ui.render_odds(spec, None, {"selected": []})
+    html = odds_panel(ui, spec, None, {"selected": []})
     assert 'class="chart"' in html and "Success" in html
     r = _roll(spec, [2, 3])
-    html = ui.render_odds(spec, r, {"selected": ["0"]})
+    html = odds_panel(ui, spec, r, {"selected": ["0"]})
     assert "If you pray, rerolling 1 die" in html and html.count("<tr>") == 4
     assert "Condition" in html and "Temple +2" in html
     opp = rules.normalize("mirage", {"attribute": 8, "opponent": {"attribute": 8}})
-    assert "Win" in ui.render_odds(opp, None, {"selected": []})
+    assert "Win" in odds_panel(ui, opp, None, {"selected": []})
 
 
 def test_reference_and_summary():

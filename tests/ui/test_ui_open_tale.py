@@ -15,6 +15,7 @@ import pytest
 
 import rules
 import ui_open_tale as ui
+from tabs import odds_panel
 from rules import open_tale as ot
 from rules.dice import ScriptedRng, SpecError
 from static_form import static_form
@@ -154,7 +155,7 @@ def test_cap_is_shown():
 def test_net_modifier_shown():
     """The net modifier in words: "Superiority + Disadvantage = Advantage"."""
     spec = rules.normalize("open_tale", {"modifiers": ["superiority", "disadvantage"]})
-    html = ui.render_odds(spec, None, {})
+    html = odds_panel(ui, spec, None, {})
     assert "Superiority (+2) + Disadvantage (−1) = Advantage (+1)" in html
 
 
@@ -163,7 +164,7 @@ def test_odds_mark_the_median_and_the_target():
     the rules' figure."""
     spec = rules.normalize("open_tale", {"level": 5, "target": 12})
     o = rules.odds("open_tale", spec)
-    html = ui.render_odds(spec, None, {})
+    html = odds_panel(ui, spec, None, {})
     assert f"marked: {o['median']}" in html
     assert f"P(score ≥ 12) = <strong>{ui.views.pct(o['at_least'])}</strong>" in html
     assert 'class="bar hl' in html

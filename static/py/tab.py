@@ -1,0 +1,105 @@
+"""The shape every tab's module has, and the one place the page asks the
+rules for odds.
+
+A tab module (``ui_<system>.py``) only turns a form into a spec and data
+into HTML; it never calls ``rules.odds`` itself. It says which odds it
+needs (``questions``); ``main.py`` asks them through ``answer`` and hands
+the answers back to ``render_odds``. So a tab can be tested with canned
+odds, and a sixth game is a tab module plus one line in ``main.TABS``.
+
+A question is a dict: ``{}`` for the odds of the roll in the form,
+``{"result": r, "action": a}`` for the odds of a step after a roll, or
+``{"spec": s}`` for the odds of another spec (a what-if). ``answer`` gives
+each question its odds, or ``{"error": message}`` when the rules refuse it
+(e.g. a stale result), so one bad question never hides the others.
+
+>>> import rules
+>>> spec = rules.normalize("jadeclaw", {"dice": "d8"})
+>>> answers = answer("jadeclaw", spec, {"now": before(), "bad": after({"stages": []}, {"do": "x"})})
+>>> round(sum(answers["now"]["outcome"].values()), 9), sorted(answers["bad"])
+(1.0, ['error'])
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+import rules
+from rules.dice import SpecError
+
+__all__ = ["Tab", "before", "after", "what_if", "answer", "check"]
+
+
+@runtime_checkable
+class Tab(Protocol):
+    """A tab's module. Every function is pure (no DOM): dicts in, HTML text
+    (every text escaped) or dicts out."""
+
+    SYSTEM: str
+
+    def spec_from_form(self, fields: dict) -> dict:
+        """The form's fields (name -> [values], as FormData gives them) as a
+        spec; ``main`` normalizes it. A SpecError names the field."""
+
+    def form_values(self, spec: dict) -> dict:
+        """Control name -> value, to fill the form from a spec."""
+
+    def questions(self, spec: dict, result: dict | None, ui: dict) -> dict:
+        """The odds this tab shows now, by name (see the module docstring)."""
+
+    def render_odds(self, spec: dict, answers: dict, result: dict | None) -> str:
+        """The odds panel from the answers to ``questions``."""
+
+    def render_result(self, result: dict, ui: dict) -> str:
+        """The dice tray, outcome, explanation and step buttons."""
+
+    def action_for(self, verb: str, result: dict, ui: dict, fields: dict) -> dict:
+        """The ``rules.act`` action for a step button (``data-act``)."""
+
+    def fields_after(self, result: dict, fields: dict) -> dict | None:
+        """Form changes a roll brings (e.g. a Condition gained), or None."""
+
+    def render_reference(self) -> str:
+        """The tab's reference tables (HTML), drawn once after start-up."""
+
+    def summary(self, result: dict) -> str:
+        """One line for the roll history."""
+
+
+def check(module: Any) -> Any:
+    """The module if it has every function of ``Tab``, else a TypeError
+    naming what it lacks (caught when the page starts, and in the tests)."""
+    names = ("SYSTEM", "spec_from_form", "form_values", "questions", "render_odds", "render_result",
+             "action_for", "fields_after", "render_reference", "summary")
+    missing = [n for n in names if not hasattr(module, n)]
+    if missing:
+        raise TypeError(f"tab {getattr(module, '__name__', module)!r} lacks {', '.join(missing)}")
+    return module
+
+
+def before() -> dict:
+    """The odds of the roll in the form."""
+    return {}
+
+
+def after(result: dict, action: dict | None) -> dict:
+    """The odds of a step after ``result`` (``action`` None: the system's
+    default next step, e.g. Milhamah's advised reroll)."""
+    return {"result": result, "action": action}
+
+
+def what_if(spec: dict) -> dict:
+    """The odds of another spec (e.g. one more bonus die)."""
+    return {"spec": spec}
+
+
+def answer(system: str, spec: dict, questions: dict) -> dict:
+    """Ask ``rules.odds`` each question; a refused one answers
+    ``{"error": message}``."""
+    out = {}
+    for name, q in questions.items():
+        try:
+            out[name] = rules.odds(system, q.get("spec", spec), q.get("result"), q.get("action"))
+        except SpecError as e:
+            out[name] = {"error": str(e)}
+    return out
