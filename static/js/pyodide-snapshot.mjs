@@ -95,12 +95,18 @@ export async function loadPyodide(options = {}) {
   if (look.bytes) {
     try {
       const py = await startPyodide({ ...config, _loadSnapshot: look.bytes });
+      // The 31.5 MB of bytes are in the heap now: let them go (Pyodide keeps its config).
+      look.bytes = null;
+      if (py._api && py._api.config) delete py._api.config._loadSnapshot;
       finishRestore(py, look.key);
       performance.mark("dice:python-restored");
       show("snapshot", "restored", look.record);
       return py;
     } catch (e) {
+      look.bytes = null;
       reason = /hash|format|truncated|trailing/.test(String(e && e.message)) ? "corrupt" : "failed";
+      // A restore that fails twice for one version would fail every time.
+      if (reason === "failed") declined(look.key.site, declined(look.key.site) ? "failed" : "failed-once");
       await store.drop();
     }
   }
@@ -118,6 +124,8 @@ const STATE_TEXT = {
   making: () => "saving a snapshot of it on this device, for faster starts…",
   stored: (a) => `a snapshot (${mb(a.stored)} MB) is saved on this device: the next start is faster`,
   refused: () => "this device refused the storage for a snapshot, so Python starts normally",
+  "too-big": () => "its memory is too big for a snapshot, so Python starts normally",
+  failed: () => "a snapshot failed to restore twice, so Python starts normally",
 };
 const mb = (n) => (n / 1e6).toFixed(1);
 const shown = { line: "", state: "", detail: undefined };
@@ -191,16 +199,20 @@ function runWorker(message) {
   });
 }
 
-// A device that refused the storage is not asked again for the same site
-// version (making one costs seconds of CPU); a new version asks again.
-const REFUSED = "dice-table/snapshot-refused";
+// A snapshot the device refused to store, one too big to restore, or one
+// whose restore failed twice, is not made again for the same site version
+// (making one costs seconds of CPU); a new version tries again.
+const DECLINED = "dice-table/snapshot-declined";
+const REMEMBERED = ["refused", "too-big"];
+const GIVE_UP = [...REMEMBERED, "failed"];
 
-function refusedFor(site, now) {
+function declined(site, reason) {
   try {
-    if (now) localStorage.setItem(REFUSED, site);
-    return localStorage.getItem(REFUSED) === site;
+    if (reason) localStorage.setItem(DECLINED, JSON.stringify({ site, reason }));
+    const seen = JSON.parse(localStorage.getItem(DECLINED) || "null");
+    return seen && seen.site === site ? seen.reason : null;
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -208,8 +220,9 @@ async function makeLater(py, key) {
   await whenReady();
   key = key || (await controlledKey());
   if (!key) return;
-  if (refusedFor(key.site)) {
-    setState("refused");
+  const before = declined(key.site);
+  if (GIVE_UP.includes(before)) {
+    setState(before);
     return;
   }
   await idle();
@@ -220,6 +233,6 @@ async function makeLater(py, key) {
   const answer = await runWorker({ key, plan, contents });
   performance.mark("dice:snapshot-done");
   window.diceSnapshot = answer;  // for tests/benchmark.py: sizes and the time it took
-  if (answer.reason === "refused") refusedFor(key.site, true);
+  if (REMEMBERED.includes(answer.reason)) declined(key.site, answer.reason);
   setState(answer.ok ? "stored" : answer.reason, answer);
 }

@@ -173,7 +173,9 @@ def test_a_bad_snapshot_starts_normally_and_is_replaced(site, persistent, spoil,
     """Damaged bytes (caught by the record's hash) and a snapshot of another
     Pyodide build (refused by Pyodide's restore, after our hash passed)
     each give a normal start that rolls, drop the bad snapshot, and a fresh
-    one is made, from which the next visit starts."""
+    one is made, from which the next visit starts. A restore that fails a
+    second time for the same version would fail every time: no more are
+    made for it."""
     httpd, base = serve_logged(site.parent)
     url = base + "dice/"
     page, watch, seen = watched_page(persistent)
@@ -194,6 +196,16 @@ def test_a_bad_snapshot_starts_normally_and_is_replaced(site, persistent, spoil,
         assert visit(page) == ("snapshot", "restored")
         roll(page, "mirage")
         assert_kept(page, newest)
+        if reason == "failed":
+            # A second failed restore for this version: no more snapshots of it.
+            page.evaluate(spoil, STORE)
+            assert visit(page) == ("fresh", "failed")
+            wait_state(page, "failed")
+            assert page.evaluate(RECORD, STORE) is None
+            assert visit(page) == ("fresh", "none")
+            roll(page, "alkemy")
+            page.wait_for_timeout(1000)
+            assert page.get_attribute("body", "data-snapshot") == "failed"
     finally:
         stop(httpd)
     assert not non_local(seen), non_local(seen)
