@@ -65,13 +65,23 @@ def ours(cwd: str, skip_files=("__pycache__",)) -> tuple[list[str], list[str]]:
         parts = [] if rel == "." else rel.split(os.sep)
         for f in sorted(found):
             files.append(os.path.join(folder, f))
-            stem, ext = os.path.splitext(f)
-            if ext != ".py":
-                continue
-            dotted = parts if stem == "__init__" else parts + [stem]
-            if dotted and all(p.isidentifier() for p in dotted) and dotted[0] not in LEFT_OUT:
-                names.append(".".join(dotted))
+            name = _module_name(parts, f)
+            if name:
+                names.append(name)
     return sorted(names), files
+
+
+def _module_name(parts: list[str], filename: str) -> str | None:
+    """The dotted name a file in folder ``parts`` is imported by, if any.
+
+    >>> _module_name(["rules"], "__init__.py"), _module_name(["rules"], "dice.py"), _module_name([], "a-b.py")
+    ('rules', 'rules.dice', None)
+    """
+    stem, ext = os.path.splitext(filename)
+    dotted = parts if stem == "__init__" else parts + [stem]
+    if ext != ".py" or not dotted or dotted[0] in LEFT_OUT:
+        return None
+    return ".".join(dotted) if all(p.isidentifier() for p in dotted) else None
 
 
 def _stdlib_roots() -> tuple[str, ...]:

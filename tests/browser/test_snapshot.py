@@ -75,6 +75,34 @@ DENY_SNAPSHOT_DB = """(() => {
 })();"""
 
 
+class Table:
+    """One player's tablet: the site served (``stop()`` ends the server), a
+    watched page in a browser profile on disk, and its URL."""
+
+    def __init__(self, site, ctx):
+        self.site, self.ctx = site, ctx
+        self.httpd, base = serve_logged(site.parent)
+        self.url = base + "dice/"
+        self.origin = base.rstrip("/")
+        self.page, self.watch, self.seen = watched_page(ctx)
+
+    def stop(self):
+        stop(self.httpd)
+
+
+@pytest.fixture
+def table(site, persistent):
+    """A Table, checked at the end: no request left the machine, nothing in
+    the console."""
+    t = Table(site, persistent)
+    try:
+        yield t
+    finally:
+        t.stop()
+    assert not non_local(t.seen), non_local(t.seen)
+    t.watch.check(t.page)
+
+
 def visit(page, url=None):
     """Load (or reload) the page to ready; returns how Python started and
     why (data-start, data-start-reason)."""
@@ -89,6 +117,11 @@ def visit(page, url=None):
 def started(page):
     body = page.locator("body")
     return body.get_attribute("data-start"), body.get_attribute("data-start-reason")
+
+
+def tried_to_make_one(page):
+    """Whether this page started a Worker to make a snapshot."""
+    return page.evaluate("performance.getEntriesByName('dice:snapshot-making').length") > 0
 
 
 def wait_state(page, state):
@@ -132,26 +165,22 @@ def assert_kept(page, newest):
     assert SETUP in page.inner_text("#saved-list")
 
 
-def test_returning_visit_starts_from_the_snapshot(site, persistent):
+def test_returning_visit_starts_from_the_snapshot(table):
     """Visit 1 starts normally and stores a snapshot keyed by the site's
     precache version and the Pyodide that made it. Visits 2 and 3 (the
     third with the server stopped) start from it, every tab rolls, the
     setup rolls in one tap, and the history is whole."""
-    httpd, base = serve_logged(site.parent)
-    url = base + "dice/"
-    page, watch, seen = watched_page(persistent)
-    try:
-        newest = first_visit(page, url)
-        record = page.evaluate(RECORD, STORE)
-        assert record["key"]["site"] == precache_of(site)["version"]
-        assert record["key"]["pyodide"] == PYODIDE
-        assert record["key"]["build"] and len(record["key"]["build"]) == 64
-        assert record["size"] == record["stored"] < record["raw"]
-        assert "saved on this device" in page.inner_text("#start-info")
+    page, url, site = table.page, table.url, table.site
+    newest = first_visit(page, url)
+    record = page.evaluate(RECORD, STORE)
+    assert record["key"]["site"] == precache_of(site)["version"]
+    assert record["key"]["pyodide"] == PYODIDE
+    assert record["key"]["build"] and len(record["key"]["build"]) == 64
+    assert record["size"] == record["stored"] < record["raw"]
+    assert "saved on this device" in page.inner_text("#start-info")
 
-        assert visit(page) == ("snapshot", "restored")
-    finally:
-        stop(httpd)
+    assert visit(page) == ("snapshot", "restored")
+    table.stop()
     assert visit(page) == ("snapshot", "restored")
     assert "from the snapshot" in page.inner_text("#start-info")
     assert_kept(page, newest)
@@ -163,132 +192,104 @@ def test_returning_visit_starts_from_the_snapshot(site, persistent):
     page.wait_for_function(
         f"() => document.querySelectorAll('#history-list [data-history-entry]').length > {before}")
     assert SETUP in page.inner_text("#history-list li:first-child")
-    assert not non_local(seen), non_local(seen)
-    watch.check(page)
 
 
 @pytest.mark.parametrize("spoil, reason", [(DAMAGE, "corrupt"), (OTHER_BUILD, "failed")],
                          ids=["damaged-bytes", "other-pyodide-build"])
-def test_a_bad_snapshot_starts_normally_and_is_replaced(site, persistent, spoil, reason):
+def test_a_bad_snapshot_starts_normally_and_is_replaced(table, spoil, reason):
     """Damaged bytes (caught by the record's hash) and a snapshot of another
     Pyodide build (refused by Pyodide's restore, after our hash passed)
     each give a normal start that rolls, drop the bad snapshot, and a fresh
     one is made, from which the next visit starts. A restore that fails a
     second time for the same version would fail every time: no more are
     made for it."""
-    httpd, base = serve_logged(site.parent)
-    url = base + "dice/"
-    page, watch, seen = watched_page(persistent)
-    try:
-        newest = first_visit(page, url)
-        good = page.evaluate(RECORD, STORE)
+    page, url = table.page, table.url
+    newest = first_visit(page, url)
+    good = page.evaluate(RECORD, STORE)
+    page.evaluate(spoil, STORE)
+    spoilt = page.evaluate(RECORD, STORE)
+
+    assert visit(page) == ("fresh", reason)
+    roll(page, "jadeclaw")
+    assert_kept(page, newest)
+    wait_state(page, "stored")
+    fresh = page.evaluate(RECORD, STORE)
+    assert fresh["sha256"] != spoilt["sha256"]  # made anew, not the spoilt one kept
+    assert fresh["key"] == good["key"]
+
+    assert visit(page) == ("snapshot", "restored")
+    roll(page, "mirage")
+    assert_kept(page, newest)
+    if reason == "failed":
+        # A second failed restore for this version: no more snapshots of it.
         page.evaluate(spoil, STORE)
-        spoilt = page.evaluate(RECORD, STORE)
-
-        assert visit(page) == ("fresh", reason)
-        roll(page, "jadeclaw")
-        assert_kept(page, newest)
-        wait_state(page, "stored")
-        fresh = page.evaluate(RECORD, STORE)
-        assert fresh["sha256"] != spoilt["sha256"]  # made anew, not the spoilt one kept
-        assert fresh["key"] == good["key"]
-
-        assert visit(page) == ("snapshot", "restored")
-        roll(page, "mirage")
-        assert_kept(page, newest)
-        if reason == "failed":
-            # A second failed restore for this version: no more snapshots of it.
-            page.evaluate(spoil, STORE)
-            assert visit(page) == ("fresh", "failed")
-            wait_state(page, "failed")
-            assert page.evaluate(RECORD, STORE) is None
-            assert visit(page) == ("fresh", "none")
-            roll(page, "alkemy")
-            page.wait_for_timeout(1000)
-            assert page.get_attribute("body", "data-snapshot") == "failed"
-    finally:
-        stop(httpd)
-    assert not non_local(seen), non_local(seen)
-    watch.check(page)
+        assert visit(page) == ("fresh", "failed")
+        wait_state(page, "failed")
+        assert page.evaluate(RECORD, STORE) is None
+        assert visit(page) == ("fresh", "none")
+        roll(page, "alkemy")
+        wait_state(page, "failed")
+        assert not tried_to_make_one(page)
 
 
-def test_a_new_site_version_drops_the_old_snapshot(site, persistent):
+def test_a_new_site_version_drops_the_old_snapshot(table):
     """While a new version installs, the old one keeps its own snapshot;
     after "Updated — reload" the snapshot of the old version is not used
     (a normal start), it is dropped, and one of the new version is made."""
-    httpd, base = serve_logged(site.parent)
-    url = base + "dice/"
-    page, watch, seen = watched_page(persistent)
-    try:
-        newest = first_visit(page, url)
-        old = precache_of(site)["version"]
-        css = site / "static" / "css" / "app.css"
-        css.write_text(css.read_text() + "\n/* version two */\n")
-        regenerate(site)
-        new = precache_of(site)["version"]
+    page, url, site = table.page, table.url, table.site
+    newest = first_visit(page, url)
+    old = precache_of(site)["version"]
+    css = site / "static" / "css" / "app.css"
+    css.write_text(css.read_text() + "\n/* version two */\n")
+    regenerate(site)
+    new = precache_of(site)["version"]
 
-        assert visit(page) == ("snapshot", "restored")  # the old version, still in charge
-        page.wait_for_selector("#update-banner:not([hidden])", timeout=SW_MS)
-        with page.expect_navigation():
-            page.click("#update-reload")
-        page.wait_for_selector(READY, state="attached", timeout=FIRST_LOAD_MS)
-        assert started(page) == ("fresh", "stale")
-        roll(page, "alkemy")
-        assert_kept(page, newest)
-        wait_state(page, "stored")
-        assert page.evaluate(RECORD, STORE)["key"]["site"] == new != old
+    assert visit(page) == ("snapshot", "restored")  # the old version, still in charge
+    page.wait_for_selector("#update-banner:not([hidden])", timeout=SW_MS)
+    with page.expect_navigation():
+        page.click("#update-reload")
+    page.wait_for_selector(READY, state="attached", timeout=FIRST_LOAD_MS)
+    assert started(page) == ("fresh", "stale")
+    roll(page, "alkemy")
+    assert_kept(page, newest)
+    wait_state(page, "stored")
+    assert page.evaluate(RECORD, STORE)["key"]["site"] == new != old
 
-        assert visit(page) == ("snapshot", "restored")
-        roll(page, "open_tale")
-    finally:
-        stop(httpd)
-    assert not non_local(seen), non_local(seen)
-    watch.check(page)
+    assert visit(page) == ("snapshot", "restored")
+    roll(page, "open_tale")
 
 
-def test_unreadable_storage_starts_normally(site, persistent):
+def test_unreadable_storage_starts_normally(table):
     """With a snapshot stored but its database denied to the page, the page
     starts normally, rolls and keeps the history; nothing in the console."""
-    httpd, base = serve_logged(site.parent)
-    url = base + "dice/"
-    page, watch, seen = watched_page(persistent)
-    try:
-        newest = first_visit(page, url)
-        persistent.add_init_script(DENY_SNAPSHOT_DB)
-        assert visit(page) == ("fresh", "unreadable")
-        roll(page, "milhamah")
-        assert_kept(page, newest)
-        page.wait_for_timeout(1000)
-        assert page.get_attribute("body", "data-snapshot") == "unreadable"  # no attempt to make one
-    finally:
-        stop(httpd)
-    assert not non_local(seen), non_local(seen)
-    watch.check(page)
+    page, url = table.page, table.url
+    newest = first_visit(page, url)
+    table.ctx.add_init_script(DENY_SNAPSHOT_DB)
+    assert visit(page) == ("fresh", "unreadable")
+    roll(page, "milhamah")
+    assert_kept(page, newest)
+    page.wait_for_timeout(1000)
+    assert page.get_attribute("body", "data-snapshot") == "unreadable"
+    assert not tried_to_make_one(page)
 
 
-def test_refused_storage_starts_normally(site, persistent):
+def test_refused_storage_starts_normally(table):
     """A device whose quota cannot hold the snapshot (the precache fits, the
     snapshot does not) says so, starts normally on the next visit and rolls,
     and does not spend another worker on it for the same version."""
-    httpd, base = serve_logged(site.parent)
-    url = base + "dice/"
-    page, watch, seen = watched_page(persistent)
-    cdp = persistent.new_cdp_session(page)
-    cdp.send("Storage.overrideQuotaForOrigin", {"origin": base.rstrip("/"), "quotaSize": 24_000_000})
-    try:
-        assert visit(page, url) == ("fresh", "no-worker")
-        roll(page, "jadeclaw")
-        newest = page.inner_text("#history-list li:first-child")
-        page.wait_for_selector(CONTROLLED, state="attached", timeout=SW_MS)
-        wait_state(page, "refused")
-        assert page.evaluate(RECORD, STORE) is None
-        assert "refused" in page.inner_text("#start-info")
+    page, url = table.page, table.url
+    cdp = table.ctx.new_cdp_session(page)
+    cdp.send("Storage.overrideQuotaForOrigin", {"origin": table.origin, "quotaSize": 24_000_000})
+    assert visit(page, url) == ("fresh", "no-worker")
+    roll(page, "jadeclaw")
+    newest = page.inner_text("#history-list li:first-child")
+    page.wait_for_selector(CONTROLLED, state="attached", timeout=SW_MS)
+    wait_state(page, "refused")
+    assert page.evaluate(RECORD, STORE) is None
+    assert "refused" in page.inner_text("#start-info")
 
-        assert visit(page) == ("fresh", "none")
-        roll(page, "jadeclaw")
-        assert newest in page.locator("#history-list").inner_text()
-        wait_state(page, "refused")
-    finally:
-        stop(httpd)
-    assert not non_local(seen), non_local(seen)
-    watch.check(page)
+    assert visit(page) == ("fresh", "none")
+    roll(page, "jadeclaw")
+    assert newest in page.locator("#history-list").inner_text()
+    wait_state(page, "refused")
+    assert not tried_to_make_one(page)
