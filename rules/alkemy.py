@@ -10,7 +10,12 @@ malus dice: net = bonus - malus, at most four dice thrown and two kept; a
 bonus lets the player keep any two, a malus keeps the two lowest.
 
 Decisions where the text is silent: RULES-NOTES ALKEMY 1-3 (faces and
-symbols as data, the net clamped to +-2, the reroll cap).
+symbols as data, the net clamped to +-2, the reroll cap); hands still tied
+at the cap are the outcome ``tie``: the GM decides.
+
+A result is a function of the spec and its recorded stages: ``act`` and the
+odds of a ``keep`` rebuild the state by replaying the stages
+(``rules.stages``). The prose is ``explain_alkemy``'s.
 
 >>> from rules.dice import ScriptedRng
 >>> r = roll(normalize({"characteristic": 8, "difficulty": 15}), ScriptedRng([3, 4]))
@@ -28,6 +33,7 @@ from itertools import product
 from typing import Any
 
 from .dice import Die, SpecError, _show, check_keys, dist_to_json, get_choice, get_int
+from .stages import rebuild
 
 __all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "HEALTH", "FACE_SETS", "SYMBOLS", "normalize",
            "roll", "act", "odds", "net_dice", "face_table"]
@@ -35,7 +41,8 @@ __all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "HEALTH", "FACE_SETS", "
 NAME = "alkemy"
 TITLE = "ALKEMY"
 
-OUTCOMES = ("failure", "success")
+#: ``tie``: still tied at the reroll cap, the GM decides (RULES-NOTES ALKEMY 3).
+OUTCOMES = ("failure", "tie", "success")
 
 #: Health colours, best health first ("color indicated by the figure of the
 #: state of health (white, yellow or red)").
@@ -257,6 +264,21 @@ def _settle(spec: dict, rounds: list[dict], rng) -> bool:
     return False
 
 
+# --------------------------------------------------------------------------
+# The state: the rounds' draws and kept pairs, whether the rerolls reached
+# the cap, and the last ``keep``. ``act`` rebuilds it from a result's
+# recorded stages (``rules.stages``), never from the dice a result carries.
+
+def _start(spec: dict, rng) -> dict:
+    rounds = [_new_round(spec, rng)]
+    return {"rounds": rounds, "capped": _settle(spec, rounds, rng), "changed": None}
+
+
+def _state(spec: dict, result: Any) -> dict:
+    return rebuild(result, lambda rng: _start(spec, rng),
+                   lambda state, action, rng: _keep(spec, state, action, rng))
+
+
 def roll(spec: dict, rng) -> dict:
     """Throw the roller's hand, then the opponent's; tie rerolls after.
 
@@ -274,13 +296,11 @@ def roll(spec: dict, rng) -> dict:
     >>> r["value"], r["opponent"]["value"], r["outcome"]
     (10, 10, 'failure')
     """
-    rounds = [_new_round(spec, rng)]
-    capped = _settle(spec, rounds, rng)
-    return _build(spec, rounds, capped)
+    return _build(spec, _start(spec, rng))
 
 
 # --------------------------------------------------------------------------
-# The result: a pure function of the spec and the rounds' draws.
+# The result: a pure function of the spec and the state.
 
 def _pair_name(symbols: list) -> str | None:
     if any(s is None for s in symbols):
@@ -288,20 +308,20 @@ def _pair_name(symbols: list) -> str | None:
     return "–".join(symbols)
 
 
-def _hand_view(spec: dict, who: str, hand: dict, rnd_no: int) -> dict:
+def _die_dict(spec: dict, who: str, hand: dict, i: int, rnd_no: int) -> dict:
     side = _side(spec, who)
     faces = _faces(spec, side)
+    value, symbol = faces[hand["draws"][i] - 1]
+    role = "rolled" if len(hand["draws"]) == KEPT else ("kept" if i in hand["kept"] else "dropped")
+    return Die(face=value, role=role, faces=tuple(v for v, _ in faces),
+               extra={"colour": side["health"], "symbol": symbol, "draw": hand["draws"][i],
+                      "side": who, "round": rnd_no}).to_dict()
+
+
+def _hand_view(spec: dict, who: str, hand: dict, rnd_no: int) -> dict:
+    side = _side(spec, who)
     n = net_dice(side["bonus"], side["malus"])
-    dice = []
-    for i, d in enumerate(hand["draws"]):
-        value, symbol = faces[d - 1]
-        if n["thrown"] == KEPT:
-            role = "rolled"
-        else:
-            role = "kept" if i in hand["kept"] else "dropped"
-        dice.append(Die(face=value, role=role, faces=tuple(v for v, _ in faces),
-                        extra={"colour": side["health"], "symbol": symbol, "draw": d,
-                               "side": who, "round": rnd_no}).to_dict())
+    dice = [_die_dict(spec, who, hand, i, rnd_no) for i in range(len(hand["draws"]))]
     kept_values = [dice[i]["face"] for i in hand["kept"]]
     symbols = [dice[i]["symbol"] for i in hand["kept"]]
     return {
@@ -319,164 +339,59 @@ def _hand_view(spec: dict, who: str, hand: dict, rnd_no: int) -> dict:
     }
 
 
-def _hand_words(view: dict, who: str, spec: dict) -> list[str]:
-    """Sentences on one hand: what was thrown, what was kept and why."""
-    n = view["net"]
-    faces = [d["face"] for d in view["dice"]]
-    colour = view["health"]
-    opposed = spec["opponent"] is not None
-    name = ("Initiator" if who == "initiator" else "Opponent") if opposed else ""
-    label = f"{name}: " if name else ""
-    kept = " + ".join(str(v) for v in view["kept_values"])
-    if n["net"] == 0 and n["bonus"] == 0:
-        return [f"{label}two {colour} dice: {faces[0]} and {faces[1]}."]
-    lines = [f"{label}{describe_net(n)}; threw {n['thrown']} {colour} dice: "
-             + ", ".join(str(f) for f in faces) + "."]
-    if n["net"] > 0:
-        default = _default_keep(faces, n["net"])
-        how = "the best two" if view["kept"] == default else "the player's choice"
-        pair = f", {view['pair']}" if view["pair"] else ""
-        lines.append(f"{name + ' keeps' if name else 'Kept'} {kept} ({how}{pair}).")
-    elif n["net"] < 0:
-        lines.append(f"{label}a malus keeps the two lowest: {kept}." if name
-                     else f"A malus keeps the two lowest: {kept}.")
-    return lines
+_HAND_KEYS = ("dice", "value", "dice_total", "kept", "kept_values", "symbols", "pair", "net",
+              "choice", "characteristic", "health")
 
 
-def _build(spec: dict, rounds: list[dict], capped: bool, note: list[str] | None = None) -> dict:
-    views = []
-    for k, rnd in enumerate(rounds, start=1):
-        v = {"initiator": _hand_view(spec, "initiator", rnd["initiator"], k)}
-        if spec["opponent"] is not None:
-            v["opponent"] = _hand_view(spec, "opponent", rnd["opponent"], k)
-        views.append(v)
-    final = views[-1]
-    me = final["initiator"]
-    explain: list[str] = list(note or [])
-    if spec["faces"] != DEFAULT_FACES:
-        explain.append(f"Dice faces: {FACE_SETS[spec['faces']]['label']} (GM option, RULES-NOTES ALKEMY 1).")
-    result: dict[str, Any] = {
-        "dice": me["dice"],
-        "value": me["value"],
-        "dice_total": me["dice_total"],
-        "kept": me["kept"],
-        "symbols": me["symbols"],
-        "pair": me["pair"],
-        "net": me["net"],
-        "choice": me["choice"],
-        "characteristic": me["characteristic"],
-        "health": me["health"],
-        "mode": "difficulty" if spec["opponent"] is None else "opposed",
-        "difficulty": spec["difficulty"],
-    }
-    if spec["opponent"] is None:
-        explain += _hand_words(me, "initiator", spec)
-        ok = me["value"] >= spec["difficulty"]
-        margin = me["value"] - spec["difficulty"]
-        explain.append(
-            f"{' + '.join(str(v) for v in me['kept_values'])} + characteristic {me['characteristic']}"
-            f" = {me['value']}, {'at least' if ok else 'below'} the difficulty {spec['difficulty']}:"
-            f" {'success' if ok else 'failure'} (margin {margin}).")
-        result.update(outcome="success" if ok else "failure", margin=margin)
-        result["explain"] = explain
-        return result
+def _tied_round(spec: dict, k: int, rnd: dict) -> dict:
+    me = _hand_view(spec, "initiator", rnd["initiator"], k)
+    them = _hand_view(spec, "opponent", rnd["opponent"], k)
+    return {"round": k, "dice": me["dice"], "value": me["value"],
+            "opponent": {"dice": them["dice"], "value": them["value"]}}
 
-    them = final["opponent"]
-    result["opponent"] = {k: them[k] for k in ("dice", "value", "dice_total", "kept", "symbols",
-                                               "pair", "net", "choice", "characteristic", "health")}
-    result["tied_rounds"] = [
-        {"round": k, "dice": v["initiator"]["dice"], "value": v["initiator"]["value"],
-         "opponent": {"dice": v["opponent"]["dice"], "value": v["opponent"]["value"]}}
-        for k, v in enumerate(views[:-1], start=1)]
-    result["rerolls"] = len(rounds) - 1
-    result["reroll_cap"] = spec["max_rerolls"]
-    result["capped"] = capped
-    for k, v in enumerate(views[:-1], start=1):
-        explain.append(f"Round {k}: {v['initiator']['value']} against {v['opponent']['value']} "
-                       f"with equal characteristics ({me['characteristic']}): both roll again.")
-    if len(views) > 1:
-        explain.append(f"Round {len(views)}:")
-    explain += _hand_words(me, "initiator", spec)
-    explain += _hand_words(them, "opponent", spec)
-    mine, theirs = me["value"], them["value"]
-    c1, c2 = me["characteristic"], them["characteristic"]
-    explain.append(f"Initiator {' + '.join(str(v) for v in me['kept_values'])} + {c1} = {mine}; "
-                   f"opponent {' + '.join(str(v) for v in them['kept_values'])} + {c2} = {theirs}.")
+
+def _opposed_part(spec: dict, state: dict) -> dict:
+    """What only an opposed roll has: the opponent's hand, the tied rounds,
+    the rerolls, the winner (None when still tied at the cap)."""
+    rounds = state["rounds"]
+    them = _hand_view(spec, "opponent", rounds[-1]["opponent"], len(rounds))
     verdict = _judge(spec, rounds[-1])
-    if mine != theirs:
-        explain.append(f"The higher total wins: the {verdict}.")
-    elif c1 != c2:
-        explain.append(f"Equal totals: the higher characteristic ({max(c1, c2)} against "
-                       f"{min(c1, c2)}) wins: the {verdict}.")
+    return {
+        "opponent": {k: them[k] for k in _HAND_KEYS},
+        "tied_rounds": [_tied_round(spec, k, r) for k, r in enumerate(rounds[:-1], start=1)],
+        "rerolls": len(rounds) - 1,
+        "reroll_cap": spec["max_rerolls"],
+        "capped": state["capped"],
+        "winner": verdict if verdict != "reroll" else None,
+    }
+
+
+_OUTCOME_OF = {"initiator": "success", "opponent": "failure", "reroll": "tie"}
+
+
+def _build(spec: dict, state: dict) -> dict:
+    rounds = state["rounds"]
+    me = _hand_view(spec, "initiator", rounds[-1]["initiator"], len(rounds))
+    result: dict[str, Any] = {k: me[k] for k in _HAND_KEYS}
+    result.update(mode="difficulty" if spec["opponent"] is None else "opposed",
+                  difficulty=spec["difficulty"],
+                  outcome=_OUTCOME_OF[_judge(spec, rounds[-1])])
+    if spec["opponent"] is None:
+        result["margin"] = me["value"] - spec["difficulty"]
     else:
-        explain.append(f"Still equal after {spec['max_rerolls']} rerolls, the cap "
-                       f"(RULES-NOTES ALKEMY 3): no winner; the GM decides. "
-                       f"Counted as a failure for the initiator.")
-    ok = verdict == "initiator"
-    result.update(outcome="success" if ok else "failure", margin=mine - theirs)
-    result["winner"] = verdict if verdict != "reroll" else None
-    result["explain"] = explain
+        result.update(_opposed_part(spec, state))
+        result["margin"] = me["value"] - result["opponent"]["value"]
+    if state["changed"] is not None:
+        result["changed"] = state["changed"]
+    result["explain"] = explain(spec, result)
     return result
 
 
 # --------------------------------------------------------------------------
 # After the roll: keep another pair.
 
-def _bad_result() -> SpecError:
-    return SpecError("result", "is not an ALKEMY result of this spec")
-
-
-def _hand_from(spec: dict, who: str, dice: Any) -> dict:
-    side = _side(spec, who)
-    faces = _faces(spec, side)
-    n = net_dice(side["bonus"], side["malus"])
-    if not isinstance(dice, list) or len(dice) != n["thrown"]:
-        raise _bad_result()
-    draws, kept = [], []
-    for i, d in enumerate(dice):
-        if not isinstance(d, dict):
-            raise _bad_result()
-        draw = d.get("draw")
-        if isinstance(draw, bool) or not isinstance(draw, int) or not 1 <= draw <= len(faces):
-            raise _bad_result()
-        draws.append(draw)
-        if d.get("role") in ("kept", "rolled"):
-            kept.append(i)
-    if len(kept) != KEPT:
-        raise _bad_result()
-    return {"draws": draws, "kept": kept}
-
-
-def _rounds_from(spec: dict, result: Any) -> list[dict]:
-    """The rounds' draws and kept pairs, read back from a result."""
-    if not isinstance(result, dict):
-        raise _bad_result()
-    opposed = spec["opponent"] is not None
-    earlier = result.get("tied_rounds", []) if opposed else []
-    if not isinstance(earlier, list) or len(earlier) > spec["max_rerolls"]:
-        raise _bad_result()
-    rounds = []
-    for r in earlier + [result]:
-        if not isinstance(r, dict):
-            raise _bad_result()
-        rnd = {"initiator": _hand_from(spec, "initiator", r.get("dice"))}
-        if opposed:
-            opp = r.get("opponent")
-            if not isinstance(opp, dict):
-                raise _bad_result()
-            rnd["opponent"] = _hand_from(spec, "opponent", opp.get("dice"))
-        rounds.append(rnd)
-    return rounds
-
-
-def _keep_args(spec: dict, rounds: list[dict], action: dict) -> tuple[str, list[int]]:
-    """Check a ``keep`` action against the last round: only a side with a net
-    bonus chooses, exactly two different dice of its hand."""
-    if action.get("do") != "keep":
-        raise SpecError("action", f"ALKEMY's only step after a roll is 'keep' (got {str(action.get('do'))[:30]!r})")
-    unknown = [k for k in action if k not in ("do", "dice", "side")]
-    if unknown:
-        raise SpecError("action", f"{str(unknown[0])[:30]!r} is not part of 'keep'; give dice and side")
+def _keep_side(spec: dict, action: dict) -> str:
+    """The side that keeps: only one with a net bonus chooses."""
     side = action.get("side", "initiator")
     if side is None:
         side = "initiator"
@@ -485,20 +400,50 @@ def _keep_args(spec: dict, rounds: list[dict], action: dict) -> tuple[str, list[
     if side == "opponent" and spec["opponent"] is None:
         raise SpecError("side", "there is no opponent in a roll against a difficulty")
     who = _side(spec, side)
-    n = net_dice(who["bonus"], who["malus"])
-    if n["net"] < 0:
+    net = net_dice(who["bonus"], who["malus"])["net"]
+    if net < 0:
         raise SpecError("action", "a malus roll keeps the two lowest dice; there is no choice")
-    if n["net"] == 0:
+    if net == 0:
         raise SpecError("action", "without a bonus die both dice count; there is no choice")
-    dice = action.get("dice")
+    return side
+
+
+def _keep_dice(dice: Any, thrown: int) -> list[int]:
     if not isinstance(dice, list) or len(dice) != KEPT:
         raise SpecError("dice", f"keep exactly {KEPT} dice")
     for i in dice:
-        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < n["thrown"]:
-            raise SpecError("dice", f"name dice 0 to {n['thrown'] - 1} (got {_show(i)})")
+        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < thrown:
+            raise SpecError("dice", f"name dice 0 to {thrown - 1} (got {_show(i)})")
     if dice[0] == dice[1]:
         raise SpecError("dice", "keep two different dice")
-    return side, sorted(dice)
+    return sorted(dice)
+
+
+def _keep_args(spec: dict, action: dict) -> tuple[str, list[int]]:
+    """Check a ``keep`` action: only a side with a net bonus chooses, exactly
+    two different dice of its hand."""
+    if action.get("do") != "keep":
+        raise SpecError("action", f"ALKEMY's only step after a roll is 'keep' (got {str(action.get('do'))[:30]!r})")
+    unknown = [k for k in action if k not in ("do", "dice", "side")]
+    if unknown:
+        raise SpecError("action", f"{str(unknown[0])[:30]!r} is not part of 'keep'; give dice and side")
+    side = _keep_side(spec, action)
+    who = _side(spec, side)
+    return side, _keep_dice(action.get("dice"), net_dice(who["bonus"], who["malus"])["thrown"])
+
+
+def _kept_rounds(state: dict, side: str, dice: list[int]) -> list[dict]:
+    """The rounds with ``side`` keeping ``dice`` of the last one (a copy)."""
+    rounds = [dict(r) for r in state["rounds"]]
+    rounds[-1][side] = {"draws": rounds[-1][side]["draws"], "kept": dice}
+    return rounds
+
+
+def _keep(spec: dict, state: dict, action: dict, rng) -> dict:
+    side, dice = _keep_args(spec, action)
+    rounds = _kept_rounds(state, side, dice)
+    changed = {"side": side, "from": state["rounds"][-1][side]["kept"], "to": dice}
+    return {"rounds": rounds, "capped": _settle(spec, rounds, rng), "changed": changed}
 
 
 def act(spec: dict, result: dict, action: dict, rng) -> dict:
@@ -506,29 +451,20 @@ def act(spec: dict, result: dict, action: dict, rng) -> dict:
     round's dice, e.g. for its symbols ("It could also choose 1 and 4 ... a
     more effective combination of symbols (hache-hache)"). In an opposed roll
     the winner is judged again; a new tie between equal characteristics
-    rerolls (draws after the dice it follows).
+    rerolls (draws after the dice it follows). The state is rebuilt from
+    ``result``'s stages.
 
+    >>> from rules import roll as roll_, act as act_
     >>> from rules.dice import ScriptedRng
     >>> s = normalize({"characteristic": 0, "bonus": 1, "difficulty": 5})
-    >>> r = roll(s, ScriptedRng([4, 5, 1]))
+    >>> r = roll_("alkemy", s, ScriptedRng([4, 5, 1]))
     >>> r["kept"], r["value"]
     ([0, 1], 9)
-    >>> r2 = act(s, r, {"do": "keep", "dice": [0, 2]}, ScriptedRng([]))
+    >>> r2 = act_("alkemy", s, r, {"do": "keep", "dice": [0, 2]}, ScriptedRng([]))
     >>> r2["kept"], r2["value"], r2["pair"], [d["role"] for d in r2["dice"]]
     ([0, 2], 5, 'axe–axe', ['kept', 'dropped', 'kept'])
     """
-    rounds = _rounds_from(spec, result)
-    side, dice = _keep_args(spec, rounds, action)
-    before = rounds[-1][side]["kept"]
-    rounds[-1][side] = {"draws": rounds[-1][side]["draws"], "kept": dice}
-    capped = _settle(spec, rounds, rng)
-    who = "The initiator" if spec["opponent"] is not None and side == "initiator" else (
-        "The opponent" if side == "opponent" else "The player")
-    note = [f"{who} chose dice {dice[0] + 1} and {dice[1] + 1} "
-            f"instead of {before[0] + 1} and {before[1] + 1}."]
-    new = _build(spec, rounds, capped, note)
-    new["changed"] = {"side": side, "from": before, "to": dice}
-    return new
+    return _build(spec, _keep(spec, _state(spec, result), action, rng))
 
 
 # --------------------------------------------------------------------------
@@ -587,6 +523,23 @@ def _p_success(spec: dict, net: int) -> Fraction:
     return _p_win(spec, d1, _total_dist(spec, spec["opponent"]), spec["max_rerolls"])[0]
 
 
+def _outcome_odds(win: Fraction, tie: Fraction) -> dict:
+    """Worst to best: the initiator loses, is still tied at the cap (the GM
+    decides), wins."""
+    return {"failure": float(1 - win - tie), "tie": float(tie), "success": float(win)}
+
+
+def _opposed_odds(spec: dict, d1: dict) -> dict:
+    d2 = _total_dist(spec, spec["opponent"])
+    win, tie, cap = _p_win(spec, d1, d2, spec["max_rerolls"])
+    gt, eq, lt = _vs(d1, d2)
+    return {"opponent_value": dist_to_json(d2),
+            "first_round": {"higher": float(gt), "equal": float(eq), "lower": float(lt)},
+            "tie": float(tie), "capped": float(cap),
+            "opponent_net": net_dice(spec["opponent"]["bonus"], spec["opponent"]["malus"]),
+            "outcome": _outcome_odds(win, cap)}
+
+
 def odds(spec: dict, result: dict | None = None, action: dict | None = None) -> dict:
     """Exact odds of the roll (default play: best two with a bonus), or, given
     a result and a ``keep`` action, of keeping that pair.
@@ -594,61 +547,62 @@ def odds(spec: dict, result: dict | None = None, action: dict | None = None) -> 
     ``by_net``: P(success) for each net from 2 malus to 2 bonus dice;
     ``extra``: P(success) with one more bonus or one more malus die.
     Opposed: win/lose including the tie-breaks; equal characteristics reroll
-    until one wins (a geometric series, cut at the cap).
+    until one wins (a geometric series, cut at the cap); the mass still tied
+    at the cap is the outcome ``tie`` (and ``capped``).
 
     >>> o = odds(normalize({"characteristic": 8, "difficulty": 15}))
     >>> round(o["outcome"]["success"], 4), o["value"][15]
     (0.5833, 0.16666666666666666)
-    >>> s = normalize({"characteristic": 3, "opponent": {"characteristic": 3}})
-    >>> round(odds(s)["outcome"]["success"], 6)
-    0.5
+    >>> s = normalize({"characteristic": 3, "opponent": {"characteristic": 3}, "max_rerolls": 0})
+    >>> {k: round(p, 4) for k, p in odds(s)["outcome"].items()}
+    {'failure': 0.4437, 'tie': 0.1127, 'success': 0.4437}
     """
     if result is not None and action is not None:
         return _odds_after(spec, result, action)
     mine = net_dice(spec["bonus"], spec["malus"])
+    by_net = {k: _p_success(spec, k) for k in range(-MAX_NET, MAX_NET + 1)}
     d1 = _total_dist(spec, spec)
-    out: dict[str, Any] = {"value": dist_to_json(d1), "exact": True, "net": mine}
-    by_net = {k: float(_p_success(spec, k)) for k in range(-MAX_NET, MAX_NET + 1)}
+    out: dict[str, Any] = {"value": dist_to_json(d1), "exact": True, "net": mine,
+                           "by_net": {k: float(p) for k, p in by_net.items()}}
     if spec["opponent"] is None:
-        p = by_net[mine["net"]]
-        out["difficulty"] = spec["difficulty"]
+        out.update(difficulty=spec["difficulty"], outcome=_outcome_odds(by_net[mine["net"]], Fraction(0)))
     else:
-        d2 = _total_dist(spec, spec["opponent"])
-        win, tie, cap = _p_win(spec, d1, d2, spec["max_rerolls"])
-        p = float(win)
-        gt, eq, lt = _vs(d1, d2)
-        out["opponent_value"] = dist_to_json(d2)
-        out["first_round"] = {"higher": float(gt), "equal": float(eq), "lower": float(lt)}
-        out["tie"] = float(tie)
-        out["capped"] = float(cap)
-        out["opponent_net"] = net_dice(spec["opponent"]["bonus"], spec["opponent"]["malus"])
-    out["outcome"] = {"failure": 1.0 - p, "success": p}
-    out["by_net"] = by_net
+        out.update(_opposed_odds(spec, d1))
     plus = net_dice(spec["bonus"] + 1, spec["malus"])["net"]
     minus = net_dice(spec["bonus"], spec["malus"] + 1)["net"]
-    out["extra"] = {"bonus": by_net[plus], "malus": by_net[minus]}
+    out["extra"] = {"bonus": out["by_net"][plus], "malus": out["by_net"][minus]}
     return out
+
+
+def _rerolls_odds(spec: dict, left: int) -> tuple[Fraction, Fraction]:
+    """P(the initiator wins) and P(still tied at the cap) over ``left``
+    rerolls of both whole hands."""
+    if left <= 0:
+        return Fraction(0), Fraction(1)
+    d1, d2 = _total_dist(spec, spec), _total_dist(spec, spec["opponent"])
+    win, _, cap = _p_win(spec, d1, d2, left - 1)
+    return win, cap
 
 
 def _odds_after(spec: dict, result: dict, action: dict) -> dict:
     """Keeping a pair decides the roll unless it makes a tie between equal
-    characteristics, which then goes to rerolls."""
-    rounds = _rounds_from(spec, result)
-    side, dice = _keep_args(spec, rounds, action)
-    rounds[-1][side] = {"draws": rounds[-1][side]["draws"], "kept": dice}
-    total = _total(spec, "initiator", rounds[-1]["initiator"])
+    characteristics, which then goes to rerolls. The state is rebuilt from
+    ``result``'s stages."""
+    state = _state(spec, result)
+    side, dice = _keep_args(spec, action)
+    rounds = _kept_rounds(state, side, dice)
     verdict = _judge(spec, rounds[-1])
-    out: dict[str, Any] = {"value": {total: 1.0}, "exact": True}
-    if verdict != "reroll":
-        p = 1.0 if verdict == "initiator" else 0.0
-    else:
-        left = spec["max_rerolls"] - (len(rounds) - 1)
-        if left <= 0:
-            p = 0.0
-        else:
-            d1 = _total_dist(spec, spec)
-            d2 = _total_dist(spec, spec["opponent"])
-            p = float(_p_win(spec, d1, d2, left - 1)[0])
+    out: dict[str, Any] = {"value": {_total(spec, "initiator", rounds[-1]["initiator"]): 1.0},
+                           "exact": True}
+    if verdict == "reroll":
         out["tie"] = True
-    out["outcome"] = {"failure": 1.0 - p, "success": p}
+        win, cap = _rerolls_odds(spec, spec["max_rerolls"] - (len(rounds) - 1))
+    else:
+        win, cap = Fraction(int(verdict == "initiator")), Fraction(0)
+    out["outcome"] = _outcome_odds(win, cap)
     return out
+
+
+# The prose lives apart (issue 17) and reads this module's tables, so it is
+# imported once they are defined.
+from .explain_alkemy import explain  # noqa: E402

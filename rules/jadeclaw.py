@@ -16,11 +16,21 @@ die; the sorted damage dice are paired with the sorted soak dice; 1 hit when
 higher, 2 when higher by 5+; imaginary 1s when the soak runs out; an all-1
 soak adds one hit (RULES-NOTES Jadeclaw 7).
 
+The other side is a roll too. Opposing dice or a Difficulty's dice take
+their own Limit, Bonuses, Penalties (they roll again and keep their worst
+Score) and Favored (``opponent_*`` keys); soak dice take the Damage Roll's
+own modifiers (``soak_*`` keys: a Penalty removes the smallest soak die,
+Favored re-rolls the largest soak die showing 1). Dice already on the table
+take none.
+
 Draw order (DESIGN.md): the roller's dice, largest first, then a Favored
 re-roll; then each Penalty's roll of the whole pool with its own Favored
-re-roll; then the opposition's dice (opponent, difficulty or soak), largest
-first. Dice already on the table (``{"faces": [...]}``, a combination roll)
-draw nothing.
+re-roll; then the opposition's dice (opponent, difficulty or soak) in the
+same way. Dice already on the table (``{"faces": [...]}``, a combination
+roll) draw nothing.
+
+The prose of a result comes from ``rules.explain_jadeclaw``; this module
+is the model.
 
 >>> from rules.dice import ScriptedRng
 >>> r = roll(normalize({"dice": "d10, d6"}), ScriptedRng([7, 3]))
@@ -37,17 +47,17 @@ from __future__ import annotations
 import math
 import random
 from fractions import Fraction
-from itertools import zip_longest
-from typing import Any
+from itertools import product
+from typing import Any, NamedTuple
 
+from . import explain_jadeclaw
 from .dice import (MAX_POOL, SIZES, Die, SpecError, check_keys, format_pool, get_bool,
-                   get_choice, get_int, get_size, get_sizes, name_key, roll_die, spec_seed,
-                   step_down)
+                   get_choice, get_int, get_size, get_sizes, name_key, roll_die, spec_seed)
 
 __all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "DIFFICULTIES", "QUALITIES", "DAMAGE_TYPES",
-           "normalize", "roll", "act", "odds", "level_pool", "apply_bonuses", "prepare",
-           "quality_name", "contest", "pair_hits", "damage_pairs", "auto_success",
-           "levels_table"]
+           "normalize", "roll", "act", "odds", "level_pool", "apply_bonuses", "prepare", "prepare_side",
+           "side", "Side", "opposition", "quality_name", "contest", "pair_hits", "damage_pairs",
+           "auto_success", "levels_table", "score_dist", "hits_dist", "damage_dist"]
 
 NAME = "jadeclaw"
 TITLE = "Jadeclaw"
@@ -86,9 +96,14 @@ OVERWHELM = 5
 MAX_LEVEL = 60
 MAX_MODS = 20
 
+#: The other side's modifiers: the opposing dice (or a Difficulty's) and the
+#: soak dice, each with its own Limit, Bonuses, Penalties and Favored.
+OPPONENT_MODS = ("opponent_bonuses", "opponent_penalties", "opponent_favored", "opponent_limit")
+SOAK_MODS = ("soak_bonuses", "soak_penalties", "soak_favored", "soak_limit")
+
 KEYS = ("kind", "dice", "level", "include", "remove", "limit", "bonuses", "penalties",
         "favored", "opponent", "difficulty", "quality", "opponent_quality", "soak",
-        "damage_type", "double_botch")
+        "damage_type", "double_botch") + OPPONENT_MODS + SOAK_MODS
 
 
 # --------------------------------------------------------------------------
@@ -132,15 +147,19 @@ def apply_bonuses(sizes: list[int], bonuses: int) -> list[int]:
         carry = steps - up
     if not sizes:
         carry = bonuses
-    while carry > 0:
-        # a new d4 takes one increase to start, then grows to d12 at most
+    return sorted(out + _new_dice(carry, MAX_POOL + 1 - len(out)), reverse=True)
+
+
+def _new_dice(carry: int, room: int) -> list[int]:
+    """Increases left once every die is a d12: each new d4 takes one to
+    start, then grows to d12 at most (``room`` bounds the count)."""
+    out: list[int] = []
+    while carry > 0 and len(out) < room:
         carry -= 1
         up = min(carry, len(SIZES) - 1)
         out.append(SIZES[up])
         carry -= up
-        if len(out) > MAX_POOL:
-            break
-    return sorted(out, reverse=True)
+    return out
 
 
 def levels_table(levels=range(0, 21), bonuses=range(0, 7)) -> list[list[str]]:
@@ -154,55 +173,132 @@ def levels_table(levels=range(0, 21), bonuses=range(0, 7)) -> list[list[str]]:
              for b in bonuses] for lv in levels]
 
 
-def prepare(spec: dict) -> tuple[list[int], list[str], dict]:
-    """The dice to roll after the text's steps 1-4 (and, on a Damage Roll,
-    step 5), with a sentence for each step that changed them, and the
+# --------------------------------------------------------------------------
+# A side of a roll and its preparation (the text's steps 1-4, and on a
+# Damage Roll step 5).
+
+class Side(NamedTuple):
+    """One side's dice and modifiers: the roller's, the opposition's (opposing
+    dice or a Difficulty's) or the soak dice. ``dice`` is a list of sizes, a
+    ``{"faces": ...}`` dict for dice already on the table, or None."""
+
+    dice: Any
+    include: list
+    remove: int
+    limit: int | None
+    bonuses: int
+    penalties: int
+    favored: bool
+
+
+def opposition(spec: dict) -> tuple[str | None, list[int] | dict | None]:
+    """The label and the dice a Simple Roll is against: a Difficulty's dice,
+    opposing dice, dice on the table, or ``(None, None)``."""
+    if spec["difficulty"]:
+        return _label_difficulty(spec["difficulty"]), DIFFICULTIES[spec["difficulty"]]
+    if spec["opponent"] is not None:
+        if isinstance(spec["opponent"], dict):
+            return "Dice on the table", spec["opponent"]
+        return "Opposing dice", spec["opponent"]
+    return None, None
+
+
+def _label_difficulty(key: str) -> str:
+    return key.replace("_", " ").title()
+
+
+def side(spec: dict, who: str) -> Side:
+    """The ``roller``'s, ``opponent``'s or ``soak`` side of a normalized spec.
+
+    >>> side(normalize({"dice": "d8", "difficulty": "routine", "opponent_bonuses": 1}), "opponent").dice
+    [6, 6]
+    """
+    if who == "roller":
+        return Side(spec["dice"], spec["include"], spec["remove"], spec["limit"], spec["bonuses"],
+                    spec["penalties"], spec["favored"])
+    dice = opposition(spec)[1] if who == "opponent" else spec["soak"]
+    return Side(dice, [], 0, spec[f"{who}_limit"], spec[f"{who}_bonuses"], spec[f"{who}_penalties"],
+                spec[f"{who}_favored"])
+
+
+def prepare_side(sd: Side, damage: bool = False) -> tuple[list[int], list[dict], dict]:
+    """The dice one side rolls after the text's steps 1-4 (and, on a Damage
+    Roll, step 5: each Penalty removes the smallest die), the steps that
+    changed them (data; ``explain_jadeclaw.prep_notes`` words them), and the
     figures: ``{"bonuses": net, "penalties": net, "removed_by_penalty": [...]}``.
 
-    >>> pool, notes, info = prepare(normalize({"dice": "2d12, d10, d4", "remove": 1}))
+    >>> pool, steps, info = prepare_side(Side([8, 8, 4], [], 0, None, 0, 1, False), damage=True)
+    >>> pool, info["removed_by_penalty"], [s["step"] for s in steps]      # Biaochi
+    ([8, 8], [4], ['penalties'])
+    """
+    pool = list(sd.dice) if isinstance(sd.dice, list) else []
+    steps: list[dict] = []
+    pool = _include(pool, sd.include, steps)
+    pool = _remove(pool, sd.remove, steps)
+    pool = _limit(pool, sd.limit, steps)
+    bonuses, penalties = _net(sd.bonuses, sd.penalties, steps)
+    pool = _bonus(pool, bonuses, steps)
+    removed: list[int] = []
+    if damage and penalties:
+        pool, removed = _penalty_remove(pool, penalties, steps)
+    return pool, steps, {"bonuses": bonuses, "penalties": penalties, "removed_by_penalty": removed}
+
+
+def prepare(spec: dict) -> tuple[list[int], list[dict], dict]:
+    """The roller's dice after the text's steps (see ``prepare_side``).
+
+    >>> pool, steps, info = prepare(normalize({"dice": "2d12, d10, d4", "remove": 1}))
     >>> pool, info["penalties"]         # Number 21 Mouth
     ([12, 10, 4], 0)
     """
-    pool = list(spec["dice"]) if isinstance(spec["dice"], list) else []
-    notes: list[str] = []
-    if spec["include"]:
-        pool = sorted(pool + spec["include"], reverse=True)
-        notes.append(f"Included {format_pool(spec['include'])}: {format_pool(pool)}.")
-    if spec["remove"]:
-        gone = pool[:spec["remove"]]
-        pool = pool[spec["remove"]:]
-        notes.append(f"Removed the {_plural(len(gone), 'biggest die', 'biggest dice')} "
-                     f"({format_pool(gone)}) before rolling: {format_pool(pool)}.")
-    if spec["limit"]:
-        lim = spec["limit"]
-        if any(s > lim for s in pool):
-            pool = [min(s, lim) for s in pool]
-            notes.append(f"Limit d{lim}: dice bigger than d{lim} drop to d{lim}: {format_pool(pool)}.")
-    net = spec["bonuses"] - spec["penalties"]
-    if spec["bonuses"] and spec["penalties"]:
-        cancel = min(spec["bonuses"], spec["penalties"])
-        notes.append(f"{_plural(cancel, 'Bonus', 'Bonuses')} and {_plural(cancel, 'Penalty', 'Penalties')} "
-                     "cancel one for one (\"Bonuses and Penalties cancel one another out\").")
-    bonuses, penalties = max(net, 0), max(-net, 0)
-    if bonuses:
-        before = pool
-        pool = apply_bonuses(pool, bonuses)
-        notes.append(f"{_plural(bonuses, 'Bonus', 'Bonuses')}: {format_pool(before)} becomes "
-                     f"{format_pool(pool)} (each die one size up per Bonus; a d12 passes its increase "
-                     "to the next smaller die; a new d4 starts when all are d12).")
-    removed: list[int] = []
-    if spec["kind"] == "damage" and penalties:
-        k = min(penalties, len(pool))
-        removed = pool[len(pool) - k:] if k else []
-        pool = pool[:len(pool) - k]
-        which = "the smallest die" if k == 1 else f"the {k} smallest dice"
-        notes.append(f"{_plural(penalties, 'Penalty', 'Penalties')} on a Damage Roll: removed {which} "
-                     f"({format_pool(removed)}) before rolling: {format_pool(pool)}.")
-    return pool, notes, {"bonuses": bonuses, "penalties": penalties, "removed_by_penalty": removed}
+    return prepare_side(side(spec, "roller"), spec["kind"] == "damage")
 
 
-def _plural(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
+def _include(pool: list[int], include: list[int], steps: list) -> list[int]:
+    if not include:
+        return pool
+    pool = sorted(pool + include, reverse=True)
+    steps.append({"step": "include", "dice": list(include), "pool": pool})
+    return pool
+
+
+def _remove(pool: list[int], n: int, steps: list) -> list[int]:
+    if not n:
+        return pool
+    steps.append({"step": "remove", "dice": pool[:n], "pool": pool[n:]})
+    return pool[n:]
+
+
+def _limit(pool: list[int], lim: int | None, steps: list) -> list[int]:
+    if not lim or all(s <= lim for s in pool):
+        return pool
+    pool = [min(s, lim) for s in pool]
+    steps.append({"step": "limit", "limit": lim, "pool": pool})
+    return pool
+
+
+def _net(bonuses: int, penalties: int, steps: list) -> tuple[int, int]:
+    """"Bonuses and Penalties cancel one another out", one for one."""
+    if bonuses and penalties:
+        steps.append({"step": "cancel", "n": min(bonuses, penalties)})
+    net = bonuses - penalties
+    return max(net, 0), max(-net, 0)
+
+
+def _bonus(pool: list[int], bonuses: int, steps: list) -> list[int]:
+    if not bonuses:
+        return pool
+    after = apply_bonuses(pool, bonuses)
+    steps.append({"step": "bonuses", "n": bonuses, "before": pool, "pool": after})
+    return after
+
+
+def _penalty_remove(pool: list[int], penalties: int, steps: list) -> tuple[list[int], list[int]]:
+    k = min(penalties, len(pool))
+    removed = pool[len(pool) - k:] if k else []
+    pool = pool[:len(pool) - k]
+    steps.append({"step": "penalties", "n": penalties, "dice": removed, "pool": pool})
+    return pool, removed
 
 
 # --------------------------------------------------------------------------
@@ -218,34 +314,35 @@ def _table_dice(value: Any, field: str) -> dict:
         raise SpecError(field, f"faces must be a list of 1 to {MAX_POOL} numbers from 1 to 12")
     out_faces = [get_int({"x": f}, "x", 1, 12, default=..., field=field) for f in faces]
     sides = value.get("sides")
-    if sides is None:
-        return {"faces": out_faces, "sides": None}
+    return {"faces": out_faces, "sides": None if sides is None else _table_sides(sides, out_faces, field)}
+
+
+def _table_sides(sides: Any, faces: list[int], field: str) -> list[int]:
     if not isinstance(sides, list) or len(sides) != len(faces):
         raise SpecError(field, "sides must list one die size per face")
-    out_sides = [get_size({"x": s}, "x", field=field) for s in sides]
-    for f, s in zip(out_faces, out_sides):
+    out = [get_size({"x": s}, "x", field=field) for s in sides]
+    for f, s in zip(faces, out):
         if f > s:
             raise SpecError(field, f"a d{s} cannot show {f}")
-    return {"faces": out_faces, "sides": out_sides}
+    return out
 
 
-def _pool_or_table(spec: dict, key: str, default: Any) -> Any:
-    v = spec.get(key, default)
-    if v is None:
-        v = default
+def _pool_or_table(spec: dict, key: str) -> Any:
+    v = spec.get(key)
     if isinstance(v, dict):
         return _table_dice(v, key)
     return get_sizes({key: v}, key)
 
 
+def _blank(v: Any, *blanks: Any) -> bool:
+    return v is None or any(v == b for b in blanks)
+
+
 def _quality(value: Any, field: str) -> Any:
     """A Quality name or a skill level (kept as given; see ``quality_name``)."""
-    if value is None or value == "":
+    if _blank(value, ""):
         return None
-    if isinstance(value, str) and value.strip().isdigit():
-        value = value.strip()
-    if isinstance(value, (int, float)) and not isinstance(value, bool) or (
-            isinstance(value, str) and value.isdigit()):
+    if _looks_numeric(value):
         return get_int({"x": value}, "x", 0, 200, field=field)
     k = name_key(value, field)
     if k not in QUALITIES:
@@ -254,81 +351,139 @@ def _quality(value: Any, field: str) -> Any:
     return k
 
 
+def _looks_numeric(value: Any) -> bool:
+    if isinstance(value, str):
+        return value.strip().isdigit()
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _limit_field(spec: dict, key: str) -> int | None:
+    return None if _blank(spec.get(key), "", 0, "0", "none") else get_size(spec, key)
+
+
+def _roller_dice(spec: dict) -> tuple[Any, int | None]:
+    """The roller's dice (sizes or dice on the table) and level."""
+    level = spec.get("level")
+    level = None if _blank(level, "") else get_int(spec, "level", 0, MAX_LEVEL)
+    raw = spec.get("dice")
+    has_dice = not _blank(raw, "", [])
+    if level is not None:
+        dice = level_pool(level)
+        if has_dice and _pool_or_table(spec, "dice") != dice:
+            raise SpecError("dice", f"give either dice or a level, not both (level {level} is "
+                                    f"{format_pool(dice) if dice else 'no dice'})")
+        return dice, level
+    if not has_dice:
+        return (list(DEFAULT_SPEC["dice"]) if "dice" not in spec else []), None
+    return _pool_or_table(spec, "dice"), None
+
+
+def _roller_mods(spec: dict) -> dict:
+    return {
+        "include": get_sizes(spec, "include", default=[]),
+        "remove": get_int(spec, "remove", 0, MAX_POOL, default=0),
+        "limit": _limit_field(spec, "limit"),
+        "bonuses": get_int(spec, "bonuses", 0, MAX_MODS, default=0),
+        "penalties": get_int(spec, "penalties", 0, MAX_MODS, default=0),
+        "favored": get_bool(spec, "favored", False),
+    }
+
+
+def _side_mods(spec: dict, who: str) -> dict:
+    """``<who>_bonuses``, ``_penalties``, ``_favored``, ``_limit``."""
+    return {
+        f"{who}_bonuses": get_int(spec, f"{who}_bonuses", 0, MAX_MODS, default=0),
+        f"{who}_penalties": get_int(spec, f"{who}_penalties", 0, MAX_MODS, default=0),
+        f"{who}_favored": get_bool(spec, f"{who}_favored", False),
+        f"{who}_limit": _limit_field(spec, f"{who}_limit"),
+    }
+
+
+def _no_mods_on(dice: Any, mods: dict, why: str) -> None:
+    """Modifiers on dice that take none: the first one set is an error."""
+    for key, val in mods.items():
+        if val and (dice is None or isinstance(dice, dict)):
+            raise SpecError(key, why if dice is not None else
+                            "applies to opposing dice or a Difficulty; this roll has neither")
+
+
+def _opposition_fields(spec: dict) -> tuple[Any, str | None]:
+    opponent = spec.get("opponent")
+    opponent = None if _blank(opponent, "", []) else _pool_or_table(spec, "opponent")
+    difficulty = spec.get("difficulty")
+    difficulty = None if _blank(difficulty, "", "none") else get_choice(spec, "difficulty", tuple(DIFFICULTIES))
+    if opponent is not None and difficulty is not None:
+        raise SpecError("difficulty", "give either opposing dice or a difficulty, not both")
+    return opponent, difficulty
+
+
+def _check_pools(out: dict) -> None:
+    """Every side's prepared pool within MAX_POOL; the roller's not empty."""
+    if not isinstance(out["dice"], dict):
+        _check_roller_pool(out)
+    for who in ("opponent", "soak"):
+        sd = side(out, who)
+        if isinstance(sd.dice, list) and len(prepare_side(sd)[0]) > MAX_POOL:
+            raise SpecError(f"{who}_bonuses", f"would make more than {MAX_POOL} dice")
+
+
+def _check_roller_pool(out: dict) -> None:
+    before = len(out["dice"]) + len(out["include"])
+    if out["remove"] > before:
+        raise SpecError("remove", f"cannot remove {out['remove']} dice from {_plural(before, 'die', 'dice')}")
+    pool, _, info = prepare(out)
+    if len(pool) > MAX_POOL:
+        raise SpecError("bonuses", f"would make more than {MAX_POOL} dice")
+    if not pool and not info["removed_by_penalty"]:
+        field = "remove" if out["remove"] else ("level" if out["level"] is not None else "dice")
+        raise SpecError(field, "leaves no dice to roll; a roll needs at least one die "
+                               "(or a Bonus: an empty pool gets a d4 per Bonus)")
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
 def normalize(spec: Any) -> dict:
     """Validate every field and fill every default (DESIGN.md spec keys).
 
     >>> s = normalize({"dice": "d8"})
-    >>> s["dice"], s["kind"], s["bonuses"], s["difficulty"], s["opponent"]
-    ([8], 'simple', 0, None, None)
+    >>> s["dice"], s["kind"], s["bonuses"], s["difficulty"], s["opponent"], s["opponent_penalties"]
+    ([8], 'simple', 0, None, None, 0)
     >>> normalize({"level": 7})["dice"]
     [12, 6]
     >>> normalize({"difficulty": "Far Too Hard"})
     Traceback (most recent call last):
     ...
     rules.dice.SpecError: difficulty: must be one of trivial, simple, routine, intermediate, difficult, for_experts_only, for_heroes_only, for_legends_only (got 'Far Too Hard')
+    >>> normalize({"dice": "d8", "opponent_penalties": 1})
+    Traceback (most recent call last):
+    ...
+    rules.dice.SpecError: opponent_penalties: applies to opposing dice or a Difficulty; this roll has neither
     """
     check_keys(spec, KEYS)
     kind = get_choice(spec, "kind", ("simple", "damage"), default="simple")
-    level = spec.get("level")
-    if level is not None and level != "":
-        level = get_int(spec, "level", 0, MAX_LEVEL)
-    else:
-        level = None
-    raw_dice = spec.get("dice")
-    if raw_dice is None or raw_dice == "" or raw_dice == []:
-        raw_dice = None
-    if level is not None:
-        dice: Any = level_pool(level)
-        if raw_dice is not None and _pool_or_table(spec, "dice", None) != dice:
-            raise SpecError("dice", f"give either dice or a level, not both (level {level} is "
-                                    f"{format_pool(dice) if dice else 'no dice'})")
-    elif raw_dice is None:
-        dice = list(DEFAULT_SPEC["dice"]) if "dice" not in spec else []
-    else:
-        dice = _pool_or_table(spec, "dice", None)
-    include = get_sizes(spec, "include", default=[])
-    remove = get_int(spec, "remove", 0, MAX_POOL, default=0)
-    limit = spec.get("limit")
-    limit = None if limit in (None, "", 0, "0", "none") else get_size(spec, "limit")
-    bonuses = get_int(spec, "bonuses", 0, MAX_MODS, default=0)
-    penalties = get_int(spec, "penalties", 0, MAX_MODS, default=0)
-    favored = get_bool(spec, "favored", False)
-    if isinstance(dice, dict):
-        for key, val in (("include", include), ("remove", remove), ("limit", limit),
-                         ("bonuses", bonuses), ("penalties", penalties), ("favored", favored)):
-            if val:
-                raise SpecError(key, "does not apply to dice already on the table")
-
-    opponent = spec.get("opponent")
-    opponent = None if opponent in (None, "", []) else _pool_or_table(spec, "opponent", None)
-    difficulty = spec.get("difficulty")
-    difficulty = None if difficulty in (None, "", "none") else get_choice(
-        spec, "difficulty", tuple(DIFFICULTIES))
-    if opponent is not None and difficulty is not None:
-        raise SpecError("difficulty", "give either opposing dice or a difficulty, not both")
+    dice, level = _roller_dice(spec)
+    mods = _roller_mods(spec)
+    _no_mods_on(dice, mods, "does not apply to dice already on the table")
+    opponent, difficulty = _opposition_fields(spec)
     soak = spec.get("soak")
-    soak = [] if soak in (None, "", []) else _pool_or_table(spec, "soak", None)
+    soak = [] if _blank(soak, "", []) else _pool_or_table(spec, "soak")
     out = {
-        "kind": kind, "dice": dice, "level": level, "include": include, "remove": remove,
-        "limit": limit, "bonuses": bonuses, "penalties": penalties, "favored": favored,
+        "kind": kind, "dice": dice, "level": level, **mods,
         "opponent": opponent, "difficulty": difficulty,
         "quality": _quality(spec.get("quality"), "quality"),
         "opponent_quality": _quality(spec.get("opponent_quality"), "opponent_quality"),
         "soak": soak,
         "damage_type": get_choice(spec, "damage_type", DAMAGE_TYPES, default="normal"),
         "double_botch": get_choice(spec, "double_botch", ("botch", "tie"), default="botch"),
+        **_side_mods(spec, "opponent"), **_side_mods(spec, "soak"),
     }
-    if not isinstance(dice, dict):
-        before = len(dice) + len(include)
-        if remove > before:
-            raise SpecError("remove", f"cannot remove {remove} dice from {_plural(before, 'die', 'dice')}")
-        pool, _, info = prepare(out)
-        if len(pool) > MAX_POOL:
-            raise SpecError("bonuses", f"would make more than {MAX_POOL} dice")
-        if not pool and not info["removed_by_penalty"]:
-            field = "remove" if remove else ("level" if level is not None else "dice")
-            raise SpecError(field, "leaves no dice to roll; a roll needs at least one die "
-                                   "(or a Bonus: an empty pool gets a d4 per Bonus)")
+    _no_mods_on(opposition(out)[1], _side_mods(out, "opponent"),
+                "does not apply to dice already on the table")
+    _no_mods_on(out["soak"] if isinstance(out["soak"], dict) else [], _side_mods(out, "soak"),
+                "does not apply to soak dice already on the table")
+    _check_pools(out)
     return out
 
 
@@ -363,18 +518,22 @@ def contest(score: int, other: int, quality: Any = None, opponent_quality: Any =
             return "tie" if double_botch == "tie" else "double_botch"
         return "botch"
     d = score - other
+    return _by_margin(d) if d else _tie_break(quality_name(quality), quality_name(opponent_quality))
+
+
+def _tie_break(a: str | None, b: str | None) -> str:
+    """Equal Scores: the better Quality Succeeds, when both sides have one."""
+    if a is None or b is None or a == b:
+        return "tie"
+    return "success" if QUALITIES.index(a) > QUALITIES.index(b) else "failure"
+
+
+def _by_margin(d: int) -> str:
     if d >= OVERWHELM:
         return "overwhelming_success"
-    if d > 0:
-        return "success"
     if d <= -OVERWHELM:
         return "overwhelming_failure"
-    if d < 0:
-        return "failure"
-    a, b = quality_name(quality), quality_name(opponent_quality)
-    if a is not None and b is not None and a != b:
-        return "success" if QUALITIES.index(a) > QUALITIES.index(b) else "failure"
-    return "tie"
+    return "success" if d > 0 else "failure"
 
 
 def pair_hits(damage: int, soak: int, damage_type: str = "normal") -> int:
@@ -435,28 +594,42 @@ def _hint(spec: dict, pool: list[int] | None, penalties: int) -> bool:
     """The rule-of-thumb hint applies against a difficulty (not a contest),
     to rolled dice, and only with no Penalty left: the text's "nice and
     quiet (no rush jobs, no improvised materials)" is a roll without
-    Penalties."""
+    Penalties. The difficulty's dice are taken after their own Limit and
+    Bonuses."""
     return bool(spec["difficulty"] and pool and not penalties
-                and auto_success(pool, DIFFICULTIES[spec["difficulty"]]))
+                and auto_success(pool, prepare_side(side(spec, "opponent"))[0]))
 
 
 # --------------------------------------------------------------------------
 # Rolling.
 
-def _roll_pool(pool: list[int], favored: bool, rng) -> tuple[list[dict], list[int], str | None]:
+def _roll_pool(pool: list[int], favored: bool, rng) -> list[dict]:
     """One roll of the pool (largest die first), then the Favored re-roll of
     one 1 on the largest die showing it (RULES-NOTES Jadeclaw 6)."""
     faces = [roll_die(rng, s) for s in pool]
     history = [[f] for f in faces]
-    note = None
     if favored and 1 in faces:
         j = faces.index(1)  # pool is largest first, so this is the largest die showing 1
         faces[j] = roll_die(rng, pool[j])
         history[j].append(faces[j])
-        note = f"Favored: re-rolled the d{pool[j]}'s 1, which now shows {faces[j]}."
-    dice = [Die(face=f, sides=s, role="rerolled" if len(h) > 1 else "rolled",
+    return [Die(face=f, sides=s, role="rerolled" if len(h) > 1 else "rolled",
                 history=tuple(h)).to_dict() for s, f, h in zip(pool, faces, history)]
-    return dice, faces, note
+
+
+def _roll_rolls(pool: list[int], favored: bool, penalties: int, rng) -> tuple[list[dict], int]:
+    """A Simple Roll's rolls: one, and one more per Penalty, each with its
+    own Favored re-roll; the first with the worst Score is kept, the others'
+    dice are dropped."""
+    rolls = []
+    for _ in range(penalties + 1):
+        dice = _roll_pool(pool, favored, rng)
+        rolls.append({"dice": dice, "score": _mark_score(dice), "kept": False})
+    kept = min(range(len(rolls)), key=lambda i: rolls[i]["score"])
+    rolls[kept]["kept"] = True
+    for r in rolls[:kept] + rolls[kept + 1:]:
+        for d in r["dice"]:
+            d["role"] = "dropped"
+    return rolls, kept
 
 
 def _table_die_dicts(table: dict) -> list[dict]:
@@ -466,28 +639,17 @@ def _table_die_dicts(table: dict) -> list[dict]:
             for f, s in zip(faces, sides)]
 
 
-def _opposition(spec: dict) -> tuple[str | None, list[int] | dict | None]:
-    if spec["difficulty"]:
-        return _label_difficulty(spec["difficulty"]), DIFFICULTIES[spec["difficulty"]]
-    if spec["opponent"] is not None:
-        if isinstance(spec["opponent"], dict):
-            return "Dice on the table", spec["opponent"]
-        return "Opposing dice", spec["opponent"]
-    return None, None
-
-
-def _label_difficulty(key: str) -> str:
-    return key.replace("_", " ").title().replace(" Only", " Only")
+def _table_roll(table: dict) -> list[dict]:
+    dice = _table_die_dicts(table)
+    return [{"dice": dice, "score": _mark_score(dice), "kept": True}]
 
 
 def _mark_score(dice: list[dict]) -> int:
     score = max(d["face"] for d in dice)
-    for d in dice:
-        if d["face"] == score:
-            d["score"] = True
-            if d["role"] == "rolled":
-                d["role"] = "kept"
-            break
+    top = next(d for d in dice if d["face"] == score)
+    top["score"] = True
+    if top["role"] == "rolled":
+        top["role"] = "kept"
     return score
 
 
@@ -500,49 +662,22 @@ def roll(spec: dict, rng) -> dict:
     >>> [x["score"] for x in r["rolls"]], r["kept_roll"], r["value"]
     ([5, 8], 0, 5)
     """
-    if spec["kind"] == "damage":
-        return _roll_damage(spec, rng)
-    return _roll_simple(spec, rng)
+    result = _roll_damage(spec, rng) if spec["kind"] == "damage" else _roll_simple(spec, rng)
+    result["explain"] = explain_jadeclaw.explain(spec, result)
+    return result
 
 
 def _roll_simple(spec: dict, rng) -> dict:
-    explain: list[str] = []
     if isinstance(spec["dice"], dict):
-        pool_sizes = None
-        dice = _table_die_dicts(spec["dice"])
-        score = _mark_score(dice)
-        rolls = [{"dice": dice, "score": score, "kept": True}]
-        kept = 0
-        explain.append(f"Dice already on the table show {_faces_text(d['face'] for d in dice)}: "
-                       f"the highest, {score}, is the Score.")
-        info = {"bonuses": 0, "penalties": 0}
+        pool, info = None, {"bonuses": 0, "penalties": 0}
+        rolls, kept = _table_roll(spec["dice"]), 0
     else:
-        pool, notes, info = prepare(spec)
-        pool_sizes = pool
-        explain.append(f"Dice: {_start_text(spec)}.")
-        explain += notes
-        rolls = []
-        for i in range(info["penalties"] + 1):
-            dice, faces, note = _roll_pool(pool, spec["favored"], rng)
-            score = _mark_score(dice)
-            rolls.append({"dice": dice, "score": score, "kept": False})
-            label = f"Roll {i + 1}" if info["penalties"] else "Rolled"
-            explain.append(f"{label}: {format_pool(pool)} showed {_faces_text(faces)}"
-                           + (f" ({note})" if note else "") + f": Score {score}.")
-        kept = min(range(len(rolls)), key=lambda i: rolls[i]["score"])
-        rolls[kept]["kept"] = True
-        for i, r in enumerate(rolls):
-            if i != kept:
-                for d in r["dice"]:
-                    d["role"] = "dropped"
-        score = rolls[kept]["score"]
-        if info["penalties"]:
-            explain.append(f"{_plural(info['penalties'], 'Penalty', 'Penalties')}: "
-                           f"{len(rolls)} rolls, the worst Score counts: {score} (roll {kept + 1}) "
-                           "(RULES-NOTES Jadeclaw 3).")
+        pool, _, info = prepare(spec)
+        rolls, kept = _roll_rolls(pool, spec["favored"], info["penalties"], rng)
+    score = rolls[kept]["score"]
     result: dict[str, Any] = {
         "kind": "simple",
-        "pool": pool_sizes,
+        "pool": pool,
         "rolls": rolls,
         "kept_roll": kept,
         "dice": rolls[kept]["dice"],
@@ -550,141 +685,53 @@ def _roll_simple(spec: dict, rng) -> dict:
         "bonuses": info["bonuses"],
         "penalties": info["penalties"],
     }
-    label, opp = _opposition(spec)
-    if opp is None:
-        result["outcome"] = "botch" if score == 1 else "scored"
-        result["opponent"] = None
-        result["opponent_score"] = None
-        result["auto_success"] = False
-        explain.append("A Score of 1 is a Botch (\"'All ones': Botching\")." if score == 1
-                       else f"No opposition given: the Score is {score}.")
-        result["explain"] = explain
-        return result
-    if isinstance(opp, dict):
-        odice = _table_die_dicts(opp)
-        ofaces = [d["face"] for d in odice]
-        explain.append(f"{label}: {_faces_text(ofaces)} (already rolled; a combination roll).")
-    else:
-        ofaces = [roll_die(rng, s) for s in opp]
-        odice = [Die(face=f, sides=s).to_dict() for f, s in zip(ofaces, opp)]
-        explain.append(f"{label}: {format_pool(opp)} showed {_faces_text(ofaces)}.")
-    oscore = _mark_score(odice)
-    outcome = contest(score, oscore, spec["quality"], spec["opponent_quality"], spec["double_botch"])
-    explain.append(_contest_text(score, oscore, outcome, spec))
-    result.update({
-        "opponent": odice,
-        "opponent_score": oscore,
-        "opponent_label": label,
-        "margin": score - oscore,
-        "outcome": outcome,
-        "auto_success": _hint(spec, pool_sizes, info["penalties"]),
-    })
-    if result["auto_success"]:
-        explain.append("Rule of thumb: these dice are as many and as big as the difficulty's, so if "
-                       "the task is neither dire nor contested the roll may be skipped as a Success.")
-    result["explain"] = explain
+    result.update(_against(spec, score, pool, info["penalties"], rng))
     return result
 
 
-def _start_text(spec: dict) -> str:
-    base = format_pool(spec["dice"]) if spec["dice"] else "no dice"
-    if spec["level"] is not None:
-        base += f" (level {spec['level']})"
-    return base
+def _against(spec: dict, score: int, pool: list[int] | None, penalties: int, rng) -> dict:
+    """The opposition's roll and the comparison (or the Score alone)."""
+    label, opp = opposition(spec)
+    if opp is None:
+        return {"outcome": "botch" if score == 1 else "scored", "opponent": None,
+                "opponent_score": None, "auto_success": False}
+    rolls, kept, opool = _roll_opposition(spec, opp, rng)
+    oscore = rolls[kept]["score"]
+    return {
+        "opponent": rolls[kept]["dice"],
+        "opponent_score": oscore,
+        "opponent_label": label,
+        "margin": score - oscore,
+        "outcome": contest(score, oscore, spec["quality"], spec["opponent_quality"], spec["double_botch"]),
+        "auto_success": _hint(spec, pool, penalties),
+        "opponent_rolls": rolls,
+        "opponent_kept_roll": kept,
+        "opponent_pool": opool,
+    }
 
 
-def _faces_text(faces) -> str:
-    return ", ".join(str(f) for f in faces)
-
-
-def _contest_text(score: int, oscore: int, outcome: str, spec: dict) -> str:
-    vs = f"Score {score} vs {oscore}"
-    if outcome == "double_botch":
-        return (f"{vs}: both sides Botched - a double Botch; the Host may call it a Tie "
-                "(RULES-NOTES Jadeclaw 4).")
-    if score == 1 and oscore == 1:
-        return f"{vs}: both sides Botched; the Host rules it a Tie (RULES-NOTES Jadeclaw 4)."
-    if outcome == "botch":
-        return f"{vs}: a Score of 1 is a Botch whatever the other side shows (RULES-NOTES Jadeclaw 4)."
-    d = score - oscore
-    if d == 0:
-        a, b = quality_name(spec["quality"]), quality_name(spec["opponent_quality"])
-        if outcome == "tie":
-            why = ("neither side has the better Quality" if a is not None and b is not None
-                   else "a Quality on both sides is needed to break it")
-            return f"{vs}: a Tie ({why})."
-        return (f"{vs}: equal Scores, and {a.title()} Quality against {b.title()} breaks the Tie: "
-                f"{outcome.title()} (\"Quality Makes a Difference\").")
-    word = {"overwhelming_success": "an Overwhelming Success", "success": "a Success",
-            "failure": "a Failure", "overwhelming_failure": "an Overwhelming Failure"}[outcome]
-    extra = " (the opposition Botched)" if oscore == 1 else ""
-    how = f"ahead by {d}" if d > 0 else f"behind by {-d}"
-    return f"{vs}: {how}, {word}{extra}" + (" (5 or more Overwhelms)." if abs(d) >= OVERWHELM else ".")
+def _roll_opposition(spec: dict, opp: Any, rng) -> tuple[list[dict], int, list[int] | None]:
+    """The opposing side's rolls: dice on the table as they lie, or its
+    prepared dice rolled once and once more per Penalty (their worst kept)."""
+    if isinstance(opp, dict):
+        return _table_roll(opp), 0, None
+    opool, _, oinfo = prepare_side(side(spec, "opponent"))
+    rolls, kept = _roll_rolls(opool, spec["opponent_favored"], oinfo["penalties"], rng)
+    return rolls, kept, opool
 
 
 def _roll_damage(spec: dict, rng) -> dict:
-    explain: list[str] = []
     kind = _effective_type(spec["damage_type"])
     if isinstance(spec["dice"], dict):
-        pool = None
+        pool, info = None, {"bonuses": 0, "penalties": 0, "removed_by_penalty": []}
         dmg = _table_die_dicts(spec["dice"])
-        explain.append(f"Damage dice already on the table: {_faces_text(d['face'] for d in dmg)} "
-                       "(a combination roll).")
-        info = {"bonuses": 0, "penalties": 0, "removed_by_penalty": []}
     else:
-        pool, notes, info = prepare(spec)
-        explain.append(f"Damage dice: {_start_text(spec)}.")
-        explain += notes
-        if pool:
-            dmg, faces, note = _roll_pool(pool, spec["favored"], rng)
-            explain.append(f"Rolled {format_pool(pool)}: {_faces_text(faces)}" + (f" ({note})" if note else "") + ".")
-        else:
-            dmg = []
-            explain.append("No damage dice are left to roll: no hits.")
-    if isinstance(spec["soak"], dict):
-        soak = _table_die_dicts(spec["soak"])
-        explain.append(f"Soak dice already on the table: {_faces_text(d['face'] for d in soak)}.")
-    elif spec["soak"]:
-        sfaces = [roll_die(rng, s) for s in spec["soak"]]
-        soak = [Die(face=f, sides=s).to_dict() for f, s in zip(sfaces, spec["soak"])]
-        explain.append(f"Soak {format_pool(spec['soak'])} showed {_faces_text(sfaces)}.")
-    else:
-        soak = []
-        explain.append("No soak dice: every damage die faces an imaginary 1.")
-    if spec["damage_type"] == "slaying_and_enervated":
-        explain.append("Slaying and Enervated cancel out: normal damage (\"No Damage is both Slaying "
-                       "and Enervated\").")
-    elif kind == "slaying":
-        explain.append("Slaying Damage: every damage die that beats its soak die scores 2 hits.")
-    elif kind == "enervated":
-        explain.append("Enervated Damage: a damage die scores 1 hit only when it beats its soak die by 5 or more.")
-    ds = sorted(dmg, key=lambda d: -d["face"])
-    ss = sorted(soak, key=lambda d: -d["face"])
-    pairs = []
-    total = 0
-    for i in range(max(len(ds), len(ss))):
-        d = ds[i] if i < len(ds) else None
-        s = ss[i] if i < len(ss) else None
-        if d is None:
-            pairs.append({"damage": None, "soak": s, "hits": 0, "margin": None})
-            continue
-        if s is None:
-            s = Die(face=1, role="imaginary").to_dict()
-        h = pair_hits(d["face"], s["face"], kind)
-        total += h
-        d["hits"] = h
-        pairs.append({"damage": d, "soak": s, "hits": h, "margin": d["face"] - s["face"]})
-        if h:
-            d["success"] = True
-    explain.append("Pairs, highest with highest: " + "; ".join(
-        f"{p['damage']['face']} vs {p['soak']['face']}{' (imaginary)' if p['soak']['role'] == 'imaginary' else ''}"
-        f" → {_plural(p['hits'], 'hit', 'hits')}" for p in pairs if p["damage"] is not None) + "."
-        if ds else "No damage dice: no pairs.")
-    soak_botch = bool(ss) and all(s["face"] == 1 for s in ss)
-    if soak_botch:
-        total += 1
-        explain.append("The soak dice all show 1 (a Botch): one extra hit.")
-    explain.append(f"Total: {_plural(total, 'hit', 'hits')}.")
+        pool, _, info = prepare(spec)
+        dmg = _roll_pool(pool, spec["favored"], rng)
+    soak, spool, sinfo = _roll_soak(spec, rng)
+    pairs = _pair_dice(dmg, soak, kind)
+    soak_botch = bool(soak) and all(s["face"] == 1 for s in soak)
+    total = sum(p["hits"] for p in pairs) + (1 if soak_botch else 0)
     return {
         "kind": "damage",
         "pool": pool,
@@ -699,8 +746,43 @@ def _roll_damage(spec: dict, rng) -> dict:
         "penalties": info["penalties"],
         "value": total,
         "outcome": "hits" if total else "no_hits",
-        "explain": explain,
+        "soak_pool": spool,
+        "soak_removed": sinfo["removed_by_penalty"],
     }
+
+
+def _roll_soak(spec: dict, rng) -> tuple[list[dict], list[int] | None, dict]:
+    """The soak dice: on the table as they lie, or prepared as a Damage
+    Roll's dice (a Penalty removes the smallest) and rolled, Favored
+    re-rolling the largest showing 1."""
+    if isinstance(spec["soak"], dict):
+        return _table_die_dicts(spec["soak"]), None, {"removed_by_penalty": []}
+    spool, _, sinfo = prepare_side(side(spec, "soak"), damage=True)
+    return _roll_pool(spool, spec["soak_favored"], rng), spool, sinfo
+
+
+def _pair_dice(dmg: list[dict], soak: list[dict], kind: str) -> list[dict]:
+    """Damage and soak dice sorted highest first and paired by position; a
+    damage die past the soak dice faces an imaginary 1; a soak die past the
+    damage dice is unused. Each damage die gets its ``hits``."""
+    ds = sorted(dmg, key=lambda d: -d["face"])
+    ss = sorted(soak, key=lambda d: -d["face"])
+    pairs = []
+    for i in range(max(len(ds), len(ss))):
+        d = ds[i] if i < len(ds) else None
+        s = ss[i] if i < len(ss) else Die(face=1, role="imaginary").to_dict()
+        pairs.append(_pair(d, s, kind))
+    return pairs
+
+
+def _pair(d: dict | None, s: dict, kind: str) -> dict:
+    if d is None:
+        return {"damage": None, "soak": s, "hits": 0, "margin": None}
+    h = pair_hits(d["face"], s["face"], kind)
+    d["hits"] = h
+    if h:
+        d["success"] = True
+    return {"damage": d, "soak": s, "hits": h, "margin": d["face"] - s["face"]}
 
 
 def act(spec, result, action, rng):
@@ -708,7 +790,7 @@ def act(spec, result, action, rng):
 
 
 # --------------------------------------------------------------------------
-# Odds.
+# Odds: the Score of a Simple Roll.
 
 def _roll_cdf(pool: list[int], favored: bool, v: int, one: Any = Fraction(1)) -> Any:
     """P(one roll's Score <= v), Favored included: the largest die showing 1
@@ -719,10 +801,7 @@ def _roll_cdf(pool: list[int], favored: bool, v: int, one: Any = Fraction(1)) ->
         return one * 0
     at_most = [one * min(v, s) / s for s in pool]
     if not favored:
-        p = one
-        for x in at_most:
-            p *= x
-        return p
+        return math.prod(at_most, start=one)
     suffix = [one] * (len(pool) + 1)
     for j in range(len(pool) - 1, -1, -1):
         suffix[j] = suffix[j + 1] * at_most[j]
@@ -739,7 +818,8 @@ def score_dist(pool: list[int], favored: bool = False, penalties: int = 0,
     """The distribution of the kept Score (Fractions by default; pass
     ``one=1.0`` for floats): one roll's P(Score <= v) from products over the
     dice, and with k Penalties the worst of k + 1 rolls,
-    P(worst > v) = P(Score > v) ** (k + 1) (RULES-NOTES Jadeclaw 3).
+    P(worst > v) = P(Score > v) ** (k + 1) (RULES-NOTES Jadeclaw 3). The
+    same for the opposing side with its own Penalties and Favored.
 
     >>> d = score_dist([6])
     >>> d[1], d[6]
@@ -747,10 +827,9 @@ def score_dist(pool: list[int], favored: bool = False, penalties: int = 0,
     >>> score_dist([4], penalties=1)[4]
     Fraction(1, 16)
     """
-    top = max(pool)
     out = {}
     prev = one * 0
-    for v in range(1, top + 1):
+    for v in range(1, max(pool) + 1):
         c = 1 - (1 - _roll_cdf(pool, favored, v, one)) ** (penalties + 1)
         if c != prev:
             out[v] = c - prev
@@ -758,153 +837,244 @@ def score_dist(pool: list[int], favored: bool = False, penalties: int = 0,
     return out
 
 
-def _binom_row(n: int, p: Fraction, one: Any) -> list:
-    """P(c of n independent events of chance p), c = 0..n."""
-    q = one - p
-    return [math.comb(n, c) * p ** c * q ** (n - c) for c in range(n + 1)]
+def _side_scores(sd: Side) -> tuple[dict[int, float], list[int] | None, int]:
+    """A side's Score distribution (floats), its prepared pool and how many
+    rolls it makes; dice on the table show their Score for certain."""
+    if isinstance(sd.dice, dict):
+        return {max(sd.dice["faces"]): 1.0}, None, 1
+    pool, _, info = prepare_side(sd)
+    return score_dist(pool, sd.favored, info["penalties"], 1.0), pool, info["penalties"] + 1
 
+
+def _contest_dist(mine: dict, theirs: dict, spec: dict) -> dict[str, float]:
+    cats = {k: 0.0 for k in CONTEST_OUTCOMES}
+    for a, pa in mine.items():
+        for b, pb in theirs.items():
+            cats[contest(a, b, spec["quality"], spec["opponent_quality"], spec["double_botch"])] += pa * pb
+    return cats
+
+
+def _simple_odds(spec: dict) -> dict:
+    mine, pool, rolls = _side_scores(side(spec, "roller"))
+    out: dict[str, Any] = {"value": {k: float(v) for k, v in sorted(mine.items())}, "exact": True,
+                           "pool": pool, "rolls": rolls, "auto_success": False}
+    label, opp = opposition(spec)
+    if opp is None:
+        p1 = mine.get(1, 0.0)
+        out["outcome"] = {"botch": float(p1), "scored": float(1 - p1)}
+        return out
+    theirs, opool, orolls = _side_scores(side(spec, "opponent"))
+    out["outcome"] = _contest_dist(mine, theirs, spec)
+    out["opponent_value"] = {k: float(v) for k, v in sorted(theirs.items())}
+    out["opponent_label"] = label
+    out["auto_success"] = _hint(spec, pool, rolls - 1)
+    out["opponent_pool"] = opool
+    out["opponent_rolls"] = orolls
+    return out
+
+
+# --------------------------------------------------------------------------
+# Odds: the hits of a Damage Roll, by an exact scan of the faces from 12
+# down to 1.
 
 class _TooBig(Exception):
     pass
 
 
-def _hits_dp(dmg_lo1: list[int], dmg_lo2: list[int], soak: list[int], kind: str, one: Any,
-             budget: list, dmg_fixed: bool = False, soak_fixed: bool = False) -> dict[int, Any]:
-    """Exact hits distribution of damage dice (``dmg_lo1`` uniform on 1..s,
-    ``dmg_lo2`` uniform on 2..s: the dice before a Favored re-roll, which did
-    not show 1) against soak dice, scanning the faces from 12 down to 1.
+class _Group(NamedTuple):
+    """Dice of one side that share a law: ``u1`` uniform on 1..s, ``u2``
+    uniform on 2..s (the dice before a Favored re-roll, which did not show
+    1), ``fixed`` faces already on the table (``sizes`` holds the faces)."""
 
-    A die of size >= v known to show <= v shows v with chance 1/v (1/(v-1)
-    for a 2..s die) whatever its size, so the state needs only how many dice
-    of each side are placed, the damage dice still waiting for a lower soak
-    partner (their faces, clamped once they are sure to win by 5), and the
-    hits so far. Pairing is by position in the sorted order (RULES-NOTES
-    Jadeclaw 7). With ``dmg_fixed`` / ``soak_fixed`` that side's list holds
-    faces already on the table (a combination roll), placed with certainty.
-    ``budget`` is a one-item list of work left; past it, ``_TooBig``."""
-    hit = [[pair_hits(u, w, kind) for w in range(13)] for u in range(13)]
-    clamp = 1 if kind == "slaying" else OVERWHELM
-    # state (placed 1..s dice, placed 2..s dice, placed soak, waiting faces)
-    # -> [P(hits so far = h) for h = 0, 1, ...]
-    states: dict[tuple, list] = {(0, 0, 0, ()): [one]}
-    m = len(soak)
-    for v in range(12, 0, -1):
-        n1 = sum(1 for s in dmg_lo1 if s >= v)
-        n2 = sum(1 for s in dmg_lo2 if s >= v)
-        ns = sum(1 for s in soak if s >= v)
-        p1 = one / v
-        p2 = one / (v - 1) if v > 1 else one
-        fix1 = sum(1 for s in dmg_lo1 if s == v)
-        fixs = sum(1 for s in soak if s == v)
-        nxt: dict[tuple, list] = {}
-        rows: dict[tuple, list] = {}
-        for (pa, pb, b, pend), poly in states.items():
-            e1, e2, es = n1 - pa, n2 - pb, ns - b
-            if dmg_fixed:
-                r1 = [0] * fix1 + [one]
-            elif v == 1:
-                r1 = [0] * e1 + [one]
-            else:
-                r1 = rows.get((1, e1)) or rows.setdefault((1, e1), _binom_row(e1, p1, one))
-            r2 = rows.get((2, e2)) or rows.setdefault((2, e2), _binom_row(e2, p2, one))
-            if soak_fixed:
-                rs = [0] * fixs + [one]
-            elif v == 1:
-                rs = [0] * es + [one]
-            else:
-                rs = rows.get((3, es)) or rows.setdefault((3, es), _binom_row(es, p1, one))
-            a = pa + pb
-            budget[0] -= len(r1) * len(r2) * len(rs) * (4 + len(pend) + len(poly))
-            if budget[0] < 0:
+    law: str
+    sizes: tuple
+
+
+def _binom_row(n: int, p: Any, one: Any) -> list:
+    """P(c of n independent events of chance p), c = 0..n."""
+    q = one - p
+    return [math.comb(n, c) * p ** c * q ** (n - c) for c in range(n + 1)]
+
+
+def _one_hot(k: int, one: Any) -> list:
+    return [0] * k + [one]
+
+
+def _row(g: _Group, v: int, placed: int, one: Any) -> list:
+    """P(c of the group's dice not yet placed show v), c = 0.., given they
+    show at most v. A die of size >= v known to show <= v shows v with
+    chance 1/v (1/(v-1) on 2..s) whatever its size."""
+    if g.law == "fixed":
+        return _one_hot(sum(1 for f in g.sizes if f == v), one)
+    left = sum(1 for s in g.sizes if s >= v) - placed
+    if v == 1:
+        return _one_hot(left, one)
+    return _binom_row(left, one / (v if g.law == "u1" else v - 1), one)
+
+
+def _favored_mixture(pool: list[int], favored: bool, one: Any) -> list[tuple[Any, list[_Group]]]:
+    """A pool's law as a mixture: without Favored, every die uniform; with
+    it (RULES-NOTES Jadeclaw 6), over which die, largest first, first showed
+    a 1 and was re-rolled: the dice before it show 2..s, it and the dice
+    after it 1..s (and the case that no die showed 1)."""
+    if not favored:
+        return [(one, _groups(u1=pool))]
+    out = []
+    before = one  # the chance that the dice before j showed no 1
+    for j, s in enumerate(pool):
+        out.append((before / s, _groups(u2=pool[:j], u1=pool[j:])))
+        before = before * (one - one / s)
+    return out + [(before, _groups(u2=pool))]
+
+
+def _groups(**laws: list[int]) -> list[_Group]:
+    """The groups with dice, e.g. ``_groups(u2=[12], u1=[8, 6])``."""
+    return [_Group(law, tuple(sizes)) for law, sizes in laws.items() if sizes]
+
+
+class _Scan:
+    """One exact scan: damage groups against soak groups. The state is how
+    many dice of each group are placed, and the damage dice still waiting
+    for a lower soak partner (their faces, clamped once they are sure to win
+    by 5); each state carries P(hits so far = h) for h = 0, 1, ... Pairing
+    is by position in the sorted order (RULES-NOTES Jadeclaw 7)."""
+
+    def __init__(self, dmg: list[_Group], soak: list[_Group], kind: str, one: Any, budget: list):
+        self.groups = dmg + soak
+        self.n_dmg = len(dmg)
+        self.n_soak = sum(len(g.sizes) for g in soak)
+        self.one = one
+        self.budget = budget
+        self.hit = [[pair_hits(u, w, kind) for w in range(13)] for u in range(13)]
+        self.clamp = 1 if kind == "slaying" else OVERWHELM
+
+    def run(self) -> dict[int, Any]:
+        states: dict[tuple, list] = {((0,) * len(self.groups), ()): [self.one]}
+        for v in range(12, 0, -1):
+            states = self.step(states, v)
+        out: dict[int, Any] = {}
+        for poly in states.values():
+            for h, p in enumerate(poly):
+                if p:
+                    out[h] = out.get(h, 0) + p
+        return out
+
+    def step(self, states: dict, v: int) -> dict:
+        """Place the dice showing v, from every state."""
+        moves: dict = {}
+        pairing: dict = {}
+        nxt: dict = {}
+        for (placed, pend), poly in states.items():
+            if placed not in moves:
+                moves[placed] = self._moves(v, placed)
+            ahead, last, options = moves[placed]
+            self.budget[0] -= len(options) * (4 + len(pend) + len(poly))
+            if self.budget[0] < 0:
                 raise _TooBig
-            for c1 in range(len(r1)):
-                q1 = r1[c1]
-                if not q1:
-                    continue
-                for c2 in range(len(r2)):
-                    q2 = q1 * r2[c2]
-                    if not q2:
-                        continue
-                    cd = c1 + c2
-                    for cs in range(len(rs)):
-                        q = q2 * rs[cs]
-                        if not q:
-                            continue
-                        h = 0
-                        if a >= b:
-                            k = min(cs, a - b)
-                            for u in pend[:k]:
-                                h += hit[u][v]
-                            rest = pend[k:]
-                            rem = cs - k
-                            if rem >= cd:
-                                new_pend = rest
-                            else:
-                                new_pend = rest + (v,) * (cd - rem)
-                        else:
-                            ahead = b - a
-                            r = cd - min(cd, ahead)
-                            new_pend = (v,) * (r - cs) if r > cs else ()
-                        nb = b + cs
-                        na = a + cd
-                        if v == 1:
-                            if m and b == 0:
-                                h += 1  # an all-1 soak: one extra hit
-                            if na > nb:
-                                for u in new_pend[len(new_pend) - (na - nb):]:
-                                    h += hit[u][1]
-                            new_pend = ()
-                        else:
-                            top = v - 1 + clamp
-                            new_pend = tuple(min(u, top) for u in new_pend)
-                        key = (pa + c1, pb + c2, nb, new_pend)
-                        shifted = [0] * h + [x * q for x in poly]
-                        got = nxt.get(key)
-                        if got is None:
-                            nxt[key] = [shifted]
-                        else:
-                            got.append(shifted)
-        states = {k: [sum(col) for col in zip_longest(*ls, fillvalue=0)] if len(ls) > 1 else ls[0]
-                  for k, ls in nxt.items()}
+            for new_placed, cd, cs, q in options:
+                key = (ahead, pend, cd, cs)
+                got = pairing.get(key)
+                if got is None:
+                    got = pairing[key] = self._pair(v, ahead, pend, cd, cs, last)
+                h, new_pend = got
+                state = (new_placed, new_pend)
+                acc = nxt.get(state)
+                if acc is None:
+                    nxt[state] = [0] * h + [x * q for x in poly]
+                else:
+                    _add_shifted(acc, h, q, poly)
+        return nxt
+
+    def _moves(self, v: int, placed: tuple) -> tuple[int, bool, list]:
+        """From ``placed``: how many more soak than damage dice are placed,
+        whether this is the last face with no soak die above 1, and each way
+        the unplaced dice can show v: (placed after, damage dice showing v,
+        soak dice showing v, its chance)."""
+        rows = [[(c, p) for c, p in enumerate(_row(g, v, placed[i], self.one)) if p]
+                for i, g in enumerate(self.groups)]
+        nd = self.n_dmg
+        options = []
+        for combo in product(*rows):
+            counts = [c for c, _ in combo]
+            cd = sum(counts[:nd])
+            options.append((tuple(x + c for x, c in zip(placed, counts)), cd, sum(counts) - cd,
+                            math.prod((p for _, p in combo), start=self.one)))
+        a, b = sum(placed[:nd]), sum(placed[nd:])
+        return b - a, v == 1 and b == 0, options
+
+    def _pair(self, v: int, ahead: int, pend: tuple, cd: int, cs: int, no_soak_yet: bool) -> tuple[int, tuple]:
+        """Place ``cd`` damage and ``cs`` soak dice showing v: the hits they
+        settle and the damage faces left waiting. ``ahead`` is how many more
+        soak dice than damage dice are placed."""
+        h, new_pend = _settle(self.hit, v, ahead, pend, cd, cs)
+        if v == 1:
+            return h + self._last(new_pend, no_soak_yet), ()
+        top = v - 1 + self.clamp
+        return h, (tuple([u if u < top else top for u in new_pend])
+                   if new_pend and new_pend[0] > top else new_pend)
+
+    def _last(self, pend: tuple, no_soak_yet: bool) -> int:
+        """Hits settled once every die is placed: the damage dice still
+        waiting face an imaginary 1; soak dice that all show 1 (a Botch)
+        add one hit."""
+        botch = 1 if self.n_soak and no_soak_yet else 0
+        return botch + sum(self.hit[u][1] for u in pend)
+
+
+def _settle(hit: list, v: int, ahead: int, pend: tuple, cd: int, cs: int) -> tuple[int, tuple]:
+    """The pairing at face v: waiting damage dice meet the new soak dice
+    first (in order); equal faces pair for no hits; what is left waits."""
+    if ahead > 0:  # soak dice already placed higher take the first new damage dice (no hits)
+        r = max(cd - ahead, 0)
+        return 0, (v,) * (r - cs) if r > cs else ()
+    k = min(cs, len(pend))
+    h = sum(hit[u][v] for u in pend[:k])
+    rem = cs - k
+    return h, pend[k:] + (v,) * (cd - rem) if rem < cd else pend[k:]
+
+
+def _add_shifted(acc: list, h: int, q: Any, poly: list) -> None:
+    """acc += q * poly shifted up by h hits."""
+    need = h + len(poly) - len(acc)
+    if need > 0:
+        acc.extend([0] * need)
+    for i, x in enumerate(poly):
+        acc[h + i] += x * q
+
+
+def _mixed_hits(dmg_mix: list, soak_mix: list, kind: str, one: Any, budget: int) -> dict[int, Any]:
+    """The hits distribution over both sides' mixtures (Favored). Gives up
+    (``_TooBig``) as soon as the scans so far say the rest will not fit in
+    ``budget``, so little work is thrown away before sampling."""
+    left = [budget]
     out: dict[int, Any] = {}
-    for poly in states.values():
-        for h, pr in enumerate(poly):
-            if pr:
-                out[h] = out.get(h, 0) + pr
+    parts = [(wd * ws, gd, gs) for wd, gd in dmg_mix for ws, gs in soak_mix]
+    for i, (w, gd, gs) in enumerate(parts, 1):
+        for h, p in _Scan(gd, gs, kind, one, left).run().items():
+            out[h] = out.get(h, 0) + w * p
+        if (budget - left[0]) / i * (len(parts) - i) > left[0]:  # the average scan so far, for each one left
+            raise _TooBig
     return out
 
 
 def hits_dist(damage: list[int], soak: list[int], damage_type: str = "normal",
               favored: bool = False, exact: bool = True, budget: int = 10 ** 9,
-              soak_fixed: bool = False) -> dict[int, Any]:
+              soak_fixed: bool = False, soak_favored: bool = False) -> dict[int, Any]:
     """The exact hits distribution of a Damage Roll (Fractions when
-    ``exact``, else floats). Favored (RULES-NOTES Jadeclaw 6) is a mixture
-    over which die, largest first, first showed a 1 and was re-rolled: the
-    dice before it show 2..s, it and the dice after it 1..s. With
-    ``soak_fixed`` the soak list holds faces already on the table. Raises
-    ``_TooBig`` once the scan passes ``budget`` steps of work.
+    ``exact``, else floats), either side Favored. With ``soak_fixed`` the
+    soak list holds faces already on the table. Raises ``_TooBig`` once the
+    scan passes ``budget`` steps of work.
 
     >>> d = hits_dist([4], [4])
     >>> d[0], d[1], d[2]
     (Fraction(9, 16), Fraction(1, 4), Fraction(3, 16))
     """
-    kind = _effective_type(damage_type)
     one: Any = Fraction(1) if exact else 1.0
-    dmg = sorted(damage, reverse=True)
     soak = sorted(soak, reverse=True)
-    left = [budget]
-    if not favored:
-        return _hits_dp(dmg, [], soak, kind, one, left, soak_fixed=soak_fixed)
-    out: dict[int, Any] = {}
-    before = one  # the chance that the dice before j showed no 1
-    for j in range(len(dmg) + 1):
-        w = before * (one / dmg[j]) if j < len(dmg) else before
-        if w:
-            for h, p in _hits_dp(dmg[j:], dmg[:j], soak, kind, one, left, soak_fixed=soak_fixed).items():
-                out[h] = out.get(h, 0) + w * p
-        if j < len(dmg):
-            before = before * (one - one / dmg[j])
-    return out
+    soak_mix = ([(one, [_Group("fixed", tuple(soak))])] if soak_fixed
+                else _favored_mixture(soak, soak_favored, one))
+    return _mixed_hits(_favored_mixture(sorted(damage, reverse=True), favored, one), soak_mix,
+                       _effective_type(damage_type), one, budget)
 
 
 #: Damage odds are exact while the scan stays under this much work (about
@@ -914,69 +1084,83 @@ EXACT_DAMAGE_WORK = 40000
 DAMAGE_SAMPLE_DRAWS = 24000
 
 
+def _damage_sides(spec: dict) -> tuple[tuple, tuple]:
+    """Each side of a Damage Roll as (dice on the table or None, prepared
+    pool, Favored)."""
+    def one_side(dice: Any, sd: Side) -> tuple:
+        if isinstance(dice, dict):
+            return sorted(dice["faces"], reverse=True), [], False
+        return None, prepare_side(sd, damage=True)[0], sd.favored
+    return one_side(spec["dice"], side(spec, "roller")), one_side(spec["soak"], side(spec, "soak"))
+
+
 def damage_dist(spec: dict, exact: bool = False, budget: int = EXACT_DAMAGE_WORK) -> dict:
     """The hits distribution of a normalized Damage Roll spec: exact by the
-    scan of ``hits_dist`` while that is small (Fractions when ``exact``,
-    else floats), else sampled with a seed derived from the spec (sample
-    size and 95 % margin stated).
+    scan while that is small (Fractions when ``exact``, else floats), else
+    sampled with a seed derived from the spec (sample size and 95 % margin
+    stated).
 
     >>> d = damage_dist(normalize({"kind": "damage", "dice": "d4", "soak": "d4"}), exact=True)
     >>> d["exact"], d["dist"][0], d["dist"][1]
     (True, Fraction(9, 16), Fraction(1, 4))
     """
-    kind = _effective_type(spec["damage_type"])
-    dmg_table = _table_faces(spec["dice"])
-    soak_table = _table_faces(spec["soak"])
-    pool = prepare(spec)[0] if dmg_table is None else None
     one: Any = Fraction(1) if exact else 1.0
+    sides = _damage_sides(spec)
+    kind = _effective_type(spec["damage_type"])
+    mixes = [[(one, [_Group("fixed", tuple(table))])] if table is not None
+             else _favored_mixture(pool, favored, one) for table, pool, favored in sides]
     try:
-        if dmg_table is not None:
-            if soak_table is not None:
-                pairs, botch = damage_pairs(dmg_table, soak_table, kind)
-                return {"dist": {botch + sum(p[2] for p in pairs): one}, "exact": True}
-            dist = _hits_dp(sorted(dmg_table, reverse=True), [], sorted(spec["soak"], reverse=True),
-                            kind, one, [budget], dmg_fixed=True)
-        else:
-            dist = hits_dist(pool, soak_table if soak_table is not None else list(spec["soak"]),
-                             kind, spec["favored"], exact, budget,
-                             soak_fixed=soak_table is not None)
-        return {"dist": dist, "exact": True}
+        return {"dist": _mixed_hits(mixes[0], mixes[1], kind, one, budget), "exact": True}
     except _TooBig:
-        pass
+        return _sampled_hits(spec, sides, kind)
+
+
+def _sample_faces(rnd, table: list[int] | None, pool: list[int], favored: bool) -> list[int]:
+    if table is not None:
+        return table
+    faces = [int(rnd() * s) + 1 for s in pool]
+    if favored and 1 in faces:
+        j = faces.index(1)
+        faces[j] = int(rnd() * pool[j]) + 1
+    return sorted(faces, reverse=True)
+
+
+def _faces_hits(d: list[int], s: list[int], hit: list) -> int:
+    """Hits of sorted damage faces against sorted soak faces."""
+    return (1 if s and s[0] == 1 else 0) + sum(hit[x][s[i] if i < len(s) else 1] for i, x in enumerate(d))
+
+
+def _sampled_hits(spec: dict, sides: tuple, kind: str) -> dict:
     rnd = random.Random(spec_seed("jadeclaw", spec, "damage-odds")).random
-    dmg_sizes = [] if pool is None else pool
-    soak_sizes = [] if soak_table is not None else list(spec["soak"])
-    n = max(500, min(3000, DAMAGE_SAMPLE_DRAWS // max(1, len(dmg_sizes) + len(soak_sizes))))
+    n = max(500, min(3000, DAMAGE_SAMPLE_DRAWS // max(1, len(sides[0][1]) + len(sides[1][1]))))
     hit = [[pair_hits(u, w, kind) for w in range(13)] for u in range(13)]
     tally: dict[int, int] = {}
     for _ in range(n):
-        if dmg_table is not None:
-            d = sorted(dmg_table, reverse=True)
-        else:
-            d = [int(rnd() * s) + 1 for s in dmg_sizes]
-            if spec["favored"] and 1 in d:
-                j = d.index(1)
-                d[j] = int(rnd() * dmg_sizes[j]) + 1
-            d.sort(reverse=True)
-        s = soak_table if soak_table is not None else [int(rnd() * x) + 1 for x in soak_sizes]
-        s = sorted(s, reverse=True)
-        h = 1 if s and s[0] == 1 else 0
-        ls = len(s)
-        for i, x in enumerate(d):
-            h += hit[x][s[i] if i < ls else 1]
+        h = _faces_hits(_sample_faces(rnd, *sides[0]), _sample_faces(rnd, *sides[1]), hit)
         tally[h] = tally.get(h, 0) + 1
     margin = 1.96 * (0.25 / n) ** 0.5
-    return {"dist": {h: c / n for h, c in tally.items()}, "exact": False,
-            "samples": n, "margin": margin}
+    return {"dist": {h: c / n for h, c in tally.items()}, "exact": False, "samples": n, "margin": margin}
 
 
-def _table_faces(side: Any) -> list[int] | None:
-    return list(side["faces"]) if isinstance(side, dict) else None
+def _damage_odds(spec: dict) -> dict:
+    res = damage_dist(spec)
+    dist = dict(sorted(res["dist"].items()))
+    p0 = dist.get(0, 0)
+    out = {"value": {k: float(v) for k, v in dist.items()},
+           "outcome": {"no_hits": float(p0), "hits": float(1 - p0)},
+           "exact": res["exact"],
+           "mean": float(sum(k * v for k, v in dist.items()))}
+    out.update({k: res[k] for k in ("samples", "margin") if k in res})
+    (_, pool, _), (table, spool, _) = _damage_sides(spec)
+    out["pool"] = None if isinstance(spec["dice"], dict) else pool
+    out["soak_pool"] = None if table is not None else spool
+    return out
 
 
 def odds(spec: dict, result: dict | None = None, action: Any = None) -> dict:
     """The distribution of the roll: the kept Score (Penalties and Favored
-    included) and every contest outcome, exact; or a Damage Roll's hits.
+    included, on either side) and every contest outcome, exact; or a Damage
+    Roll's hits (either side's modifiers included).
 
     >>> o = odds(normalize({"dice": "d10 & d8", "difficulty": "intermediate"}))
     >>> o["exact"], o["auto_success"], round(sum(o["outcome"].values()), 9)
@@ -984,43 +1168,4 @@ def odds(spec: dict, result: dict | None = None, action: Any = None) -> dict:
     """
     if action is not None:
         raise SpecError("action", "Jadeclaw allows no step after a roll")
-    if spec["kind"] == "damage":
-        res = damage_dist(spec)
-        dist = dict(sorted(res["dist"].items()))
-        p0 = dist.get(0, 0)
-        out = {"value": {k: float(v) for k, v in dist.items()},
-               "outcome": {"no_hits": float(p0), "hits": float(1 - p0)},
-               "exact": res["exact"],
-               "mean": float(sum(k * v for k, v in dist.items()))}
-        if not res["exact"]:
-            out["samples"] = res["samples"]
-            out["margin"] = res["margin"]
-        out["pool"] = None if isinstance(spec["dice"], dict) else prepare(spec)[0]
-        return out
-    if isinstance(spec["dice"], dict):
-        score = max(spec["dice"]["faces"])
-        mine = {score: 1.0}
-        pool = None
-        rolls = 1
-    else:
-        pool, _, info = prepare(spec)
-        mine = score_dist(pool, spec["favored"], info["penalties"], 1.0)
-        rolls = info["penalties"] + 1
-    label, opp = _opposition(spec)
-    out: dict[str, Any] = {"value": {k: float(v) for k, v in sorted(mine.items())}, "exact": True,
-                           "pool": pool, "rolls": rolls, "auto_success": False}
-    if opp is None:
-        p1 = mine.get(1, 0.0)
-        out["outcome"] = {"botch": float(p1), "scored": float(1 - p1)}
-        return out
-    theirs = {max(opp["faces"]): 1.0} if isinstance(opp, dict) else score_dist(opp, one=1.0)
-    cats = {k: 0.0 for k in CONTEST_OUTCOMES}
-    for a, pa in mine.items():
-        for b, pb in theirs.items():
-            o = contest(a, b, spec["quality"], spec["opponent_quality"], spec["double_botch"])
-            cats[o] += pa * pb
-    out["outcome"] = {k: float(v) for k, v in cats.items()}
-    out["opponent_value"] = {k: float(v) for k, v in sorted(theirs.items())}
-    out["opponent_label"] = label
-    out["auto_success"] = _hint(spec, pool, rolls - 1)
-    return out
+    return _damage_odds(spec) if spec["kind"] == "damage" else _simple_odds(spec)

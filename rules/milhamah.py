@@ -9,9 +9,22 @@ attribute + skill ± modifiers); compare the successes with the difficulty
 no wilds) earns a bonus; zero letter matches is a botch. Where the text is
 silent we follow RULES-NOTES Milhamah 1-9 and say which reading we used.
 
+Opposed, the turn is the initiator's first (rerolls, ciphers, the natural
+reward; ``stand`` ends it early), then the opponent reacts seeing the
+initiator's final dice (rerolls, ciphers, ``stand``). "+1 and cannot be
+countered" voids the reaction; a "let them react" critical is final, and
+the hit location offered, only once the opponent's dice can no longer
+change ("Opposed Rolls", "The Natural Shoresh").
+
+A result carries no state of its own: ``act`` and the odds rebuild the
+turn by replaying the result's ``stages`` through ``roll`` and the step
+functions (``_load_track``), so a step the rules would refuse, or draws
+that don't fit the dice, is a SpecError wherever they come from.
+
 The faces of the dice are data (``milhamah_dice.json``, RULES-NOTES
 Milhamah 2): each die of a colour has 12 faces; face i is opposite face
-13 - i, so a cipher flips a die to the face at 13 - i.
+13 - i, so a cipher flips a die to the face at 13 - i. The words of the
+explanation are ``explain_milhamah``'s.
 
 >>> from rules.dice import ScriptedRng
 >>> spec = normalize({"shoresh": "אשר", "pool": ["red", "green"], "rerolls": 3,
@@ -31,12 +44,14 @@ import re
 import unicodedata
 from typing import Any
 
-from .dice import Die, SpecError, check_keys, get_bool, get_int, name_key
+from . import explain_milhamah
+from .dice import Die, ScriptedRng, SpecError, check_keys, get_bool, get_int, name_key
 
 __all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "LETTERS", "WILD", "COLOURS", "FINALS",
-           "DIFFICULTIES", "COMBAT", "HIT_LOCATIONS", "LETTER_NAMES",
-           "normalize", "roll", "act", "odds", "fold_shoresh", "die_faces",
-           "faces_table", "written", "dice_of", "pool_from_pair", "load_dice", "effective_difficulty"]
+           "DIFFICULTIES", "COMBAT", "HIT_LOCATIONS", "LETTER_NAMES", "ROOTS", "VERBS",
+           "normalize", "roll", "act", "odds", "fold_shoresh", "die_faces", "spelled",
+           "faces_table", "written", "dice_of", "pool_from_pair", "load_dice", "load_roots",
+           "effective_difficulty"]
 
 NAME = "milhamah"
 TITLE = "Milhamah RPG"
@@ -44,7 +59,9 @@ TITLE = "Milhamah RPG"
 OUTCOMES = ("botch", "failure", "success_at_cost", "success", "natural_success",
             "critical_success")
 
-DATA_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "milhamah_dice.json")
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA_FILE = os.path.join(HERE, "milhamah_dice.json")
+ROOTS_FILE = os.path.join(HERE, "milhamah_roots.json")
 
 #: Sides of a letter die (the index drawn is 1..12).
 SIDES = 12
@@ -60,12 +77,16 @@ def load_dice(path: str = DATA_FILE) -> dict:
     if len(letters) != 22 or len(set(letters)) != 22:
         raise ValueError(f"{path}: 'letters' must hold the 22 Hebrew letters")
     for colour, c in data["colours"].items():
-        for name, faces in c["designs"].items():
-            if len(faces) != SIDES or any(x not in letters and x != data["wild"] for x in faces):
-                raise ValueError(f"{path}: {colour} design {name} must have 12 letter or wild faces")
-        if len(c["dice"]) != 4 or any(d not in c["designs"] for d in c["dice"]):
-            raise ValueError(f"{path}: {colour} must name the design of each of its 4 dice")
+        _check_colour(path, colour, c, set(letters) | {data["wild"]})
     return data
+
+
+def _check_colour(path: str, colour: str, c: dict, faces_allowed: set) -> None:
+    for name, faces in c["designs"].items():
+        if len(faces) != SIDES or not set(faces) <= faces_allowed:
+            raise ValueError(f"{path}: {colour} design {name} must have 12 letter or wild faces")
+    if len(c["dice"]) != 4 or not set(c["dice"]) <= set(c["designs"]):
+        raise ValueError(f"{path}: {colour} must name the design of each of its 4 dice")
 
 
 DATA = load_dice()
@@ -91,12 +112,20 @@ COMBAT_TITLES = {"engaged": "already fighting someone else",
 #: Critical success hit location ("Critical success"), read as written
 #: (RULES-NOTES Milhamah 8: ג and נ are both Nose, ב and ת both Eye).
 HIT_LOCATIONS: dict = dict(DATA["hit_locations"])
+#: The GM's numbers for a hit location: (name, most, default).
+HIT_BOXES = (("armour", 99, 0), ("vig", 99, 0), ("light", 12, 1), ("serious", 12, 1),
+             ("critical", 12, 1))
 
 MAX_DICE = 4 * len(COLOURS)
 MAX_X = 12
 MAX_ROUNDS = 4
+#: A result may carry at most this many stages (``rules.MAX_STAGES``).
+MAX_STAGES = 24
 NATURAL_REWARDS = ("successes", "merit")
 OPPOSED_REWARDS = ("uncounterable", "critical")
+#: The steps after a roll (DESIGN.md verbs; ``stand`` ends a side's turn in
+#: an opposed roll, README "Rules decisions").
+VERBS = ("reroll", "cipher", "natural", "stand", "hit_location")
 
 DEFAULT_SPEC = {"shoresh": "אשר", "pool": {"red": 4, "green": 4, "blue": 0},
                 "rerolls": 3, "difficulty": "challenging"}
@@ -109,6 +138,20 @@ _OPP_KEYS = ("shoresh", "pool", "dice_change", "forbid", "rerolls", "bonus_rerol
 # Ignored while reading a shoresh: spaces, hyphens, maqaf, and Hebrew points
 # (niqqud and cantillation, U+0591-U+05C7 except the letters).
 _IGNORED = re.compile(r"[\s\-\u05be.,]")
+
+
+def load_roots(path: str = ROOTS_FILE) -> list:
+    """The common roots the dice may also spell (``milhamah_roots.json``:
+    its ``about``, ``source`` and ``license`` say where they come from), as
+    (root, gloss, its letters, letters needed), most used first. Each root
+    is three base letters."""
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    rows = [(r["root"], r["gloss"]) for r in data["roots"]]
+    bad = [r for r, _g in rows if len(r) != 3 or not set(r) <= set(LETTERS)]
+    if bad:
+        raise ValueError(f"{path}: roots must be three base letters (not {', '.join(bad[:3])})")
+    return [(r, g, frozenset(r), _need(r)) for r, g in rows]
 
 
 # --------------------------------------------------------------------------
@@ -132,18 +175,22 @@ def fold_shoresh(text: Any, field: str = "shoresh") -> str:
         raise SpecError(field, f"must be 2 to 4 Hebrew letters (got {type(text).__name__})")
     if len(text) > 60:
         raise SpecError(field, "is too long: a shoresh has 2 to 4 letters")
-    out = []
-    for ch in text:
-        if _IGNORED.match(ch) or ("\u0591" <= ch <= "\u05c7" and unicodedata.category(ch) == "Mn"):
-            continue
-        ch = FINALS.get(ch, ch)
-        if ch not in LETTERS:
-            raise SpecError(field, f"{ch!r} is not a Hebrew letter; use 2 to 4 of א-ת "
-                                   f"(final forms {' '.join(FINALS)} fold)")
-        out.append(ch)
+    out = [_letter(ch, field) for ch in text if not _ignored(ch)]
     if not 2 <= len(out) <= 4:
         raise SpecError(field, f"must have 2 to 4 letters (got {len(out)})")
     return "".join(out)
+
+
+def _ignored(ch: str) -> bool:
+    return bool(_IGNORED.match(ch)) or ("\u0591" <= ch <= "\u05c7" and unicodedata.category(ch) == "Mn")
+
+
+def _letter(ch: str, field: str) -> str:
+    ch = FINALS.get(ch, ch)
+    if ch not in LETTERS:
+        raise SpecError(field, f"{ch!r} is not a Hebrew letter; use 2 to 4 of א-ת "
+                               f"(final forms {' '.join(FINALS)} fold)")
+    return ch
 
 
 _FINAL_OF = {base: final for final, base in FINALS.items()}
@@ -167,51 +214,70 @@ def _colour(value: Any, field: str) -> str:
     return k
 
 
+def _names(value: Any, field: str, most: int, what: str) -> list:
+    """A list of up to ``most`` names (one name alone is a list of one)."""
+    value = value or []
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, (list, tuple)) or len(value) > most:
+        raise SpecError(field, what)
+    return list(value)
+
+
 def _pool(spec: dict, field: str) -> dict:
     """``pool``: {colour: count 0-4}, or a list of colours (4 dice each)."""
     v = spec.get("pool")
     if v is None:
         return dict(DEFAULT_SPEC["pool"])
-    counts = {c: 0 for c in COLOURS}
     if isinstance(v, (list, tuple)):
-        if not 1 <= len(v) <= len(COLOURS):
-            raise SpecError(field, "must list 1 to 3 colours, e.g. ['red', 'green']")
-        for c in v:
-            c = _colour(c, field)
-            if counts[c]:
-                raise SpecError(field, f"names {c} twice")
-            counts[c] = 4
-    elif isinstance(v, dict):
-        if len(v) > 8:
-            raise SpecError(field, "must map colours to counts")
-        for c, n in v.items():
-            counts[_colour(c, field)] = get_int({"n": n}, "n", 0, 4, default=0, field=field)
-    else:
-        raise SpecError(field, "must be {colour: count} or a list of colours")
+        return _pool_of_colours(v, field)
+    if isinstance(v, dict):
+        return _pool_of_counts(v, field)
+    raise SpecError(field, "must be {colour: count} or a list of colours")
+
+
+def _pool_of_colours(v: Any, field: str) -> dict:
+    if not 1 <= len(v) <= len(COLOURS):
+        raise SpecError(field, "must list 1 to 3 colours, e.g. ['red', 'green']")
+    counts = {c: 0 for c in COLOURS}
+    for c in (_colour(c, field) for c in v):
+        if counts[c]:
+            raise SpecError(field, f"names {c} twice")
+        counts[c] = 4
     return counts
+
+
+def _pool_of_counts(v: dict, field: str) -> dict:
+    if len(v) > 8:
+        raise SpecError(field, "must map colours to counts")
+    counts = {c: 0 for c in COLOURS}
+    for c, n in v.items():
+        counts[_colour(c, field)] = get_int({"n": n}, "n", 0, 4, default=0, field=field)
+    return counts
+
+
+def _forbid(spec: dict, pre: str, pool: dict) -> list:
+    """The colours a status forbids; a forbidden colour in the pool is an
+    error at the pool."""
+    named = _names(spec.get("forbid"), pre + "forbid", len(COLOURS), "must list colours a status forbids")
+    forbid = {_colour(x, pre + "forbid") for x in named}
+    for c in COLOURS:
+        if c in forbid and pool[c]:
+            raise SpecError(pre + "pool", f"{c} is forbidden by a status; choose other colours")
+    return [c for c in COLOURS if c in forbid]
 
 
 def _side(spec: Any, field: str, keys: tuple) -> dict:
     """The roll settings one side shares with the other (shoresh, dice, X)."""
     pre = f"{field}." if field else ""
     check_keys(spec, keys, field or "spec")
-    s: dict = {}
-    s["shoresh"] = fold_shoresh(spec.get("shoresh", DEFAULT_SPEC["shoresh"]), pre + "shoresh")
-    s["pool"] = _pool(spec, pre + "pool")
-    s["dice_change"] = get_int(spec, "dice_change", -MAX_DICE, MAX_DICE, 0, field=pre + "dice_change")
-    forbid = spec.get("forbid") or []
-    if isinstance(forbid, str):
-        forbid = [forbid]
-    if not isinstance(forbid, (list, tuple)) or len(forbid) > len(COLOURS):
-        raise SpecError(pre + "forbid", "must list colours a status forbids")
-    s["forbid"] = [c for c in COLOURS if c in {_colour(x, pre + "forbid") for x in forbid}]
-    for c in s["forbid"]:
-        if s["pool"][c]:
-            raise SpecError(pre + "pool", f"{c} is forbidden by a status; choose other colours")
-    s["rerolls"] = get_int(spec, "rerolls", 0, MAX_X, 3, field=pre + "rerolls")
-    s["bonus_rerolls"] = get_int(spec, "bonus_rerolls", 0, MAX_X, 0, field=pre + "bonus_rerolls")
-    s["rounds"] = get_int(spec, "rounds", 0, MAX_ROUNDS, 1, field=pre + "rounds")
-    s["cipher"] = get_int(spec, "cipher", 0, MAX_DICE, 0, field=pre + "cipher")
+    s: dict = {"shoresh": fold_shoresh(spec.get("shoresh", DEFAULT_SPEC["shoresh"]), pre + "shoresh"),
+               "pool": _pool(spec, pre + "pool"),
+               "dice_change": get_int(spec, "dice_change", -MAX_DICE, MAX_DICE, 0, field=pre + "dice_change")}
+    s["forbid"] = _forbid(spec, pre, s["pool"])
+    for key, hi, default in (("rerolls", MAX_X, 3), ("bonus_rerolls", MAX_X, 0), ("rounds", MAX_ROUNDS, 1),
+                             ("cipher", MAX_DICE, 0)):
+        s[key] = get_int(spec, key, 0, hi, default, field=pre + key)
     dice_of(s, pre)  # the pool must be buildable
     return s
 
@@ -226,51 +292,57 @@ def normalize(spec: Any) -> dict:
     check_keys(spec, _SPEC_KEYS)
     out = _side({k: v for k, v in spec.items() if k in _OPP_KEYS}, "", _OPP_KEYS)
     out["reaction"] = get_bool(spec, "reaction", False)
-    d = spec.get("difficulty", DEFAULT_SPEC["difficulty"])
-    if isinstance(d, str) and not re.fullmatch(r"\s*\d+\s*", d):
-        k = name_key(d, "difficulty")
-        k = {"untrained": "beginner", "beginner_untrained": "beginner",
-             "beginner/untrained": "beginner"}.get(k, k)
-        if k not in DIFFICULTIES:
-            raise SpecError("difficulty", "must be a number of successes (1-24) or one of "
-                            + ", ".join(DIFFICULTIES))
-        out["difficulty"] = DIFFICULTIES[k]
-    else:
-        out["difficulty"] = get_int(spec, "difficulty", 1, 24, 3)
-    combat = spec.get("combat") or []
-    if isinstance(combat, str):
-        combat = [combat]
-    if not isinstance(combat, (list, tuple)) or len(combat) > 8:
-        raise SpecError("combat", "must list combat modifiers: " + ", ".join(COMBAT))
-    names = set()
-    for c in combat:
-        k = name_key(c, "combat")
-        if k not in COMBAT:
-            raise SpecError("combat", f"must be among {', '.join(COMBAT)} (got {str(c)[:20]!r})")
-        names.add(k)
-    out["combat"] = [k for k in COMBAT if k in names]
+    out["difficulty"] = _difficulty(spec)
+    out["combat"] = _combat(spec.get("combat"))
     out["combat_step"] = get_int(spec, "combat_step", 0, 3, 1)
     out["first_bonus"] = get_int(spec, "first_bonus", 0, 4, 1)
     out["pocketed"] = get_int(spec, "pocketed", 0, MAX_DICE, 0)
     out["modifier_to_x"] = get_bool(spec, "modifier_to_x", True)
-    opp = spec.get("opponent")
-    if opp is None or opp is False:
-        out["opponent"] = None
-    else:
-        o = _side(opp, "opponent", _OPP_KEYS)
-        sh = opp.get("shorashim") or []
-        if isinstance(sh, str):
-            sh = [x for x in re.split(r"[,;/]", sh) if x.strip()]
-        if not isinstance(sh, (list, tuple)) or len(sh) > 8:
-            raise SpecError("opponent.shorashim", "must list up to 8 shorashim")
-        o["shorashim"] = []
-        for x in sh:
-            f = fold_shoresh(x, "opponent.shorashim")
-            if f not in o["shorashim"]:
-                o["shorashim"].append(f)
-        out["opponent"] = o
+    out["opponent"] = _opponent(spec.get("opponent"))
     # canonical key order
     return {k: out[k] for k in _SPEC_KEYS}
+
+
+_DIFFICULTY_ALIASES = {"untrained": "beginner", "beginner_untrained": "beginner",
+                       "beginner/untrained": "beginner"}
+
+
+def _difficulty(spec: dict) -> int:
+    """A number of successes, or a name from the table ("Unopposed Rolls")."""
+    d = spec.get("difficulty", DEFAULT_SPEC["difficulty"])
+    if not isinstance(d, str) or re.fullmatch(r"\s*\d+\s*", d):
+        return get_int(spec, "difficulty", 1, 24, 3)
+    k = name_key(d, "difficulty")
+    k = _DIFFICULTY_ALIASES.get(k, k)
+    if k not in DIFFICULTIES:
+        raise SpecError("difficulty", "must be a number of successes (1-24) or one of " + ", ".join(DIFFICULTIES))
+    return DIFFICULTIES[k]
+
+
+def _combat(value: Any) -> list:
+    named = _names(value, "combat", 8, "must list combat modifiers: " + ", ".join(COMBAT))
+    keys = {name_key(c, "combat") for c in named}
+    unknown = [c for c in named if name_key(c, "combat") not in COMBAT]
+    if unknown:
+        raise SpecError("combat", f"must be among {', '.join(COMBAT)} (got {str(unknown[0])[:20]!r})")
+    return [k for k in COMBAT if k in keys]
+
+
+def _opponent(opp: Any) -> dict | None:
+    if opp is None or opp is False:
+        return None
+    o = _side(opp, "opponent", _OPP_KEYS)
+    o["shorashim"] = _shorashim(opp.get("shorashim"))
+    return o
+
+
+def _shorashim(value: Any) -> list:
+    """The opponent's other shorashim (for a counter): a list, or text
+    separated by commas, semicolons or slashes."""
+    if isinstance(value, str):
+        value = [x for x in re.split(r"[,;/]", value) if x.strip()]
+    named = _names(value, "opponent.shorashim", 8, "must list up to 8 shorashim")
+    return list(dict.fromkeys(fold_shoresh(x, "opponent.shorashim") for x in named))
 
 
 # --------------------------------------------------------------------------
@@ -291,37 +363,42 @@ def pool_from_pair(pair: Any, field: str = "pair") -> dict:
     >>> pool_from_pair("red+blue")
     {'red': 4, 'green': 0, 'blue': 4}
     """
-    if isinstance(pair, str):
-        pair = [p for p in re.split(r"[+,&\s]+", pair) if p]
-    if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+    names = re.findall(r"[^+,&\s]+", pair) if isinstance(pair, str) else pair
+    if not isinstance(names, (list, tuple)) or len(names) != 2:
         raise SpecError(field, "must be two colours, e.g. red+green")
-    a, b = (_colour(p, field) for p in pair)
-    if a == b:
+    chosen = {_colour(p, field) for p in names}
+    if len(chosen) != 2:
         raise SpecError(field, "must be two different colours")
-    return {c: 4 if c in (a, b) else 0 for c in COLOURS}
+    return {c: 4 * (c in chosen) for c in COLOURS}
 
 
-def _apply_change(side: dict, pre: str = "") -> tuple:
+def _apply_change(side: dict, pre: str = "") -> dict:
     """The pool after ±nD status changes: added dice go to a chosen colour
     with room, then to an unchosen allowed colour; removed dice come off the
     colour with the most dice (the later colour on a tie). At most 4 per
     colour, 1 to 12 in all."""
     counts = dict(side["pool"])
-    chosen = [c for c in COLOURS if counts[c]]
     n = side["dice_change"]
+    chosen = [c for c in COLOURS if counts[c]]
     for _ in range(max(0, n)):
-        room = [c for c in COLOURS if c not in side["forbid"] and counts[c] < 4]
-        if not room:
-            raise SpecError(pre + "dice_change", "no room for more dice: at most 4 of each allowed colour")
-        pick = next((c for c in room if c in chosen), room[0])
-        counts[pick] += 1
+        counts[_colour_with_room(counts, chosen, side["forbid"], pre)] += 1
     for _ in range(max(0, -n)):
-        top = max(counts.values())
-        pick = [c for c in COLOURS if counts[c] == top][-1]
-        counts[pick] -= 1
+        counts[_fullest(counts)] -= 1
     if sum(counts.values()) < 1:
         raise SpecError(pre + "dice_change" if n < 0 else pre + "pool", "the roll needs at least one die")
     return counts
+
+
+def _fullest(counts: dict) -> str:
+    """The colour with the most dice (the later colour on a tie)."""
+    return max(reversed(COLOURS), key=lambda c: counts[c])
+
+
+def _colour_with_room(counts: dict, chosen: list, forbid: list, pre: str) -> str:
+    room = [c for c in COLOURS if c not in forbid and counts[c] < 4]
+    if not room:
+        raise SpecError(pre + "dice_change", "no room for more dice: at most 4 of each allowed colour")
+    return next((c for c in room if c in chosen), room[0])
 
 
 def dice_of(side: dict, pre: str = "") -> list:
@@ -356,19 +433,42 @@ def _need(shoresh: str) -> dict:
     return need
 
 
+def _covers(need: dict, faces: list) -> bool:
+    """Do the faces show every needed letter, each on its own die?"""
+    return all(faces.count(ch) >= n for ch, n in need.items())
+
+
 def _count(shoresh: str, faces: list, wilds_count: bool) -> dict:
     need = _need(shoresh)
     matches = [i for i, f in enumerate(faces) if f in need]
     wilds = [i for i, f in enumerate(faces) if f == WILD]
-    natural = all(sum(1 for f in faces if f == ch) >= n for ch, n in need.items())
     return {"matches": matches, "wilds": wilds,
             "successes": len(matches) + (len(wilds) if wilds_count else 0),
-            "natural": natural}
+            "natural": _covers(need, faces)}
 
 
 def _found(shoresh: str, faces: list) -> bool:
     """Does a set of final dice contain this shoresh (letters, no wilds)?"""
-    return _count(shoresh, faces, False)["natural"]
+    return _covers(_need(shoresh), faces)
+
+
+ROOTS = load_roots()
+#: How many of the roots the dice also spell a result lists.
+SPELLED_SHOWN = 6
+
+
+def spelled(faces: list, exclude: tuple = ()) -> list:
+    """The common roots (``ROOTS``) the faces spell, each letter on its own
+    die and wilds not counted, most used first, ``exclude`` left out
+    (seed 000: the Narrator may "interpret and allude to other shorashim
+    that appear in the final roll").
+
+    >>> [r for r, _g in spelled(["ש", "ל", "מ", "*"])]
+    ['שלמ', 'משל']
+    """
+    shown = frozenset(faces)
+    return [(r, g) for r, g, letters, need in ROOTS
+            if letters <= shown and r not in exclude and (len(letters) == len(r) or _covers(need, faces))]
 
 
 def _needed(spec: dict, base: int) -> tuple:
@@ -397,10 +497,7 @@ def _xs(spec: dict) -> dict:
         x["opponent"] = opp["rerolls"] + opp["bonus_rerolls"]
         diff = spec["rerolls"] - opp["rerolls"]
         if spec["modifier_to_x"]:
-            if diff > 0:
-                x["initiator"] += diff
-            else:
-                x["opponent"] += -diff
+            x["initiator" if diff > 0 else "opponent"] += abs(diff)
     return {k: min(v, MAX_X * 2) for k, v in x.items()}
 
 
@@ -409,9 +506,10 @@ def _side_spec(spec: dict, side: str) -> dict:
 
 
 # --------------------------------------------------------------------------
-# Track: the JSON-able state a result carries, from which act rebuilds.
+# The track: a turn's state, never stored in a result but rebuilt from its
+# stages (the roll, then each step with its draws).
 
-def _new_side(spec: dict, side: str, idx: list) -> dict:
+def _new_side(idx: list) -> dict:
     return {"idx": idx, "hist": [[i] for i in idx], "how": [["rolled"] for _ in idx],
             "rounds": 0, "ciphers": 0, "rerolled": False, "reward": None, "closed": False,
             "first_natural": None}
@@ -422,52 +520,55 @@ def _faces(spec: dict, side: str, idx: list) -> list:
     return [die_faces(c, d)[i - 1] for (c, d), i in zip(dice, idx)]
 
 
-def roll(spec: dict, rng) -> dict:
+def _roll_track(spec: dict, rng) -> dict:
     """The first roll: the roller's dice in order, then the opponent's; each
     one ``rng.randint(1, 12)`` indexing its faces ("The basic roll
-    mechanic").
+    mechanic")."""
+    track: dict = {"sides": {}, "hit": None, "log": ["roll"]}
+    for side in ["initiator"] + (["opponent"] if spec["opponent"] else []):
+        n = len(dice_of(_side_spec(spec, side)))
+        track["sides"][side] = _new_side([rng.randint(1, SIDES) for _ in range(n)])
+    for side, s in track["sides"].items():
+        s["first_natural"] = _found(_side_spec(spec, side)["shoresh"], _faces(spec, side, s["idx"]))
+    return track
+
+
+def roll(spec: dict, rng) -> dict:
+    """The first roll (``_roll_track``), presented.
 
     >>> from rules.dice import ScriptedRng
     >>> r = roll(normalize({"shoresh": "אשר", "pool": ["red"]}), ScriptedRng([1, 6, 11, 12]))
     >>> [d["face"] for d in r["dice"]], r["value"], r["natural"]
     (['א', '*', 'ש', 'ע'], 3, False)
     """
-    track: dict = {"sides": {}, "hit": None}
-    sides = ["initiator"] + (["opponent"] if spec["opponent"] else [])
-    for side in sides:
-        n = len(dice_of(_side_spec(spec, side)))
-        track["sides"][side] = _new_side(spec, side, [rng.randint(1, SIDES) for _ in range(n)])
-    for side in sides:
-        s = track["sides"][side]
-        wc = side == "initiator" and not spec["reaction"]
-        s["first_natural"] = _count(_side_spec(spec, side)["shoresh"],
-                                    _faces(spec, side, s["idx"]), wc)["natural"]
-    return _present(spec, track, ["roll"])
+    return _present(spec, _roll_track(spec, rng))
 
 
 def _load_track(spec: dict, result: Any) -> dict:
-    """The result's track, checked against the spec (a hand-made or stale
-    result is a SpecError, never a crash)."""
-    try:
-        track = json.loads(json.dumps(result["track"]))
-        sides = ["initiator"] + (["opponent"] if spec["opponent"] else [])
-        if sorted(track["sides"]) != sorted(sides):
-            raise ValueError
-        for side in sides:
-            s = track["sides"][side]
-            n = len(dice_of(_side_spec(spec, side)))
-            if (len(s["idx"]) != n or len(s["hist"]) != n or len(s["how"]) != n
-                    or any(not isinstance(i, int) or isinstance(i, bool) or not 1 <= i <= SIDES
-                           for i in s["idx"])
-                    or any(not isinstance(h, list) or not h or h[-1] != i
-                           for h, i in zip(s["hist"], s["idx"]))
-                    or not isinstance(s["rounds"], int) or not isinstance(s["ciphers"], int)):
-                raise ValueError
-        return track
-    except SpecError:
-        raise
-    except Exception:
-        raise SpecError("result", "is not a Milhamah result of this spec") from None
+    """The turn's state, rebuilt by replaying the result's ``stages``
+    through ``_roll_track`` and ``_step`` (each stage's draws through a
+    ScriptedRng): a step the rules would refuse, or draws that don't fit
+    the dice, is a SpecError, whatever else the result claims."""
+    stages = result.get("stages") if isinstance(result, dict) else None
+    if not isinstance(stages, list) or not 1 <= len(stages) <= MAX_STAGES:
+        raise SpecError("result", "is not a Milhamah result of this spec (no recorded stages to rebuild it from)")
+    track: dict = {}
+    for n, stage in enumerate(stages, 1):
+        rng, action = _recorded(stage, n)
+        track = _roll_track(spec, rng) if n == 1 else _step(spec, track, action, rng)
+        if not rng.exhausted:
+            raise SpecError("stages", f"step {n} has more draws than its dice use")
+    return track
+
+
+def _recorded(stage: Any, n: int) -> tuple:
+    """Stage ``n`` as (a ScriptedRng over its draws, its action)."""
+    if not isinstance(stage, dict) or not isinstance(stage.get("draws"), list):
+        raise SpecError("stages", f"step {n} is not a recorded step")
+    action = {k: v for k, v in stage.items() if k != "draws"}
+    if (n == 1) != (action.get("do") == "roll"):
+        raise SpecError("stages", "the roll must be the first step, and only the first")
+    return ScriptedRng(stage["draws"]), action
 
 
 def act(spec: dict, result: dict, action: dict, rng) -> dict:
@@ -480,399 +581,401 @@ def act(spec: dict, result: dict, action: dict, rng) -> dict:
     - ``natural`` {"reward": "successes"/"merit"} unopposed, or
       "uncounterable"/"critical" opposed ("The Natural Shoresh"); ends the
       side's turn.
+    - ``stand`` (opposed): end the side's turn with the dice as they lie
+      (the initiator hands over to the opponent's reaction; the opponent
+      declines to change its dice).
     - ``hit_location`` {"armour", "vig", "light", "serious", "critical"}: on
-      a critical success, draw one of the 22 letters (RULES-NOTES Milhamah 8).
+      a final critical success, draw one of the 22 letters (RULES-NOTES
+      Milhamah 8).
 
     ``side`` ("initiator"/"opponent") says who acts in an opposed roll.
 
     >>> from rules.dice import ScriptedRng
     >>> spec = normalize({"shoresh": "אשר", "pool": ["red"], "rerolls": 2})
     >>> r = roll(spec, ScriptedRng([2, 1, 2, 1]))
-    >>> r2 = act(spec, r, {"do": "reroll", "dice": [0, 2]}, ScriptedRng([1, 11]))
+    >>> r2 = act(spec, {**r, "stages": [{"do": "roll", "draws": [2, 1, 2, 1]}]},
+    ...          {"do": "reroll", "dice": [0, 2]}, ScriptedRng([1, 11]))
     >>> [d["face"] for d in r2["dice"]], [d["role"] for d in r2["dice"]], r2["value"]
     (['א', 'ז', 'ש', 'ז'], ['rerolled', 'frozen', 'rerolled', 'frozen'], 2)
     """
-    track = _load_track(spec, result)
+    return _present(spec, _step(spec, _load_track(spec, result), action, rng))
+
+
+# --------------------------------------------------------------------------
+# The steps: each checks its own arguments, changes the track, and says what
+# it did (for the explanation).
+
+def _step(spec: dict, track: dict, action: dict, rng) -> dict:
     verb = action.get("do")
     side = action.get("side", "initiator")
     if not isinstance(side, str) or side not in track["sides"]:
         raise SpecError("side", "must be initiator" + (" or opponent" if spec["opponent"] else ""))
-    allowed = _allowed(spec, track)
-    if verb not in ("reroll", "cipher", "natural", "hit_location"):
-        raise SpecError("action", "Milhamah steps are reroll, cipher, natural and hit_location")
-    if verb not in allowed[side]:
+    if verb not in _STEPS:
+        raise SpecError("action", "Milhamah steps are " + ", ".join(VERBS[:-1]) + " and " + VERBS[-1])
+    if verb not in _allowed(spec, track)[side]:
         raise SpecError("action", f"{verb} is not allowed now for the {side}: " + _why_not(spec, track, side, verb))
+    done = _STEPS[verb](spec, track, side, action, rng)
+    track["log"].append({"do": verb, "side": side, **done})
+    return track
+
+
+def _dice_named(action: dict, n: int, what: str) -> list:
+    chosen = action.get("dice")
+    if not isinstance(chosen, list) or len(chosen) > n or not all(_is_die(i, n) for i in chosen):
+        raise SpecError("dice", f"must list die numbers from 0 to {n - 1}")
+    if len(set(chosen)) != len(chosen):
+        raise SpecError("dice", "names a die twice")
+    if not chosen:
+        raise SpecError("dice", f"name at least one die to {what}")
+    return sorted(chosen)
+
+
+def _is_die(i: Any, n: int) -> bool:
+    return isinstance(i, int) and not isinstance(i, bool) and 0 <= i < n
+
+
+def _show(s: dict, i: int, idx: int, how: str) -> None:
+    s["idx"][i] = idx
+    s["hist"][i].append(idx)
+    s["how"][i].append(how)
+
+
+def _reroll(spec: dict, track: dict, side: str, action: dict, rng) -> dict:
     s = track["sides"][side]
-    sp = _side_spec(spec, side)
-    n = len(s["idx"])
-    log = result.get("log")
-    log = list(log)[-40:] if isinstance(log, list) else []  # a result from a link may carry anything
-    if verb in ("reroll", "cipher"):
-        chosen = action.get("dice")
-        if not isinstance(chosen, list) or len(chosen) > n or any(
-                isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < n for i in chosen):
-            raise SpecError("dice", f"must list die numbers from 0 to {n - 1}")
-        if len(set(chosen)) != len(chosen):
-            raise SpecError("dice", "names a die twice")
-        chosen = sorted(chosen)
-    if verb == "reroll":
-        x = _xs(spec)[side]
-        if not chosen:
-            raise SpecError("dice", "name at least one die to reroll")
-        if len(chosen) > x:
-            raise SpecError("dice", f"at most X = {x} dice may be rerolled (got {len(chosen)})")
-        for i in range(n):
-            if i in chosen:
-                s["idx"][i] = rng.randint(1, SIDES)
-                s["hist"][i].append(s["idx"][i])
-                s["how"][i].append("rerolled")
-        s["rounds"] += 1
-        s["rerolled"] = True
-        log.append({"do": "reroll", "side": side, "dice": chosen})
-    elif verb == "cipher":
-        left = sp["cipher"] - s["ciphers"]
-        if not chosen:
-            raise SpecError("dice", "name at least one die to flip")
-        if len(chosen) > left:
-            raise SpecError("dice", f"at most {left} more dice may be flipped by a cipher")
-        for i in chosen:
-            s["idx"][i] = SIDES + 1 - s["idx"][i]
-            s["hist"][i].append(s["idx"][i])
-            s["how"][i].append("cipher")
-        s["ciphers"] += len(chosen)
-        log.append({"do": "cipher", "side": side, "dice": chosen})
-    elif verb == "natural":
-        choices = OPPOSED_REWARDS if spec["opponent"] else NATURAL_REWARDS
-        reward = action.get("reward", choices[0])
-        if reward not in choices:
-            raise SpecError("reward", "must be " + " or ".join(choices))
-        s["reward"] = reward
-        s["closed"] = True
-        log.append({"do": "natural", "side": side, "reward": reward})
-    else:
-        gm = {}
-        for k, hi in (("armour", 99), ("vig", 99), ("light", 12), ("serious", 12), ("critical", 12)):
-            gm[k] = get_int(action, k, 0, hi, 1 if k in ("light", "serious", "critical") else 0)
-        letter = LETTERS[rng.randint(1, len(LETTERS)) - 1]
-        track["hit"] = {"letter": letter, **gm}
-        log.append({"do": "hit_location"})
-    return _present(spec, track, log)
+    chosen = _dice_named(action, len(s["idx"]), "reroll")
+    x = _xs(spec)[side]
+    if len(chosen) > x:
+        raise SpecError("dice", f"at most X = {x} dice may be rerolled (got {len(chosen)})")
+    for i in chosen:
+        _show(s, i, rng.randint(1, SIDES), "rerolled")
+    s["rounds"] += 1
+    s["rerolled"] = True
+    return {"dice": chosen}
+
+
+def _cipher(spec: dict, track: dict, side: str, action: dict, rng) -> dict:
+    s = track["sides"][side]
+    chosen = _dice_named(action, len(s["idx"]), "flip")
+    left = _side_spec(spec, side)["cipher"] - s["ciphers"]
+    if len(chosen) > left:
+        raise SpecError("dice", f"at most {left} more dice may be flipped by a cipher")
+    for i in chosen:
+        _show(s, i, SIDES + 1 - s["idx"][i], "cipher")
+    s["ciphers"] += len(chosen)
+    return {"dice": chosen}
+
+
+def _natural(spec: dict, track: dict, side: str, action: dict, rng) -> dict:
+    choices = OPPOSED_REWARDS if spec["opponent"] else NATURAL_REWARDS
+    reward = action.get("reward", choices[0])
+    if not isinstance(reward, str) or reward not in choices:
+        raise SpecError("reward", "must be " + " or ".join(choices))
+    track["sides"][side].update(reward=reward, closed=True)
+    return {"reward": reward}
+
+
+def _stand(spec: dict, track: dict, side: str, action: dict, rng) -> dict:
+    track["sides"][side]["closed"] = True
+    return {}
+
+
+def _hit_location(spec: dict, track: dict, side: str, action: dict, rng) -> dict:
+    gm = {k: get_int(action, k, 0, hi, default) for k, hi, default in HIT_BOXES}
+    track["hit"] = {"letter": LETTERS[rng.randint(1, len(LETTERS)) - 1], **gm}
+    return {}
+
+
+_STEPS = {"reroll": _reroll, "cipher": _cipher, "natural": _natural, "stand": _stand,
+          "hit_location": _hit_location}
 
 
 # --------------------------------------------------------------------------
-# Reading a track: counts, outcome, what may happen next, the explanation.
+# Whose turn it is and what it may do ("Opposed Rolls": the initiator's
+# turn, then the opponent's reaction; README "Rules decisions").
+
+def _open_steps(spec: dict, track: dict, ev: dict, side: str) -> list:
+    """The dice-changing steps a side has left while its turn is open."""
+    s = track["sides"][side]
+    if s["closed"] or track["hit"] is not None:
+        return []
+    sp = _side_spec(spec, side)
+    can = (("reroll", s["rounds"] < sp["rounds"] and _xs(spec)[side] > 0), ("cipher", s["ciphers"] < sp["cipher"]),
+           ("natural", side == "initiator" and _may_choose(ev, s)))
+    return [verb for verb, ok in can if ok]
+
+
+def _may_choose(ev: dict, s: dict) -> bool:
+    """A natural shoresh on the table whose reward is not chosen yet."""
+    return ev["initiator"]["natural"] and s["reward"] is None
+
 
 def _allowed(spec: dict, track: dict, ev: dict | None = None) -> dict:
+    """The verbs each side may use now. Unopposed: the roller's steps.
+    Opposed: the initiator's turn first (``stand`` hands over, except that
+    a natural shoresh on the table must have its reward chosen); then the
+    opponent's, unless the natural voided it; the hit location once a
+    critical can no longer change."""
     ev = ev or _evaluate(spec, track)
-    out = {}
-    for side, s in track["sides"].items():
-        sp = _side_spec(spec, side)
-        verbs = []
-        if not s["closed"] and track["hit"] is None:
-            if s["rounds"] < sp["rounds"] and _xs(spec)[side] > 0:
-                verbs.append("reroll")
-            if s["ciphers"] < sp["cipher"]:
-                verbs.append("cipher")
-            if side == "initiator" and ev["initiator"]["natural"] and s["reward"] is None:
-                verbs.append("natural")
-        if side == "initiator" and ev["outcome"] == "critical_success" and track["hit"] is None:
-            verbs.append("hit_location")
-        out[side] = verbs
-    return out
+    mine = _open_steps(spec, track, ev, "initiator")
+    if not spec["opponent"]:
+        return {"initiator": mine}
+    theirs = [] if mine or ev["voided"] else _open_steps(spec, track, ev, "opponent")
+    return {"initiator": mine + _after_mine(mine, theirs, ev, track), "opponent": theirs + ["stand"] * bool(theirs)}
+
+
+def _after_mine(mine: list, theirs: list, ev: dict, track: dict) -> list:
+    """``stand`` while the initiator's turn is open (a natural's reward must
+    be chosen instead); ``hit_location`` once a critical is final."""
+    if mine:
+        return [] if "natural" in mine else ["stand"]
+    final = ev["outcome"] == "critical_success" and not theirs and track["hit"] is None
+    return ["hit_location"] if final else []
 
 
 def _why_not(spec: dict, track: dict, side: str, verb: str) -> str:
-    s = track["sides"][side]
-    sp = _side_spec(spec, side)
     if track["hit"] is not None:
         return "the hit location is drawn; the roll is over"
+    ev = _evaluate(spec, track)
     if verb == "hit_location":
-        return "only a critical success rolls for hit location"
-    if s["closed"]:
-        return "the turn ended with the natural shoresh reward"
-    if verb == "reroll":
-        if sp["rounds"] == 0:
-            return "a status forbids rerolling (rounds 0)"
-        if _xs(spec)[side] == 0:
-            return "X is 0"
-        return f"all {sp['rounds']} reroll round(s) are used"
-    if verb == "cipher":
-        return f"{sp['cipher']} cipher flip(s) allowed and {s['ciphers']} used"
-    if verb == "natural":
-        return "the dice are not a natural shoresh" if side == "initiator" else "only the initiator chooses"
-    return "not a step of this roll"
+        return ("only a critical success rolls for hit location" if ev["outcome"] != "critical_success"
+                else "the critical is final only once the opponent has reacted (rerolled or stood)")
+    return _turn_over(spec, track, ev, side) or _spent(spec, track, side, verb)
 
+
+def _turn_over(spec: dict, track: dict, ev: dict, side: str) -> str:
+    s = track["sides"][side]
+    if s["closed"]:
+        return "the turn ended with the natural shoresh reward" if s["reward"] else "the turn is over (stood)"
+    if side == "opponent" and ev["voided"]:
+        return "the reaction is void: the initiator took +1 and cannot be countered"
+    if side == "opponent" and _open_steps(spec, track, ev, "initiator"):
+        return "the initiator's turn comes first; the opponent reacts once the initiator stands or has no step left"
+    return ""
+
+
+def _spent(spec: dict, track: dict, side: str, verb: str) -> str:
+    return _SPENT[verb](spec, track, side)
+
+
+def _no_reroll(spec: dict, track: dict, side: str) -> str:
+    sp = _side_spec(spec, side)
+    if sp["rounds"] == 0:
+        return "a status forbids rerolling (rounds 0)"
+    return "X is 0" if _xs(spec)[side] == 0 else f"all {sp['rounds']} reroll round(s) are used"
+
+
+def _no_cipher(spec: dict, track: dict, side: str) -> str:
+    return f"{_side_spec(spec, side)['cipher']} cipher flip(s) allowed and {track['sides'][side]['ciphers']} used"
+
+
+def _no_natural(spec: dict, track: dict, side: str) -> str:
+    return "the dice are not a natural shoresh" if side == "initiator" else "only the initiator chooses"
+
+
+def _no_stand(spec: dict, track: dict, side: str) -> str:
+    if not spec["opponent"]:
+        return "stand ends a side's turn in an opposed roll; here the roll simply stops when you do"
+    if "natural" in _allowed(spec, track)[side]:
+        return "with a natural shoresh on the table, choose its reward to end the turn"
+    return "no step is left to stand from"
+
+
+_SPENT = {"reroll": _no_reroll, "cipher": _no_cipher, "natural": _no_natural, "stand": _no_stand}
+
+
+# --------------------------------------------------------------------------
+# Reading a track: counts and the outcome (RULES-NOTES Milhamah 3-5, 7).
 
 def _evaluate(spec: dict, track: dict) -> dict:
-    """Counts per side and the outcome (RULES-NOTES Milhamah 3-5, 7)."""
-    ev: dict = {}
-    for side, s in track["sides"].items():
-        sp = _side_spec(spec, side)
-        faces = _faces(spec, side, s["idx"])
-        wc = side == "initiator" and not spec["reaction"]
-        c = _count(sp["shoresh"], faces, wc)
-        c["faces"] = faces
-        c["wilds_count"] = wc
-        ev[side] = c
-    me = ev["initiator"]
-    s = track["sides"]["initiator"]
-    opp = spec["opponent"]
-    reward = s["reward"] or (OPPOSED_REWARDS[0] if opp else NATURAL_REWARDS[0])
-    bonus = 0
-    parts = []
-    first = bool(s["first_natural"] and not s["rerolled"] and me["natural"])
-    if first and spec["first_bonus"]:
-        bonus += spec["first_bonus"]
-        parts.append(("first", spec["first_bonus"]))
-    if me["natural"]:
-        if opp and reward == "uncounterable":
-            bonus += 1
-            parts.append(("natural", 1))
-        elif not opp and reward == "successes":
-            bonus += len(spec["shoresh"])
-            parts.append(("natural", len(spec["shoresh"])))
-    if spec["pocketed"]:
-        bonus += spec["pocketed"]
-        parts.append(("pocketed", spec["pocketed"]))
-    total = me["successes"] + bonus
-    base = ev["opponent"]["successes"] if opp else spec["difficulty"]
-    needed, adj = _needed(spec, base)
-    voided = bool(opp and me["natural"] and reward == "uncounterable")
-    if not me["matches"]:
-        outcome = "botch"
-    elif voided:
-        outcome = "natural_success"
-    elif opp and me["natural"] and reward == "critical" and ev["opponent"]["successes"] == 0:
-        outcome = "critical_success"
-    elif total > needed:
-        outcome = "natural_success" if me["natural"] else "success"
-    elif total == needed:
-        outcome = "success_at_cost"
-    else:
-        outcome = "failure"
-    ev.update({"reward": reward, "bonus": bonus, "bonus_parts": parts, "total": total,
-               "needed": needed, "adj": adj, "outcome": outcome, "voided": voided,
-               "first_bonus_kept": first})
+    """Counts per side and the outcome."""
+    ev: dict = {side: _side_counts(spec, side, s) for side, s in track["sides"].items()}
+    ev.update(_score(spec, track["sides"]["initiator"], ev))
     return ev
 
 
-def _name(ch: str) -> str:
-    return "wild" if ch == WILD else f"{ch} ({LETTER_NAMES.get(ch, '?')})"
+def _side_counts(spec: dict, side: str, s: dict) -> dict:
+    faces = _faces(spec, side, s["idx"])
+    wc = side == "initiator" and not spec["reaction"]
+    c = _count(_side_spec(spec, side)["shoresh"], faces, wc)
+    c.update(faces=faces, wilds_count=wc)
+    return c
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else ("es" if word.endswith("s") else "s"))
+def _bonus_parts(spec: dict, s: dict, me: dict, reward: str) -> list:
+    """The bonuses on top of the dice, as (kind, n): the first-roll natural
+    (RULES-NOTES Milhamah 4), the natural's reward, successes pocketed from
+    an opponent's botch."""
+    reward_bonus = {"uncounterable": 1, "successes": len(spec["shoresh"])}.get(reward, 0)
+    parts = [("first", spec["first_bonus"] if _first_kept(s, me) else 0),
+             ("natural", reward_bonus if me["natural"] else 0), ("pocketed", spec["pocketed"])]
+    return [(kind, n) for kind, n in parts if n]
 
 
-def _present(spec: dict, track: dict, log: list) -> dict:
-    """The result dict the page draws: dice with roles and flags, the
-    headline numbers, the outcome, what may happen next, and why."""
-    ev = _evaluate(spec, track)
-    allowed = _allowed(spec, track, ev)
-    xs = _xs(spec)
-    sides_out: dict = {}
-    for side, s in track["sides"].items():
-        sp = _side_spec(spec, side)
-        c = ev[side]
-        dice = []
-        for i, ((colour, design), idx) in enumerate(zip(dice_of(sp), s["idx"])):
-            faces = die_faces(colour, design)
-            if "rerolled" in s["how"][i]:
-                role = "rerolled"
-            elif s["rerolled"]:
-                role = "frozen"
-            else:
-                role = "rolled"
-            if side == "opponent" and ev["voided"]:
-                role = "dropped"
-            extra = {"colour": colour, "design": design, "index": idx,
-                     "success": i in c["matches"] or (c["wilds_count"] and i in c["wilds"]),
-                     "wild": i in c["wilds"], "match": i in c["matches"],
-                     "events": list(s["how"][i])}
-            if "cipher" in s["how"][i]:
-                extra["ciphered"] = True
-            dice.append(Die(face=faces[idx - 1], role=role, faces=tuple(faces),
-                            history=tuple(faces[h - 1] for h in s["hist"][i]), extra=extra).to_dict())
-        sides_out[side] = {
-            "dice": dice, "shoresh": sp["shoresh"], "successes": c["successes"],
-            "matches": len(c["matches"]), "wilds": len(c["wilds"]),
-            "wilds_count": c["wilds_count"], "natural": c["natural"],
-            "first_natural": bool(s["first_natural"]), "x": xs[side],
+def _first_kept(s: dict, me: dict) -> bool:
+    """A natural on the first roll, still shown and never rerolled."""
+    return bool(s["first_natural"] and not s["rerolled"] and me["natural"])
+
+
+def _score(spec: dict, s: dict, ev: dict) -> dict:
+    """The initiator's total against the difficulty or the opponent. Before
+    a natural's reward is chosen it is read as the default (the success
+    bonus; opposed, +1 and uncounterable), which ``pending`` says."""
+    me = ev["initiator"]
+    opp = spec["opponent"]
+    reward = s["reward"] or (OPPOSED_REWARDS[0] if opp else NATURAL_REWARDS[0])
+    parts = _bonus_parts(spec, s, me, reward)
+    bonus = sum(n for _k, n in parts)
+    total = me["successes"] + bonus
+    needed, adj = _needed(spec, ev["opponent"]["successes"] if opp else spec["difficulty"])
+    return {"reward": reward, "bonus": bonus, "bonus_parts": parts, "total": total,
+            "needed": needed, "adj": adj, "outcome": _outcome(me, reward, total, needed, ev.get("opponent")),
+            "voided": me["natural"] and s["reward"] == "uncounterable",
+            "pending": me["natural"] and not s["reward"],
+            "first_bonus_kept": _first_kept(s, me)}
+
+
+def _outcome(me: dict, reward: str, total: int, needed: int, them: dict | None) -> str:
+    """"The final results": no letter is a botch (wilds do not rescue it);
+    opposed, a natural taken as "+1 and cannot be countered" succeeds, and
+    "let them react" is critical while the opponent has no success."""
+    if not me["matches"]:
+        return "botch"
+    verdict = _opposed_natural(reward, them) if me["natural"] else None
+    if verdict:
+        return verdict
+    if total > needed:
+        return "natural_success" if me["natural"] else "success"
+    return "success_at_cost" if total == needed else "failure"
+
+
+def _opposed_natural(reward: str, them: dict | None) -> str | None:
+    if them is None:
+        return None
+    if reward == "uncounterable":
+        return "natural_success"
+    return "critical_success" if them["successes"] == 0 else None
+
+
+# --------------------------------------------------------------------------
+# The result the page draws.
+
+def _role(s: dict, i: int, dropped: bool) -> str:
+    if dropped:
+        return "dropped"
+    if "rerolled" in s["how"][i]:
+        return "rerolled"
+    return "frozen" if s["rerolled"] else "rolled"
+
+
+def _dice_out(spec: dict, side: str, s: dict, c: dict, dropped: bool) -> list:
+    out = []
+    for i, ((colour, design), idx) in enumerate(zip(dice_of(_side_spec(spec, side)), s["idx"])):
+        faces = die_faces(colour, design)
+        extra = {"colour": colour, "design": design, "index": idx,
+                 "success": i in c["matches"] or (c["wilds_count"] and i in c["wilds"]),
+                 "wild": i in c["wilds"], "match": i in c["matches"], "events": list(s["how"][i])}
+        if "cipher" in s["how"][i]:
+            extra["ciphered"] = True
+        out.append(Die(face=faces[idx - 1], role=_role(s, i, dropped), faces=tuple(faces),
+                       history=tuple(faces[h - 1] for h in s["hist"][i]), extra=extra).to_dict())
+    return out
+
+
+def _side_out(spec: dict, track: dict, ev: dict, side: str, allowed: list) -> dict:
+    s = track["sides"][side]
+    sp = _side_spec(spec, side)
+    c = ev[side]
+    return {"dice": _dice_out(spec, side, s, c, side == "opponent" and ev["voided"]),
+            "shoresh": sp["shoresh"], "successes": c["successes"], "matches": len(c["matches"]),
+            "wilds": len(c["wilds"]), "wilds_count": c["wilds_count"], "natural": c["natural"],
+            "first_natural": bool(s["first_natural"]), "x": _xs(spec)[side],
             "rounds_left": max(0, sp["rounds"] - s["rounds"]),
             "ciphers_left": max(0, sp["cipher"] - s["ciphers"]),
-            "allowed": allowed[side], "closed": s["closed"], "reward": s["reward"],
-        }
-    me = sides_out["initiator"]
+            "allowed": allowed, "closed": s["closed"], "reward": s["reward"]}
+
+
+def _turn(spec: dict, track: dict, ev: dict, allowed: dict) -> str | None:
+    """Whose dice may still change: "initiator", "opponent", or None."""
+    mine = [v for v in allowed["initiator"] if v != "hit_location"]
+    if mine:
+        return "initiator"
+    return "opponent" if allowed.get("opponent") else None
+
+
+def _present(spec: dict, track: dict) -> dict:
+    """The result dict the page draws: dice with roles and flags, the
+    headline numbers, the outcome, what may happen next, what else the dice
+    spell, and why (``explain_milhamah``)."""
+    ev = _evaluate(spec, track)
+    allowed = _allowed(spec, track, ev)
+    me = _side_out(spec, track, ev, "initiator", allowed["initiator"])
     result: dict = {
-        "dice": me["dice"],
-        "value": me["successes"],
-        "bonus": ev["bonus"],
-        "total": ev["total"],
-        "needed": ev["needed"],
-        "outcome": ev["outcome"],
+        "dice": me["dice"], "value": me["successes"], "bonus": ev["bonus"], "total": ev["total"],
+        "needed": ev["needed"], "outcome": ev["outcome"],
         "successes": me["successes"], "matches": me["matches"], "wilds": me["wilds"],
         "natural": me["natural"], "first_natural": me["first_natural"],
-        "first_bonus_kept": ev["first_bonus_kept"],
+        "first_bonus_kept": ev["first_bonus_kept"], "natural_pending": ev["pending"],
         "x": me["x"], "rounds_left": me["rounds_left"], "ciphers_left": me["ciphers_left"],
         "allowed": me["allowed"], "reward": ev["reward"] if me["natural"] else None,
         "merit_point": bool(me["natural"] and ev["reward"] == "merit"),
-        "track": track, "log": log,
+        "turn": _turn(spec, track, ev, allowed),
     }
     if spec["opponent"]:
-        o = sides_out["opponent"]
-        result["opponent"] = o
-        result["modifier"] = spec["rerolls"] - spec["opponent"]["rerolls"]
-        result["allowed_opponent"] = o["allowed"]
-        if ev["outcome"] in ("failure", "botch"):
-            names = list(spec["opponent"]["shorashim"])
-            if spec["opponent"]["shoresh"] not in names:
-                names.append(spec["opponent"]["shoresh"])
-            result["counter"] = [n for n in names if _found(n, ev["initiator"]["faces"])]
-        if ev["outcome"] == "botch":
-            result["pocket"] = o["successes"]
-            result["plus_xr"] = max(0, ev["needed"] - ev["total"])
-        if ev["outcome"] == "critical_success" or track["hit"]:
-            result["margin"] = ev["total"] - o["successes"]
+        result.update(_opposed_out(spec, track, ev, _side_out(spec, track, ev, "opponent", allowed["opponent"])))
     if track["hit"]:
         result["hit"] = _hit(track["hit"], result.get("margin", ev["total"]))
-    result["explain"] = _explain(spec, track, ev, result)
+    result.update(_for_the_narrator(spec, ev))
+    result["explain"] = explain_milhamah.explain(spec, ev, result, track["log"])
+    from . import milhamah_odds  # each side's best reroll (RULES-NOTES Milhamah 6)
+    milhamah_odds.attach_advice(spec, result, track)
     return result
+
+
+def _for_the_narrator(spec: dict, ev: dict) -> dict:
+    """A botch's wilds (they make it worse, RULES-NOTES Milhamah 5) and the
+    other roots the final dice spell."""
+    found = spelled(ev["initiator"]["faces"], (spec["shoresh"],))
+    out = {"also_spell": [{"root": r, "gloss": g} for r, g in found[:SPELLED_SHOWN]], "also_spell_count": len(found)}
+    if ev["outcome"] == "botch":
+        out["botch_wilds"] = len(ev["initiator"]["wilds"])
+    return out
+
+
+def _opposed_out(spec: dict, track: dict, ev: dict, o: dict) -> dict:
+    """The opponent's side, the modifier, and what a failed or botched
+    initiator gives the opponent (RULES-NOTES Milhamah 7, "Critical
+    failure")."""
+    out = {"opponent": o, "modifier": spec["rerolls"] - spec["opponent"]["rerolls"],
+           "allowed_opponent": o["allowed"]}
+    if ev["outcome"] in ("failure", "botch"):
+        out["counter"] = _counters(spec["opponent"], ev["initiator"]["faces"])
+    if ev["outcome"] == "botch":
+        out["pocket"] = o["successes"]
+        out["plus_xr"] = max(0, ev["needed"] - ev["total"])
+    if ev["outcome"] == "critical_success" or track["hit"]:
+        out["margin"] = ev["total"] - o["successes"]
+    return out
+
+
+def _counters(opp: dict, faces: list) -> list:
+    """The opponent's shorashim a failed initiator's final dice contain."""
+    names = dict.fromkeys(opp["shorashim"] + [opp["shoresh"]])
+    return [n for n in names if _found(n, faces)]
 
 
 def _hit(h: dict, margin: int) -> dict:
     """Margin to armour, then VIG soak, then wounds light → serious →
     critical ("Critical success"; RULES-NOTES Milhamah 8)."""
     left = max(0, margin)
-    armour = min(left, h["armour"])
-    left -= armour
-    vig = min(left, h["vig"])
-    left -= vig
-    wounds = {}
-    for k in ("light", "serious", "critical"):
-        wounds[k] = min(left, h[k])
-        left -= wounds[k]
+    taken = {}
+    for k in ("armour", "vig", "light", "serious", "critical"):
+        taken[k] = min(left, h[k])
+        left -= taken[k]
     die = Die(face=h["letter"], role="rolled", faces=tuple(LETTERS)).to_dict()
     return {"letter": h["letter"], "location": HIT_LOCATIONS[h["letter"]], "margin": margin,
-            "armour": armour, "vig": vig, "wounds": wounds, "beyond": left,
-            "gm": {k: h[k] for k in ("armour", "vig", "light", "serious", "critical")},
-            "die": die}
-
-
-def _letters_text(faces: list, which: list) -> str:
-    return ", ".join(faces[i] for i in which)
-
-
-def _explain(spec: dict, track: dict, ev: dict, result: dict) -> list:
-    lines = []
-    me = ev["initiator"]
-    s = track["sides"]["initiator"]
-    sh = written(spec["shoresh"])
-    letters = " ".join(spec["shoresh"])
-    doubled = [ch for ch, n in _need(sh).items() if n > 1]
-    lines.append(f"Shoresh {sh}: successes are dice showing {letters}"
-                 + (f" ({doubled[0]} is doubled: a natural needs two)" if doubled else "") + ".")
-    counts = {}
-    for c, _d in dice_of(spec):
-        counts[c] = counts.get(c, 0) + 1
-    pool = ", ".join(f"{n} {c}" for c, n in counts.items())
-    line = f"Rolled {len(me['faces'])}D: {pool}"
-    if spec["dice_change"]:
-        line += f" ({spec['dice_change']:+d}D from a status)"
-    lines.append(line + ".")
-    for entry in result["log"]:
-        if not isinstance(entry, dict):
-            continue
-        who = "" if entry.get("side", "initiator") == "initiator" else "The opponent: "
-        if entry.get("do") == "reroll":
-            lines.append(f"{who}Rerolled {len(entry['dice'])} dice; the others stayed frozen.")
-        elif entry.get("do") == "cipher":
-            lines.append(f"{who}Cipher: flipped {len(entry['dice'])} dice to the opposite face.")
-        elif entry.get("do") == "natural":
-            lines.append(f"Natural shoresh reward chosen: {entry['reward']}.")
-    if s["first_natural"] and s["rerolled"]:
-        lines.append("The first roll was a natural shoresh; rerolling forfeited its first-roll bonus.")
-    parts = []
-    if me["matches"]:
-        m = [me["faces"][i] for i in me["matches"]]
-        parts.append(" ".join(dict.fromkeys(m)) + (" match" if len(set(m)) > 1 else " matches")
-                     + f" ({_plural(len(m), 'die')})".replace("dies", "dice"))
-    else:
-        parts.append("no die shows a shoresh letter")
-    if me["wilds"]:
-        if me["wilds_count"]:
-            one = len(me["wilds"]) == 1
-            parts.append(f"{_plural(len(me['wilds']), 'wild')} count{'s' if one else ''} because you are acting")
-        else:
-            one = len(me["wilds"]) == 1
-            parts.append(f"{_plural(len(me['wilds']), 'wild')} {'doesn' if one else 'don'}'t count because you are reacting")
-    lines.append("; ".join(parts)[0].upper() + "; ".join(parts)[1:] + f": {_plural(me['successes'], 'success')}.")
-    if me["natural"]:
-        lines.append("Natural shoresh: every letter shows without wilds.")
-    for kind, n in ev["bonus_parts"]:
-        if kind == "first":
-            lines.append(f"+{n} for a natural shoresh on the first roll (RULES-NOTES Milhamah 4).")
-        elif kind == "natural" and spec["opponent"]:
-            lines.append("+1 for the natural shoresh, and the opponent cannot react or counter.")
-        elif kind == "natural":
-            lines.append(f"+{n} success bonus for the natural shoresh (one per letter).")
-        elif kind == "pocketed":
-            lines.append(f"+{n} pocketed from the opponent's botch.")
-    if result.get("merit_point"):
-        lines.append("Natural shoresh reward: a Merit Point instead of the success bonus.")
-    opp = spec["opponent"]
-    if opp:
-        o = ev["opponent"]
-        mod = result["modifier"]
-        lines.append(f"Opposed: {spec['rerolls']} vs {opp['rerolls']} gives the initiator a {mod:+d} modifier"
-                     + (" (added to X of the side that has it)." if spec["modifier_to_x"] and mod else "."))
-        if ev["voided"]:
-            lines.append("The opponent's reaction is void.")
-        else:
-            om = len(o["matches"])
-            lines.append(f"The opponent ({written(opp['shoresh'])}) has {_plural(om, 'success')}"
-                         + (f"; {_plural(len(o['wilds']), 'wild')} "
-                            f"{'doesn' if len(o['wilds']) == 1 else 'don'}'t count when reacting" if o["wilds"] else "")
-                         + ".")
-    base = "the opponent's successes" if opp else f"difficulty {spec['difficulty']}"
-    if ev["adj"]:
-        names = ", ".join(COMBAT_TITLES[c] for c in spec["combat"])
-        lines.append(f"Combat modifiers ({names}) move {base} by {ev['adj']:+d}.")
-    names = {"botch": "botch", "failure": "failure", "success_at_cost": "success at a cost",
-             "success": "success", "natural_success": "natural success",
-             "critical_success": "critical success"}
-    if ev["outcome"] == "botch":
-        w = len(me["wilds"])
-        lines.append("Zero successes not counting wilds: botch"
-                     + (f", made worse by {_plural(w, 'wild')}." if w else "."))
-    elif ev["voided"]:
-        lines.append(f"{ev['total']} successes, uncounterable: natural success.")
-    elif ev["outcome"] == "critical_success":
-        lines.append("The opponent reacted with zero non-wild successes: critical success.")
-    elif opp:
-        bar = f"the opponent's {ev['opponent']['successes']}"
-        if ev["adj"]:
-            bar = f"{ev['needed']} ({bar}, {ev['adj']:+d} combat)"
-        lines.append(f"{ev['total']} against {bar}: {names[ev['outcome']]}.")
-    else:
-        lines.append(f"{ev['total']} of {ev['needed']} needed: {names[ev['outcome']]}.")
-    if opp and result.get("counter"):
-        lines.append("The opponent may counter: the final dice contain "
-                     + ", ".join(written(c) for c in result["counter"]) + ".")
-    if opp and ev["outcome"] == "botch":
-        if result["pocket"]:
-            lines.append(f"The defender may pocket {result['pocket']} successes for the next turn.")
-        if result["plus_xr"]:
-            lines.append(f"The opponent gets +{result['plus_xr']}R on the next roll.")
-    if result.get("hit"):
-        h = result["hit"]
-        w = ", ".join(f"{n} {k}" for k, n in h["wounds"].items() if n) or "no wounds"
-        lines.append(f"Hit location {h['letter']}: {h['location']}. Margin {h['margin']}: "
-                     f"{h['armour']} to armour, {h['vig']} to VIG soak, {w}"
-                     + (f", {h['beyond']} beyond the wound track." if h["beyond"] else "."))
-    first_left = s["first_natural"] and not s["rerolled"] and me["natural"]
-    if first_left and "reroll" in result["allowed"]:
-        lines.append("You may stop and keep the first-roll bonus, or reroll and forfeit it.")
-    return lines
+            "armour": taken["armour"], "vig": taken["vig"],
+            "wounds": {k: taken[k] for k in ("light", "serious", "critical")}, "beyond": left,
+            "gm": {k: h[k] for k, _hi, _d in HIT_BOXES}, "die": die}
 
 
 # --------------------------------------------------------------------------

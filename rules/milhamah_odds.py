@@ -1,287 +1,1700 @@
-"""Milhamah's odds (RULES-NOTES Milhamah 6): exact, by die type and face
-category, never by 12^n outcomes; sampled, seeded by the spec, when the
-enumeration is too big. ``rules.milhamah.odds`` delegates here.
+"""Milhamah's odds and advice: the turn as the best player plays it
+(RULES-NOTES Milhamah 6 and 7; ``rules.milhamah.odds`` delegates here).
+
+**Best play.** Each reroll round the player picks the set of at most X dice
+(any dice: successes, wilds, duplicates, or none = stop) that gives, in this
+order, the highest probability that the final outcome meets the difficulty
+(``success_at_cost`` or better), then of ``success`` or better, then of a
+natural shoresh, then of no botch, then the fewest dice, then more of the
+better outcomes (critical, then natural success), then the better whole
+distribution (never the dice's order, so mirror-image rolls play alike);
+later rounds are played the same way (a finite-horizon dynamic programme,
+not a greedy rule). Stopping keeps
+a first-roll natural's bonus, so it is one of the choices. The natural's
+reward is taken as the successes (unopposed) or +1 and uncounterable
+(opposed), the rewards best for meeting the difficulty, unless the result
+already names one. Cipher flips are not part of the play.
+
+**Opposed** (README, "Rules decisions"): the initiator plays first and sees
+the opponent's first roll (both are drawn at the roll); then the opponent
+reacts, seeing the initiator's final dice, and plays to stop the initiator
+(the lowest chance that the initiator meets, then that it succeeds, then
+the fewest dice). Wilds never count for the reactor, and "+1 and
+uncounterable" voids the reaction.
+
+**How.** Dice of one design (one face-category count vector) are
+interchangeable, and a face matters only as which shoresh letter it shows,
+wild, or neither; a state is the count of dice per (type, category), coded
+as one integer. Probabilities are integer weights over a power of 12, so
+every comparison is exact, and the criteria are packed into one integer
+(``score``) whose order is the lexicographic order. Pruning only drops
+choices that another choice weakly beats by a coupling argument (see
+``_Engine``); a first roll and its mirror image (letters of equal need
+swapped where the dice allow) are valued once. When valuing every first
+roll exactly is too big (``EXACT_WORK``), the likeliest are valued exactly
+and the rest sampled with a seed from the spec, each sample valued
+exactly; where the advice looks fewer rounds ahead than the turn has
+(``ADVICE_WORK``, ``ROUND_WORK``) the odds are of that advice, played out.
+Sample size and 95 % margin are stated; the work is counted, never timed,
+so the same question always gets the same answer.
+
+API
+- ``odds(spec, result=None, action=None) -> dict``. Before a roll:
+  ``value`` (successes on the final dice), ``outcome``, ``exact``,
+  ``meets_first`` (stop after the first roll), ``meets_final``,
+  ``success`` (P(success or better)), ``natural_first``, ``natural``,
+  ``botch_first``, ``botch``, ``rounds``,
+  ``colours`` (the colour pairs ranked, each ``pair``, ``meets``,
+  ``natural``, ``botch``, played best over ``colours_rounds`` rounds),
+  ``colours_rounds``, ``policy``; when sampled also ``sampled`` (how many
+  first rolls), ``margin`` and ``note``. After a roll, ``action`` None (the
+  side about to act plays best: the initiator while it may reroll, else
+  the opponent), ``{"do": "best", "side": s}``, or
+  ``{"do": "reroll", "side": s, "dice": [i...]}`` (that reroll, then best
+  play): ``value``, ``outcome``, ``natural``, ``meets``, ``success``
+  (P(success or better)), ``now`` (the outcome as the dice lie), ``side``,
+  ``dice`` (the reroll priced: the advice, or the dice named), ``why``,
+  ``policy``, ``exact`` and, for a named reroll, ``best`` ({``dice``,
+  ``meets``, ``success``, ``natural``, ``why``}). For the opponent's side
+  ``value`` is the opponent's successes and the rest is the initiator's.
+- ``best_reroll(spec, result, side="initiator") -> list``: the advised die
+  indices ([] = keep the roll).
+- ``attach_advice(spec, result, track)``: the hook ``milhamah._present``
+  calls with the state it presents; it sets ``result["best_reroll"]`` and,
+  opposed, ``result["opponent"]["best_reroll"]`` (the reaction's advice,
+  [] until the initiator's turn is over).
+
+>>> from rules.milhamah import normalize
+>>> o = odds(normalize({"shoresh": "טכ", "pool": {"red": 2}, "rerolls": 1, "difficulty": 1}))
+>>> round(o["meets_final"], 4), o["exact"]
+(0.3056, True)
 """
 
 from __future__ import annotations
 
 import json
 import random
+import heapq
+from bisect import bisect_right
+from itertools import permutations
+from math import comb, factorial
 
 from .dice import SpecError, dist_to_json, spec_seed
-from .milhamah import (COLOURS, NATURAL_REWARDS, OPPOSED_REWARDS, OUTCOMES, SIDES, WILD,
-                       _allowed, _evaluate, _load_track, _need, _needed, _side_spec, _xs,
-                       dice_of, die_faces)
+from . import milhamah as M
 
-def _categories(faces: list, letters: list, wilds_count: bool) -> list:
-    """A die's faces as (category, count): category j < k is letter j of
-    the shoresh, k is wild, k + 1 other."""
-    k = len(letters)
-    counts = [0] * (k + 2)
-    for f in faces:
-        if f in letters:
-            counts[letters.index(f)] += 1
-        elif f == WILD:
-            counts[k] += 1
-        else:
-            counts[k + 1] += 1
-    return [(c, n) for c, n in enumerate(counts) if n]
+__all__ = ["odds", "best_reroll", "attach_advice", "MEETS", "SAMPLES"]
 
+SIDES = 12
+OUTCOMES = M.OUTCOMES
+#: Outcomes that meet the difficulty, and those that succeed outright.
+MEETS = ("success_at_cost", "success", "natural_success", "critical_success")
+_SUCCEEDS = ("success", "natural_success", "critical_success")
+_MEET_IDX = frozenset(OUTCOMES.index(o) for o in MEETS)
+_SUCC_IDX = frozenset(OUTCOMES.index(o) for o in _SUCCEEDS)
+_BOTCH = OUTCOMES.index("botch")
+_CRIT = OUTCOMES.index("critical_success")
+_NATS = OUTCOMES.index("natural_success")
+_PLAIN = OUTCOMES.index("success")
 
-def _chains(cats: list, k: int, wilds_count: bool, x: int, rounds: int) -> dict:
-    """For one die and each budget state ``used`` (rerolls taken so far in
-    each round), the final category and the new ``used``, with integer
-    weights out of 12 ** (rounds + 1). The default policy (RULES-NOTES
-    Milhamah 6): a success stays frozen; a non-success is rerolled while the
-    round's X is not spent (the first X non-successes in die order)."""
-    memo: dict = {}
-
-    def go(used: tuple, r: int) -> list:
-        """Draw the die at round r (0 = the first roll), then carry on."""
-        key = (used, r)
-        if key not in memo:
-            out: dict = {}
-            for c, w in cats:
-                for kk, w2 in after(c, used, r):
-                    out[kk] = out.get(kk, 0) + w * w2
-            memo[key] = list(out.items())
-        return memo[key]
-
-    def after(c: int, used: tuple, r: int) -> list:
-        """The die shows category c after round r: a success stays frozen;
-        a non-success is rerolled in the next round while that round's X
-        lasts, else it waits for the round after (a face not drawn counts
-        12 ways, so every path has the same denominator)."""
-        success = c < k or (c == k and wilds_count)
-        if success or r == rounds:
-            return [((c, used), SIDES ** (rounds - r))]
-        if used[r] < x:
-            return go(used[:r] + (used[r] + 1,) + used[r + 1:], r + 1)
-        return [(kk, w * SIDES) for kk, w in after(c, used, r + 1)]
-
-    return go
+#: Work (memo misses weighted by their loops) the exact part of a whole-turn
+#: answer may take: the likeliest first rolls are valued exactly until it is
+#: spent, the rest sampled. 60 000 keeps nine 8-dice, one-round specs in ten
+#: wholly exact (the default takes about 18 000).
+EXACT_WORK = 60_000
+#: Work the sampled rest may take, and its sample sizes.
+SAMPLE_WORK = 20_000
+#: Work counted for each sampled turn and round (bounds the plain plays).
+PLAY_WORK = 30
+SAMPLES = 2000
+MIN_SAMPLES = 60
+#: Turns played out at least, when the advice cannot see the whole turn.
+MIN_PLAYS = 500
+#: Static work estimates (``_Model.work_per_state``) past which the advice
+#: looks fewer rounds ahead, or (past ``ROUND_WORK`` for one round) takes
+#: the blank dice without searching; the odds say so.
+ADVICE_WORK = 1_000_000
+ROUND_WORK = 150_000
+#: Memo entries an engine keeps before it starts afresh (bounded memory).
+MEMO_LIMIT = 200_000
 
 
 class _TooBig(Exception):
-    """The exact enumeration would take too long for a tap; sample instead."""
+    """The exact enumeration went past its work limit: sample instead."""
 
 
-#: Past this many states the exact enumeration is too slow for a tap in
-#: the browser (about 1000 states ≈ 70 ms CPython); only extra reroll
-#: rounds with a large X on 12 dice get there.
-STATE_LIMIT = 500
-#: Plays per side when sampling (95 % margin ≤ 1.96 * sqrt(0.25 / n)).
-SAMPLES = 2000
+# --------------------------------------------------------------------------
+# Reading a result: the one place that knows how a result holds its state.
+
+def _state(spec: dict, result=None, track=None) -> dict:
+    """Each side's dice and what it may still do: from the result (its
+    stages replayed by ``milhamah._load_track``; a hand-made or stale result
+    is a SpecError) or from the state ``milhamah._present`` holds.
+
+    Per side: ``faces``, ``left`` (reroll rounds its turn may still take:
+    the spec's rounds less those used, none once the side stood or chose
+    the natural's reward, nor for a voided reaction), ``first`` (the
+    first-roll bonus is still in play: a first-roll natural not rerolled),
+    ``reward``, ``now`` (it may reroll now: opposed, the opponent only
+    once the initiator's turn is over); and ``outcome`` as the dice lie."""
+    if track is None:
+        track = M._load_track(spec, result)
+    ev = M._evaluate(spec, track)
+    allowed = M._allowed(spec, track, ev)
+    sides = {}
+    for side, s in track["sides"].items():
+        sp = M._side_spec(spec, side)
+        open_ = (not s["closed"] and track["hit"] is None and M._xs(spec)[side] > 0
+                 and not (side == "opponent" and ev["voided"]))
+        sides[side] = {"faces": list(ev[side]["faces"]),
+                       "left": max(0, sp["rounds"] - s["rounds"]) if open_ else 0,
+                       "first": bool(s["first_natural"] and not s["rerolled"]),
+                       "reward": s["reward"], "now": "reroll" in allowed[side]}
+    return {"sides": sides, "outcome": ev["outcome"]}
 
 
-def _side_dist(types: list, shoresh: str, wilds_count: bool, x: int, rounds: int,
-               start: tuple | None = None, limit: int = 10 ** 9) -> tuple:
-    """Distribution of (letter-cover code, successes, rerolled?) after the
-    first roll and ``rounds`` reroll rounds of the default policy, as
-    integer weights over a common denominator. ``types`` lists each die's
-    faces. ``start`` is a fixed part already on the table (cover, successes).
-    """
-    need = _need(shoresh)
-    letters = list(need)
-    k = len(letters)
-    caps = [need[ch] for ch in letters]
-    # cover code: mixed radix, digit j = min(count of letter j, need j)
-    radix = []
-    m = 1
-    for cap in caps:
-        radix.append(m)
-        m *= cap + 1
-    full = sum(cap * r for cap, r in zip(caps, radix))
-    add = []
-    for j in range(k):
-        add.append(radix[j])
-    rounds = rounds if x > 0 else 0
-    chains = {}
-    for faces in types:
-        key = tuple(faces)
-        if key not in chains:
-            chains[key] = _chains(_categories(faces, letters, wilds_count), k, wilds_count, x, rounds)
-    states: dict = {(start or (0, 0)) + ((0,) * rounds,): 1}
-    n = len(types)
-    for pos, faces in enumerate(types):
-        go = chains[tuple(faces)]
-        new: dict = {}
-        # A round's count matters only while the dice still to come could
-        # exhaust X; below that every count behaves alike, so fold it to 0.
-        floor = x - (n - pos - 1)
-        for (code, succ, used), w in states.items():
-            for (c, u2), w2 in go(used, 0):
-                if c < k:
-                    digit = (code // radix[c]) % (caps[c] + 1)
-                    code2 = code + add[c] if digit < caps[c] else code
-                    s2 = succ + 1
-                elif c == k and wilds_count:
-                    code2, s2 = code, succ + 1
-                else:
-                    code2, s2 = code, succ
-                key = (code2, s2, u2)
-                new[key] = new.get(key, 0) + w * w2
-        if floor >= 0 and rounds:
-            folded: dict = {}
-            for (code, succ, used), w in new.items():
-                key = (code, succ, tuple(0 if u <= floor else u for u in used))
-                folded[key] = folded.get(key, 0) + w
-            new = folded
-        states = new
-        if len(states) > limit:
-            raise _TooBig
-    out: dict = {}
-    for (code, succ, used), w in states.items():
-        key = (code, succ, sum(used) > 0)
-        out[key] = out.get(key, 0) + w
-    return out, full
+# --------------------------------------------------------------------------
+# The outcome rule (the same reading as ``milhamah._evaluate``; a test checks
+# that the two agree on random tracks).
 
-
-def _sample_side(types: list, shoresh: str, wilds_count: bool, x: int, rounds: int, rng) -> tuple:
-    """The same distribution as ``_side_dist``, by ``SAMPLES`` seeded plays
-    of the default policy (counts as weights)."""
-    need = _need(shoresh)
-    letters = list(need)
-    k = len(letters)
-    cat_of = {ch: j for j, ch in enumerate(letters)}
-    cat_of[WILD] = k
-    cats = [[cat_of.get(f, k + 1) for f in faces] for faces in types]
-    caps = [need[ch] for ch in letters]
-    radix, m = [], 1
-    for cap in caps:
-        radix.append(m)
-        m *= cap + 1
-    full = sum(cap * r for cap, r in zip(caps, radix))
-    rounds = rounds if x > 0 else 0
-    rnd = rng.random
-    out: dict = {}
-    for _ in range(SAMPLES):
-        now = [c[int(rnd() * SIDES)] for c in cats]
-        rerolled = False
-        for _r in range(rounds):
-            left = x
-            for i, c in enumerate(now):
-                if left and not (c < k or (c == k and wilds_count)):
-                    now[i] = cats[i][int(rnd() * SIDES)]
-                    left -= 1
-                    rerolled = True
-        counts = [0] * (k + 2)
-        for c in now:
-            counts[c] += 1
-        code = sum(min(counts[j], caps[j]) * radix[j] for j in range(k))
-        succ = sum(counts[:k]) + (counts[k] if wilds_count else 0)
-        key = (code, succ, rerolled)
-        out[key] = out.get(key, 0) + 1
-    return out, full
-
-
-def _side_types(spec: dict, side: str) -> list:
-    return [die_faces(c, d) for c, d in dice_of(_side_spec(spec, side))]
-
-
-def _outcome_of(spec: dict, covered: int, full: int, succ: int, rerolled: bool, opp_succ: int | None,
-                first_possible: bool = True, reward: str | None = None) -> str:
-    """The outcome of one combined state, the same reading as
-    ``_evaluate``; ``reward`` is the natural reward chosen (None: the
-    default, a success bonus unopposed, +1 and uncounterable opposed)."""
-    natural = covered == full
-    opp = spec["opponent"]
-    reward = reward or (OPPOSED_REWARDS[0] if opp else NATURAL_REWARDS[0])
+def _bonus(spec: dict, reward: str, natural: bool, first: bool) -> int:
+    """Successes the rules add on top of the dice: pocketed ones, the
+    first-roll bonus, the natural's reward."""
     bonus = spec["pocketed"]
-    if natural and not rerolled and first_possible:
+    if natural and first:
         bonus += spec["first_bonus"]
-    if natural and reward == "uncounterable" and opp:
+    if natural and spec["opponent"] and reward == "uncounterable":
         bonus += 1
-    elif natural and reward == "successes" and not opp:
+    elif natural and not spec["opponent"] and reward == "successes":
         bonus += len(spec["shoresh"])
-    total = succ + bonus
-    if covered == 0:
-        return "botch"
+    return bonus
+
+
+def _outcome(spec: dict, reward, matches: int, successes: int, natural: bool, first: bool,
+             opp_matches=None) -> int:
+    """Index into OUTCOMES of the initiator's final dice. ``first``: the
+    first-roll bonus is kept (a first-roll natural, never rerolled)."""
+    opp = spec["opponent"]
+    reward = reward or (M.OPPOSED_REWARDS[0] if opp else M.NATURAL_REWARDS[0])
+    if matches == 0:
+        return _BOTCH
     if opp and natural and reward == "uncounterable":
-        return "natural_success"
-    if opp and natural and reward == "critical" and opp_succ == 0:
-        return "critical_success"
-    needed, _ = _needed(spec, opp_succ if opp else spec["difficulty"])
+        return _NATS
+    if opp and natural and reward == "critical" and opp_matches == 0:
+        return _CRIT
+    total = successes + _bonus(spec, reward, natural, first)
+    needed = M._needed(spec, opp_matches if opp else spec["difficulty"])[0]
     if total > needed:
-        return "natural_success" if natural else "success"
-    if total == needed:
-        return "success_at_cost"
-    return "failure"
+        return _NATS if natural else _PLAIN
+    return OUTCOMES.index("success_at_cost" if total == needed else "failure")
 
 
-def _combine(spec: dict, mine: dict, full: int, theirs: dict | None, first_possible: bool = True,
-             reward: str | None = None) -> dict:
-    """Outcome, value and natural odds from the roller's states
-    {(cover, successes, rerolled?): weight} and the opponent's
-    {successes: weight}."""
-    outcome = {o: 0 for o in OUTCOMES}
-    value: dict = {}
-    natural = 0
-    denom_m = sum(mine.values())
-    if theirs is None:
-        theirs = {None: 1}
-        denom_t = 1
-    else:
-        denom_t = sum(theirs.values())
-    for (code, succ, rr), w in mine.items():
-        value[succ] = value.get(succ, 0) + w
-        if code == full:
-            natural += w
-        for t, wt in theirs.items():
-            outcome[_outcome_of(spec, code, full, succ, rr, t, first_possible, reward)] += w * wt
-    total = denom_m * denom_t
-    return {"value": {v: w / denom_m for v, w in value.items()},
-            "outcome": {o: w / total for o, w in outcome.items()},
-            "natural": natural / denom_m}
+# --------------------------------------------------------------------------
+# One side's dice, reduced by symmetry.
 
+def _multinomials(count: int, weights: list) -> list:
+    """(per-category counts, integer weight) of ``count`` dice with these
+    face weights (out of 12 each): every composition, weight = multinomial
+    coefficient times the product of the face counts."""
+    out = []
+    m = len(weights)
 
-_MEETS = ("success_at_cost", "success", "natural_success", "critical_success")
+    def rec(i: int, left: int, comp: list, coef: int):
+        if i == m - 1:
+            comp.append(left)
+            out.append((tuple(comp), coef // factorial(left) * weights[i] ** left))
+            comp.pop()
+            return
+        for e in range(left, -1, -1):
+            comp.append(e)
+            rec(i + 1, left - e, comp, coef // factorial(e) * weights[i] ** e)
+            comp.pop()
 
-
-def _summary(spec: dict, rounds: int) -> dict:
-    """Outcome odds after ``rounds`` reroll rounds of the default policy;
-    exact unless the enumeration is too big (then sampled, seeded by the
-    spec, and ``sampled`` says how many plays)."""
-    xs = _xs(spec)
-    wc = not spec["reaction"]
-    types = _side_types(spec, "initiator")
-    sampled = 0
-    rng = None
-    try:
-        mine, full = _side_dist(types, spec["shoresh"], wc, xs["initiator"], rounds, limit=STATE_LIMIT)
-    except _TooBig:
-        rng = random.Random(spec_seed("milhamah", spec, rounds))
-        mine, full = _sample_side(types, spec["shoresh"], wc, xs["initiator"], rounds, rng)
-        sampled = SAMPLES
-    theirs = None
-    if spec["opponent"]:
-        o = spec["opponent"]
-        try:
-            dist, _f = _side_dist(_side_types(spec, "opponent"), o["shoresh"], False, xs["opponent"],
-                                  o["rounds"], limit=STATE_LIMIT)
-        except _TooBig:
-            rng = rng or random.Random(spec_seed("milhamah", spec, rounds))
-            dist, _f = _sample_side(_side_types(spec, "opponent"), o["shoresh"], False, xs["opponent"],
-                                    o["rounds"], rng)
-            sampled = SAMPLES
-        theirs = {}
-        for (_c, v, _r), w in dist.items():
-            theirs[v] = theirs.get(v, 0) + w
-    out = _combine(spec, mine, full, theirs)
-    out["sampled"] = sampled
+    rec(0, count, [], factorial(count))
     return out
 
 
-def odds(spec: dict, result: dict | None = None, action: dict | None = None) -> dict:
-    """Exact odds by enumerating each die's face categories (a letter of the
-    shoresh, wild, other), never the 12^n outcomes.
+class _Model:
+    """A side's dice as types and categories. Category j < k is a letter
+    of the shoresh (for the reactor, k = 1: any letter of its shoresh, since
+    only the count matters), k the wild (when wilds count), k + 1 neither.
+    Dice whose faces are all "neither" are dead and left out: no reroll can
+    change them. A state counts the live dice per slot (type, category) in
+    base ``B``; ``agg`` counts letters and wilds in base ``B`` (additive)."""
 
-    Before a roll: the outcome after the first roll and the reroll rounds of the
-    default policy (RULES-NOTES Milhamah 6: freeze every success, reroll
-    the first X of the others), P(meeting the difficulty) after the first
-    roll and after the rerolls, P(natural shoresh), P(botch), and the three
-    colour pairs ranked. With a result and a ``reroll`` action: the odds of
-    that reroll, the other dice frozen as they lie.
+    def __init__(self, designs: list, letters: list, wild: bool, x: int):
+        self.k = k = len(letters)
+        self.other = k + 1
+        self.cat_of = cat_of = {}
+        for j, group in enumerate(letters):
+            for ch in group:
+                cat_of[ch] = j
+        if wild:
+            cat_of[M.WILD] = k
+        types: dict = {}
+        self.face_cat = []
+        self.die_type = []
+        for colour, design in designs:
+            cats = [cat_of.get(f, k + 1) for f in M.die_faces(colour, design)]
+            self.face_cat.append(cats)
+            w = tuple(cats.count(c) for c in range(k + 2))
+            if w[k + 1] == SIDES:
+                self.die_type.append(None)
+                continue
+            self.die_type.append(types.setdefault(w, len(types)))
+        # dominators first (a dominator has strictly fewer dominators)
+        dom_n = {w: sum(1 for u in types if u != w and all(u[c] >= w[c] for c in range(k + 1)))
+                 for w in types}
+        ranked = sorted(types, key=lambda w: (dom_n[w], types[w]))
+        renum = {types[w]: i for i, w in enumerate(ranked)}
+        self.die_type = [None if t is None else renum[t] for t in self.die_type]
+        self.weights = ranked
+        self.type_cats = {}
+        for die, t in enumerate(self.die_type):
+            if t is not None:
+                self.type_cats.setdefault(t, self.face_cat[die])
+        self.designs = list(designs)
+        self.ntypes = len(types)
+        self.count = [self.die_type.count(t) for t in range(self.ntypes)]
+        self.live = sum(self.count)
+        self.xe = min(x, self.live)
+        self.B = self.live + 1
+        self._slots()
+        self._dominance()
+        self._draws: dict = {}
+
+    def _slots(self):
+        k, B = self.k, self.B
+        self.slots = []
+        self.tslots = []
+        self.oslot = []
+        self.succ = []
+        for t, w in enumerate(self.weights):
+            ids = []
+            for c in range(k + 2):
+                if w[c]:
+                    ids.append(len(self.slots))
+                    self.slots.append((t, c))
+            self.tslots.append(ids)
+            self.oslot.append(ids[-1] if w[k + 1] else None)
+            live = [i for i in ids if self.slots[i][1] <= k]
+            # A success die is worth rerolling only if its type can show
+            # something else that counts (else keeping it is never worse).
+            self.succ.append(live if len(live) > 1 else [])
+        self.sunit = [B ** i for i in range(len(self.slots))]
+        self.aunit = [B ** c if c <= k else 0 for _t, c in self.slots]
+        self.slot_of = {ts: i for i, ts in enumerate(self.slots)}
+        self.profile_slots = sorted([o for o in self.oslot if o is not None]
+                                    + [i for ids in self.succ for i in ids])
+        self._choice_memo: dict = {}
+        self._opt_memo: dict = {}
+        self._prefix_memo: dict = {}
+        #: no type has more dice than X: no count needs capping in a key
+        self.capless = max(self.count, default=0) <= self.xe
+        self.cat_unit = [B ** c for c in range(k + 1)]
+
+    def _dominance(self):
+        """``dom[t]``: the types whose every counting face count is at least
+        t's (in the last round a reroll of one of them is at least as good
+        as one of t); types are numbered so that dominators come first."""
+        k = self.k
+        self.dom = [[u for u in range(self.ntypes) if u != t
+                     and all(self.weights[u][c] >= self.weights[t][c] for c in range(k + 1))]
+                    for t in range(self.ntypes)]
+        self.dommask = [sum(1 << u for u in d) for d in self.dom]
+
+    def type_draws(self, t: int, n: int) -> list:
+        """(state add, agg add, weight) for ``n`` fresh dice of type t."""
+        key = (t, n)
+        if key not in self._draws:
+            ids = self.tslots[t]
+            w = [self.weights[t][self.slots[i][1]] for i in ids]
+            out = []
+            for comp, p in _multinomials(n, w):
+                sa = sum(e * self.sunit[i] for e, i in zip(comp, ids))
+                aa = sum(e * self.aunit[i] for e, i in zip(comp, ids))
+                out.append((sa, aa, p))
+            self._draws[key] = out
+        return self._draws[key]
+
+    def draws(self, m: tuple, full: bool) -> list:
+        """The merged outcomes of rerolling m[t] dice of each type t: by agg
+        alone (the last round) or by (state, agg) (rounds still to come)."""
+        key = (m, full)
+        if key not in self._draws:
+            acc = {(0, 0): 1}
+            for t, n in enumerate(m):
+                if not n:
+                    continue
+                new: dict = {}
+                for sa, aa, p in self.type_draws(t, n):
+                    for (s0, a0), p0 in acc.items():
+                        kk = (s0 + sa, a0 + aa) if full else (0, a0 + aa)
+                        new[kk] = new.get(kk, 0) + p0 * p
+                acc = new
+            self._draws[key] = ([(s, a, p) for (s, a), p in acc.items()] if full
+                                else [(a, p) for (_s, a), p in acc.items()])
+        return self._draws[key]
+
+    def first_roll(self) -> dict:
+        """{(state, agg): weight} of the first roll; weights sum to 12^live."""
+        return {(s, a): p for s, a, p in self.draws(tuple(self.count), True)}
+
+    def decode(self, state: int) -> list:
+        out = []
+        B = self.B
+        for _ in self.slots:
+            state, r = divmod(state, B)
+            out.append(r)
+        return out
+
+    def split(self, agg: int) -> tuple:
+        """(letter counts, wilds) of an agg."""
+        cnt = []
+        for _ in range(self.k):
+            agg, r = divmod(agg, self.B)
+            cnt.append(r)
+        return cnt, agg
+
+    def of_faces(self, faces: list) -> tuple:
+        """(state, agg, slot of each die or None) of the dice as they lie."""
+        state = agg = 0
+        where = []
+        for die, face in enumerate(faces):
+            t = self.die_type[die]
+            if t is None:
+                where.append(None)
+                continue
+            c = self.cat_of.get(face, self.other)
+            slot = next(s for s in self.tslots[t] if self.slots[s][1] == c)
+            where.append(slot)
+            state += self.sunit[slot]
+            agg += self.aunit[slot]
+        return state, agg, where
+
+    def _type_opts(self, t: int, sub: tuple) -> list:
+        """(dice, state removed, agg removed, blanks, all blanks?) for each
+        way to reroll dice of type t (its slot counts ``sub``) within X:
+        some of its blank dice, or all of them and some of its rerollable
+        successes; fewest dice first."""
+        key = (t, sub)
+        hit = self._opt_memo.get(key)
+        if hit is not None:
+            return hit
+        xe = self.xe
+        ids = self.tslots[t]
+        cnt = dict(zip(ids, sub))
+        o_slot = self.oslot[t]
+        o = cnt[o_slot] if o_slot is not None else 0
+        out = []
+        for nb in range(min(o, xe) + 1):
+            s0 = nb * self.sunit[o_slot] if nb else 0
+            if nb < o:
+                out.append((nb, s0, 0, nb, False))
+                continue
+            subsets = [(0, 0, 0)]
+            for i in self.succ[t]:
+                subsets = [(n + e, s + e * self.sunit[i], a + e * self.aunit[i])
+                           for n, s, a in subsets for e in range(min(cnt[i], xe - nb - n) + 1)]
+            out += [(nb + n, s0 + s, a, nb, True) for n, s, a in subsets]
+        out.sort(key=lambda x: x[0])
+        self._opt_memo[key] = out
+        return out
+
+    def choices(self, counts: list, last: bool) -> list:
+        """The non-empty choices that cannot take one more blank die
+        (``_Engine`` says why the others need not be looked at), as
+        (size, state removed, agg removed, dice per type, blanks per type);
+        kept per profile (the counts that matter, capped at X)."""
+        xe = self.xe
+        if self.capless:
+            key = (last,) + tuple(counts[i] for i in self.profile_slots)
+        else:
+            key = (last,) + tuple(min(counts[i], xe) for i in self.profile_slots)
+        hit = self._choice_memo.get(key)
+        if hit is None:
+            if len(self._choice_memo) > MEMO_LIMIT:
+                self._choice_memo.clear()
+                self._opt_memo.clear()
+                self._prefix_memo.clear()
+            hit = self._choice_memo[key] = self._maximal(counts, last)
+        return hit
+
+    def _maximal(self, counts: list, last: bool) -> list:
+        xe = self.xe
+        subs = tuple(tuple(counts[i] for i in ids) for ids in self.tslots)
+        t = len(subs) - 1
+        key = (t, subs[t])
+        split = self._opt_memo.get(("split",) + key)
+        if split is None:
+            topts = self._type_opts(t, subs[t])
+            exact = [[] for _ in range(xe + 1)]
+            full_below = [[] for _ in range(xe + 1)]
+            for opt in topts:
+                exact[opt[0]].append(opt)
+                for room in range(opt[0] + 1, xe + 1):
+                    if opt[4]:
+                        full_below[room].append(opt)
+            split = self._opt_memo[("split",) + key] = (exact, full_below, topts[0][4])
+        exact, full_below, none_left = split
+        dm = self.dommask[t] if last else 0
+        out = []
+        for size, rs, ra, m, oth, left, fm in self._prefix(t, subs, last):
+            if dm & ~fm:
+                if size and (size == xe or not (left or not none_left)):
+                    out.append((size, rs, ra, m + (0,), oth + (0,)))
+                continue
+            room = xe - size
+            for k, s, a, nb, _f in exact[room] if left else exact[room] + full_below[room]:
+                if size + k:
+                    out.append((size + k, rs + s, ra + a, m + (k,), oth + (nb,)))
+        return out
+
+    def _prefix(self, n: int, subs: tuple, last: bool) -> list:
+        """The partial choices over the first n types (shared by every state
+        that agrees on them): (size, state removed, agg removed, dice per
+        type, blanks per type, a blank kept?, types with every blank in)."""
+        if n == 0:
+            return [(0, 0, 0, (), (), False, 0)]
+        key = (last, subs[:n])
+        hit = self._prefix_memo.get(key)
+        if hit is not None:
+            return hit
+        t = n - 1
+        topts = self._type_opts(t, subs[t])
+        dm = self.dommask[t] if last else 0
+        none_left = topts[0][4]
+        xe = self.xe
+        new = []
+        for size, rs, ra, m, oth, left, fm in self._prefix(t, subs, last):
+            if dm & ~fm:
+                new.append((size, rs, ra, m + (0,), oth + (0,), left or not none_left, fm | (none_left << t)))
+                continue
+            room = xe - size
+            for k, s, a, nb, full in topts:
+                if k > room:
+                    break
+                new.append((size + k, rs + s, ra + a, m + (k,), oth + (nb,), left or not full, fm | (full << t)))
+        self._prefix_memo[key] = new
+        return new
+
+    def work_per_state(self, rounds: int) -> int:
+        """A static estimate of the work of one state's exact play over
+        ``rounds`` rounds: the choices (multisets of X types) times their
+        outcomes in the last round, times choices and outcomes by state for
+        each round before it. It depends on the spec alone, so the advice
+        of a state never depends on what earlier calls left in a cache."""
+        if rounds <= 0 or not self.xe:
+            return 1
+        choices = comb(max(1, self.ntypes) + self.xe - 1, self.xe)
+        last = comb(self.xe + self.k + 1, self.k + 1)
+        widest = max((len(ids) for ids in self.tslots), default=1)
+        full = comb(self.xe + widest - 1, widest - 1)
+        return choices * last * (choices * full) ** (rounds - 1)
+
+    def horizon(self, rounds: int) -> int:
+        """Rounds the advice looks ahead: all of them unless that is past
+        ``ADVICE_WORK``, then fewer; 0 when even the round at hand is past
+        ``ROUND_WORK`` (then the advice is ``heuristic``)."""
+        h = max(0, rounds)
+        while h > 1 and self.work_per_state(h) > ADVICE_WORK:
+            h -= 1
+        if h == 1 and self.work_per_state(1) > ROUND_WORK:
+            h = 0
+        return h
+
+    def heuristic(self, counts: list):
+        """The advice when searching every choice would take too long: the
+        blank dice, those whose design shows the most counting faces first,
+        as many as X allows; every success kept (None: nothing blank)."""
+        ranked = sorted((t for t in range(self.ntypes) if self.oslot[t] is not None),
+                        key=lambda t: -(SIDES - self.weights[t][self.other]))
+        left = self.xe
+        m = [0] * self.ntypes
+        rs = 0
+        for t in ranked:
+            n = min(left, counts[self.oslot[t]])
+            m[t] = n
+            rs += n * self.sunit[self.oslot[t]]
+            left -= n
+        size = self.xe - left
+        return (size, rs, 0, tuple(m), tuple(m)) if size else None
+
+
+# --------------------------------------------------------------------------
+# The dynamic programme.
+
+class _Engine:
+    """Best play for one side against one terminal (the side's final agg
+    → (score, dist), integer weights over ``self.dt``).
+
+    Values with r rounds left are integers over 12^(xe·r)·dt. Choices are
+    enumerated with three prunings, each a coupling: (1) within a type, a
+    success is rerolled only once every "neither" die of that type is
+    (keeping the success instead is never worse), and only if the type can
+    show another counting face; (2) only choices that cannot take one more
+    "neither" die (a fresh die is never worse than a blank one), then
+    fewer dice only where the chance stays the same (every smaller choice
+    that ties lies under a tied maximal one); (3) in the last round, a die
+    of a type is rerolled only once every "neither" die of each type whose
+    counting faces dominate it is. The first choice in enumeration order
+    wins among exact ties of chance and size."""
+
+    def __init__(self, model: _Model, terminal, dt: int, low: int, budget):
+        self.md = model
+        self.terminal = terminal
+        #: a score's bits below ``low`` break ties only after the dice count
+        self.low = low
+        self.budget = budget
+        self.dt = dt
+        self.work = 0
+        self.pows = [SIDES ** (model.xe - n) for n in range(model.xe + 1)]
+        self._clear()
+
+    def _clear(self):
+        self.t: dict = {}
+        self.g: dict = {}
+        self.e: dict = {}
+        self.best: dict = {}
+        self.key1: dict = {}
+        self.dist_memo: dict = {}
+        self.gd: dict = {}
+        self.v: dict = {}
+        self.pd: dict = {}
+
+    def _spend(self, n: int):
+        self.work += n
+        b = self.budget
+        if b.left is not None:
+            b.left -= n
+            if b.left < 0 and b.hard:
+                raise _TooBig
+
+    def term(self, agg: int, first: bool) -> tuple:
+        key = (agg, first)
+        v = self.t.get(key)
+        if v is None:
+            if len(self.t) > MEMO_LIMIT:
+                self._clear()
+            v = self.t[key] = self.terminal(agg, first)
+        return v
+
+    # -- values --------------------------------------------------------
+    def stop_score(self, r: int, agg: int, first: bool) -> int:
+        return self.term(agg, first)[0] * SIDES ** (self.md.xe * r)
+
+    def choose(self, r: int, state: int, agg: int, first: bool) -> tuple:
+        """(score, choice or None = stop) with r rounds left."""
+        stop = self.stop_score(r, agg, first)
+        if r <= 0 or not self.md.xe:
+            return stop, None
+        score, choice = self.reroll_best(r, state, agg)
+        if choice is None or stop >> self.low >= score >> self.low:
+            return stop, None
+        return score, choice
+
+    def decide(self, r: int, state: int, agg: int, first: bool, h: int):
+        """The advised choice with r rounds left, looking h rounds ahead
+        (h = 0: the heuristic)."""
+        if r <= 0:
+            return None
+        if h <= 0:
+            return self.md.heuristic(self.md.decode(state))
+        return self.choose(min(h, r), state, agg, first)[1]
+
+    def value(self, r: int, state: int, agg: int) -> int:
+        key = (r, state)
+        v = self.v.get(key)
+        if v is None:
+            v = self.v[key] = self.choose(r, state, agg, False)[0]
+        return v
+
+    def cand_value(self, r: int, state: int, agg: int, cand: tuple) -> int:
+        size, rs, ra, m = cand[:4]
+        scale = self.pows[size]
+        if r == 1:
+            return self.G(agg - ra, m) * scale
+        return self.E(r - 1, state - rs, agg - ra, m) * scale
+
+    def G(self, agg: int, m: tuple) -> int:
+        """Score of rerolling m in the last round, the rest kept."""
+        key = (agg, m)
+        v = self.g.get(key)
+        if v is None:
+            v = 0
+            draws = self.md.draws(m, False)
+            self._spend(len(draws))
+            term = self.term
+            for a, p in draws:
+                v += p * term(agg + a, False)[0]
+            self.g[key] = v
+        return v
+
+    def E(self, r: int, kstate: int, kagg: int, m: tuple) -> int:
+        """Score of rerolling m now with r rounds still to come."""
+        key = (r, kstate, m)
+        v = self.e.get(key)
+        if v is None:
+            v = 0
+            draws = self.md.draws(m, True)
+            self._spend(len(draws))
+            value = self.value
+            for s, a, p in draws:
+                v += p * value(r, kstate + s, kagg + a)
+            self.e[key] = v
+        return v
+
+    # -- choices -------------------------------------------------------
+    def reroll_best(self, r: int, state: int, agg: int) -> tuple:
+        """(score, choice) of the best non-empty reroll; a choice is
+        (size, state removed, agg removed, m = dice per type, others per type)."""
+        key = (r, state)
+        hit = self.best.get(key)
+        if hit is not None:
+            return hit
+        counts = self.md.decode(state)
+        k1 = self._key1(counts, agg) if r == 1 and not self.md.capless else None
+        if k1 is not None and k1 in self.key1:
+            hit = self.best[key] = self.key1[k1]
+            return hit
+        cands = self.md.choices(counts, r == 1)
+        self._spend(len(cands) + 1)
+        hit = self._pick(r, state, agg, cands, self.stop_score(r, agg, False))
+        self.best[key] = hit
+        if k1 is not None:
+            self.key1[k1] = hit
+        return hit
+
+    def _key1(self, counts: list, agg: int):
+        """In the last round a type with at least X blank dice never has a
+        success rerolled, and more than X blanks are alike: states that agree
+        on the rest share their choice."""
+        md = self.md
+        parts = []
+        for t in range(md.ntypes):
+            o = counts[md.oslot[t]] if md.oslot[t] is not None else 0
+            if o >= md.xe:
+                parts.append(-1)
+            else:
+                parts.append((o,) + tuple(counts[i] for i in md.succ[t]))
+        return agg, tuple(parts)
+
+    def _pick(self, r: int, state: int, agg: int, cands: list, floor: int) -> tuple:
+        """The best of ``cands`` by the score's main part; among equals the
+        fewest dice (found under the tied maximal choices); then the rest of
+        the score (more of the better outcomes), so that ties are broken by
+        what the player gets, never by the order of the dice. Fewer dice are
+        not looked for when keeping the roll is at least as good: keeping
+        wins then."""
+        low = self.low
+        best_p = -1
+        tied: list = []
+        values: list = []
+        pows = self.pows
+        g = self.g
+        for c in cands:
+            if r == 1:
+                key = (agg - c[2], c[3])
+                v = g.get(key)
+                if v is None:
+                    v = self.G(*key)
+                v *= pows[c[0]]
+            else:
+                v = self.cand_value(r, state, agg, c)
+            p = v >> low
+            if p > best_p:
+                best_p, tied, values = p, [c], [v]
+            elif p == best_p:
+                tied.append(c)
+                values.append(v)
+        if not tied:
+            return -1, None
+        if floor >> low >= best_p:
+            return values[0], tied[0]
+        for c in self._fewer(r, state, agg, tied, best_p):
+            tied.append(c)
+            values.append(self.cand_value(r, state, agg, c))
+        n = min(c[0] for c in tied)
+        top = max(v for v, c in zip(values, tied) if c[0] == n)
+        best = [i for i, c in enumerate(tied) if c[0] == n and values[i] == top]
+        if len(best) > 1:
+            # still equal: the whole distribution decides (it names no letter,
+            # so dice that mirror each other choose alike)
+            dists = {i: self._dist_of(r, state, agg, tied[i]) for i in best}
+            best = [max(best, key=lambda i: (dists[i], -i))]
+        return values[best[0]], tied[best[0]]
+
+    def _fewer(self, r: int, state: int, agg: int, tied: list, best_p: int) -> list:
+        """The choices one blank die at a time smaller than the tied ones
+        whose score keeps the same main part."""
+        seen = set()
+        found = []
+        frontier = tied
+        while frontier:
+            nxt = []
+            for c in frontier:
+                for t, o in enumerate(c[4]):
+                    if not o or c[0] == 1:
+                        continue
+                    c2 = self._less(c, t)
+                    if (c2[1], c2[3]) in seen:
+                        continue
+                    seen.add((c2[1], c2[3]))
+                    if self.cand_value(r, state, agg, c2) >> self.low == best_p:
+                        nxt.append(c2)
+            found += nxt
+            frontier = nxt
+        return found
+
+    def _less(self, c: tuple, t: int) -> tuple:
+        """The choice c with one blank die of type t kept instead."""
+        size, rs, ra, m, oth = c
+        md = self.md
+        m2 = m[:t] + (m[t] - 1,) + m[t + 1:]
+        o2 = oth[:t] + (oth[t] - 1,) + oth[t + 1:]
+        return size - 1, rs - md.sunit[md.oslot[t]], ra, m2, o2
+
+    # -- distributions along the best play ------------------------------
+    def dist(self, r: int, state: int, agg: int, first: bool, choice=False) -> int:
+        """The packed distribution of the final outcome with r rounds left,
+        playing ``choice`` now (False: the best) and best afterwards."""
+        if choice is False:
+            memo = not first
+            if memo:
+                hit = self.dist_memo.get((r, state))
+                if hit is not None:
+                    return hit
+            choice = self.choose(r, state, agg, first)[1]
+        else:
+            memo = False
+        if choice is None:
+            d = self.term(agg, first)[1] * SIDES ** (self.md.xe * r)
+        else:
+            d = self._dist_of(r, state, agg, choice)
+        if memo:
+            self.dist_memo[(r, state)] = d
+        return d
+
+    def policy_dist(self, r: int, state: int, agg: int, first: bool, h: int) -> int:
+        """The packed distribution of following the advice that looks h
+        rounds ahead (``decide``) for the r rounds left: the best play's when
+        h >= r, else that play's, evaluated exactly state by state."""
+        if h >= r:
+            return self.dist(r, state, agg, first)
+        key = (r, state, h)
+        hit = None if first else self.pd.get(key)
+        if hit is not None:
+            return hit
+        choice = self.decide(r, state, agg, first, h)
+        if choice is None:
+            d = self.term(agg, first)[1] * SIDES ** (self.md.xe * r)
+        else:
+            d = 0
+            for s, a, p in self.md.draws(choice[3], True):
+                d += p * self.policy_dist(r - 1, state - choice[1] + s, agg - choice[2] + a, False, h)
+            d *= self.pows[choice[0]]
+            self._spend(len(self.md.draws(choice[3], True)))
+        if not first:
+            self.pd[key] = d
+        return d
+
+    def _dist_of(self, r: int, state: int, agg: int, choice: tuple) -> int:
+        size, rs, ra, m = choice[:4]
+        d = 0
+        if r == 1:
+            key = (agg - ra, m)
+            d = self.gd.get(key)
+            if d is None:
+                d = 0
+                for a, p in self.md.draws(m, False):
+                    d += p * self.term(key[0] + a, False)[1]
+                self.gd[key] = d
+        else:
+            for s, a, p in self.md.draws(m, True):
+                d += p * self.dist(r - 1, state - rs + s, agg - ra + a, False)
+        return d * self.pows[size]
+
+    def score_of(self, r: int, state: int, agg: int, first: bool, choice) -> int:
+        if choice is None:
+            return self.stop_score(r, agg, first)
+        return self.cand_value(r, state, agg, choice)
+
+
+# --------------------------------------------------------------------------
+# A spec's models, terminals and engines.
+
+def _field(value: int, outcome: int, natural: bool) -> int:
+    """Index of (successes on the dice, outcome, natural) in a packed
+    distribution."""
+    return (value * len(OUTCOMES) + outcome) * 2 + int(natural)
+
+
+class _Budget:
+    """Work an answer may still take (None: no limit), shared by a spec's
+    engines; ``hard``: past it the exact answer gives up (``_TooBig``)."""
+
+    def __init__(self, left=None, hard=True):
+        self.left = left
+        self.hard = hard
+
+
+class _Ctx:
+    """Everything the odds of one normalized spec reuse: both sides'
+    models, the packing width, the reward assumed, and the engines (one for
+    the initiator per class of the opponent's dice, one for the reactor per
+    reading of the initiator's final dice)."""
+
+    def __init__(self, spec: dict):
+        self.spec = spec
+        self.xs = M._xs(spec)
+        need = M._need(spec["shoresh"])
+        self.letters = list(need)
+        self.need = [need[ch] for ch in self.letters]
+        self.wc = not spec["reaction"]
+        self.md = _Model(M.dice_of(spec), self.letters, self.wc, self.xs["initiator"])
+        self.R = spec["rounds"] if self.md.xe else 0
+        opp = spec["opponent"]
+        self.mo = None
+        self.Ro = 0
+        span = self.md.live + self.md.xe * self.R
+        if opp:
+            self.mo = _Model(M.dice_of(opp), ["".join(M._need(opp["shoresh"]))], False,
+                             self.xs["opponent"])
+            self.Ro = opp["rounds"] if self.mo.xe else 0
+            span += self.mo.live + self.mo.xe * self.Ro
+        # room for every weight of a whole turn, times a sample count
+        self.F = (SIDES ** span).bit_length() + 14
+        self.engines: dict = {}
+        self.budget = _Budget()
+        #: the first rolls, mirror images merged (``_canonical_first_rolls``)
+        self.first = None
+
+    def reward(self, chosen=None) -> str:
+        return chosen or (M.OPPOSED_REWARDS[0] if self.spec["opponent"] else M.NATURAL_REWARDS[0])
+
+    def score(self, outcome: int, natural: bool) -> int:
+        """The initiator's packed score: P(meet), P(success or better),
+        P(natural), P(no botch) (the main part), then P(critical), P(natural
+        success) (ties after the dice count)."""
+        F = self.F
+        return ((int(outcome in _MEET_IDX) << 5 * F) | (int(outcome in _SUCC_IDX) << 4 * F)
+                | (int(natural) << 3 * F) | (int(outcome != _BOTCH) << 2 * F)
+                | (int(outcome == _CRIT) << F) | int(outcome == _NATS))
+
+    def read(self, agg: int) -> tuple:
+        """(matches, successes, natural) of the initiator's agg."""
+        cnt, wilds = self.md.split(agg)
+        matches = sum(cnt)
+        natural = all(c >= n for c, n in zip(cnt, self.need))
+        return matches, matches + (wilds if self.wc else 0), natural
+
+    # -- engines ---------------------------------------------------------
+    def engine(self, key, make) -> _Engine:
+        eng = self.engines.get(key)
+        if eng is None:
+            eng = make()
+            if len(self.engines) > 256:
+                self.engines.clear()
+            self.engines[key] = eng
+        return eng
+
+    def solo(self, reward=None) -> _Engine:
+        reward = self.reward(reward)
+        spec = self.spec
+
+        def terminal(agg: int, first: bool) -> tuple:
+            matches, succ, natural = self.read(agg)
+            o = _outcome(spec, reward, matches, succ, natural, first and natural)
+            return self.score(o, natural), 1 << (self.F * _field(succ, o, natural))
+
+        return self.engine(("solo", reward), lambda: _Engine(self.md, terminal, 1, 2 * self.F, self.budget))
+
+    def reactor(self, resp: tuple) -> _Engine:
+        """The opponent's engine when the initiator's final dice give
+        outcome ``resp[m]`` against m opposing successes: it plays to make
+        the initiator miss, then fail to succeed."""
+        F = self.F
+
+        def terminal(agg: int, first: bool) -> tuple:
+            o = resp[agg]
+            # the initiator missing, then not succeeding (main part); then its
+            # plainer successes: a success rather than a natural one
+            score = ((int(o not in _MEET_IDX) << 5 * F) | (int(o not in _SUCC_IDX) << 4 * F)
+                     | (int(o == _PLAIN) << F) | int(o == _NATS))
+            return score, 1 << (F * agg)
+
+        return self.engine(("react", resp), lambda: _Engine(self.mo, terminal, 1, 2 * F, self.budget))
+
+    def opp_class(self, state: int, agg: int, left: int) -> tuple:
+        """What of the opponent's dice its reaction depends on: its
+        successes (never rerolled) and its blank dice per type, capped at
+        what its rounds left can reroll."""
+        mo = self.mo
+        counts = mo.decode(state)
+        cap = mo.xe * left
+        blanks = tuple(min(cap, counts[mo.oslot[t]]) if mo.oslot[t] is not None else 0
+                       for t in range(mo.ntypes))
+        return left, agg, blanks
+
+    def versus(self, opp_state: int, opp_agg: int, left: int, reward=None) -> _Engine:
+        """The initiator's engine against the opponent's dice as they lie:
+        each of its final readings is answered by the opponent's best
+        reaction, exactly."""
+        reward = self.reward(reward)
+        spec = self.spec
+        F = self.F
+        dt = SIDES ** (self.mo.xe * left)
+        n_o = self.mo.live
+        h_o = self.mo.horizon(left)
+
+        def terminal(agg: int, first: bool) -> tuple:
+            matches, succ, natural = self.read(agg)
+            resp = tuple(_outcome(spec, reward, matches, succ, natural, first and natural, mo)
+                         for mo in range(n_o + 1))
+            if len(set(resp)) == 1:
+                return self.score(resp[0], natural) * dt, (1 << (F * _field(succ, resp[0], natural))) * dt
+            d = self.reactor(resp).policy_dist(left, opp_state, opp_agg, False, h_o)
+            score = dist = 0
+            mask = (1 << F) - 1
+            for mo in range(n_o + 1):
+                w = (d >> (F * mo)) & mask
+                if w:
+                    score += w * self.score(resp[mo], natural)
+                    dist += w << (F * _field(succ, resp[mo], natural))
+            return score, dist
+
+        key = ("vs", reward, self.opp_class(opp_state, opp_agg, left))
+        return self.engine(key, lambda: _Engine(self.md, terminal, dt, 2 * F, self.budget))
+
+
+_CTX_CACHE: dict = {}
+
+
+def _ctx(spec: dict) -> _Ctx:
+    key = json.dumps(spec, sort_keys=True, ensure_ascii=False)
+    ctx = _CTX_CACHE.get(key)
+    if ctx is None:
+        if len(_CTX_CACHE) >= 16:
+            _CTX_CACHE.clear()
+        ctx = _CTX_CACHE[key] = _Ctx(spec)
+    return ctx
+
+
+# --------------------------------------------------------------------------
+# The whole turn before the roll: exact, else sampled.
+
+def _picker(dist: dict):
+    """Draw a key of ``dist`` ({key: integer weight}) with an rng."""
+    keys = list(dist)
+    cum = []
+    acc = 0
+    for k in keys:
+        acc += dist[k]
+        cum.append(acc)
+    return lambda rng: keys[min(len(keys) - 1, bisect_right(cum, rng.random() * acc))]
+
+
+def _opp_groups(ctx: _Ctx) -> list:
+    """The opponent's first rolls grouped by what its reaction depends on:
+    [(weight, state, agg)], one representative per class."""
+    if ctx.mo is None:
+        return [(1, 0, 0)]
+    groups: dict = {}
+    for (s, a), w in ctx.mo.first_roll().items():
+        key = ctx.opp_class(s, a, ctx.Ro)
+        if key in groups:
+            groups[key][0] += w
+        else:
+            groups[key] = [w, s, a]
+    return [tuple(g) for g in groups.values()]
+
+
+def _engine_for(ctx: _Ctx, opp) -> _Engine:
+    if ctx.mo is None:
+        return ctx.solo()
+    return ctx.versus(opp[0], opp[1], ctx.Ro)
+
+
+def _prior(ctx: _Ctx) -> dict:
+    """Packed distributions of the final outcome (``dist`` over ``den``) and
+    of stopping after the first roll (``dist0`` over ``den0``), best play:
+    exact over the likeliest first rolls until ``EXACT_WORK``, the rest
+    sampled (``_prior_mixed``); played out when the advice cannot see the
+    whole turn (``_prior_played``)."""
+    if ctx.md.horizon(ctx.R) < ctx.R or (ctx.mo is not None and ctx.mo.horizon(ctx.Ro) < ctx.Ro):
+        return _prior_played(ctx)
+    try:
+        return _prior_mixed(ctx, EXACT_WORK)
+    finally:
+        ctx.budget.left = None
+
+
+def _prior_exact(ctx: _Ctx) -> dict:
+    """Every first roll valued exactly, whatever the work."""
+    return _prior_mixed(ctx, None)
+
+
+def _turn_den(ctx: _Ctx) -> int:
+    """Denominator of one first roll's values: the initiator's rerolls and,
+    opposed, the opponent's reaction."""
+    den = SIDES ** (ctx.md.xe * ctx.R)
+    if ctx.mo is not None:
+        den *= SIDES ** (ctx.mo.xe * ctx.Ro)
+    return den
+
+
+def _mirrors(md: _Model, need: list) -> list:
+    """The slot permutations that relabel letters (of equal need) and map
+    the dice onto themselves: a first roll and its mirror image have the
+    same odds, so only one of them is valued."""
+    k = md.k
+    index = {w: t for t, w in enumerate(md.weights)}
+    out = []
+    for q in permutations(range(k)):
+        if q == tuple(range(k)) or any(need[q[j]] != need[j] for j in range(k)):
+            continue
+        cat = list(q) + [k, k + 1]
+        tmap = []
+        for t, w in enumerate(md.weights):
+            w2 = [0] * (k + 2)
+            for c in range(k + 2):
+                w2[cat[c]] = w[c]
+            u = index.get(tuple(w2))
+            if u is None or md.count[u] != md.count[t]:
+                break
+            tmap.append(u)
+        else:
+            out.append([md.slot_of[(tmap[t], cat[c])] for t, c in md.slots])
+    return out
+
+
+def _canonical_first_rolls(ctx: _Ctx) -> dict:
+    """The first rolls with mirror images merged: {(state, agg): weight},
+    each under its smallest state (built type by type: each type's draws
+    carry their images under every mirror)."""
+    if ctx.first is not None:
+        return ctx.first
+    md = ctx.md
+    perms = _mirrors(md, ctx.need)
+    if not perms:
+        ctx.first = md.first_roll()
+        return ctx.first
+    acc = {(0, 0) * (len(perms) + 1): 1}
+    for t, n in enumerate(md.count):
+        ids = md.tslots[t]
+        new: dict = {}
+        for sa, aa, p in md.type_draws(t, n):
+            counts = md.decode(sa)
+            key = [sa, aa]
+            for perm in perms:
+                key += [sum(counts[i] * md.sunit[perm[i]] for i in ids),
+                        sum(counts[i] * md.aunit[perm[i]] for i in ids)]
+            for k0, w0 in acc.items():
+                k = tuple(x + y for x, y in zip(k0, key))
+                new[k] = new.get(k, 0) + w0 * p
+        acc = new
+    out: dict = {}
+    for k, w in acc.items():
+        best = min(zip(k[::2], k[1::2]))
+        out[best] = out.get(best, 0) + w
+    ctx.first = out
+    return out
+
+
+def _first_rolls(ctx: _Ctx) -> tuple:
+    """The first rolls, likeliest first (mirror images merged): an iterator
+    of (weight, initiator (state, agg), opponent (state, agg) or None), and
+    the total weight. Opposed, the pairs come from a heap over both sides'
+    sorted lists."""
+    mine = sorted(_canonical_first_rolls(ctx).items(), key=lambda kv: -kv[1])
+    total = SIDES ** ctx.md.live
+    if ctx.mo is None:
+        return ((w, si, None) for si, w in mine), total
+    theirs = sorted(((w, (s, a)) for w, s, a in _opp_groups(ctx)), key=lambda x: -x[0])
+    total *= SIDES ** ctx.mo.live
+
+    def pairs():
+        heap = [(-mine[0][1] * theirs[0][0], 0, 0)]
+        seen = {(0, 0)}
+        while heap:
+            w, i, j = heapq.heappop(heap)
+            yield -w, mine[i][0], theirs[j][1]
+            for i2, j2 in ((i + 1, j), (i, j + 1)):
+                if i2 < len(mine) and j2 < len(theirs) and (i2, j2) not in seen:
+                    seen.add((i2, j2))
+                    heapq.heappush(heap, (-mine[i2][1] * theirs[j2][0], i2, j2))
+
+    return pairs(), total
+
+
+def _prior_mixed(ctx: _Ctx, work) -> dict:
+    """The likeliest first rolls valued exactly until ``work`` (counted,
+    never timed: the same question gets the same answer; None: all of
+    them); then, if any are left, a seeded sample of the rest, each valued
+    exactly, weighted by the mass left. The margin is 1.96 standard errors
+    of the largest of P(meet), P(success), P(natural) on the sample, times
+    the share of the rolls it stands for."""
+    budget = ctx.budget
+    budget.left, budget.hard = work, False
+    den1 = _turn_den(ctx)
+    items, total = _first_rolls(ctx)
+    tot = tot0 = mass = 0
+    done = set()
+    for w, si, so in items:
+        if budget.left is not None and budget.left <= 0:
+            break
+        eng = _engine_for(ctx, so)
+        tot += w * eng.dist(ctx.R, si[0], si[1], True)
+        tot0 += w * eng.term(si[1], True)[1]
+        mass += w
+        done.add((si, so))
+    scale0 = SIDES ** (ctx.md.xe * ctx.R)
+    if mass == total:
+        return {"dist": tot, "den": total * den1, "dist0": tot0, "den0": total * den1 // scale0,
+                "sampled": 0}
+    tail = _tail(ctx, done)
+    n = tail["n"]
+    left = total - mass
+    if not n:
+        # a tail too thin to hit in the draws allowed: the exact part stands
+        # for all, and the tail counts as wholly uncertain
+        return {"dist": tot, "den": mass * den1, "dist0": tot0, "den0": mass * den1 // scale0,
+                "sampled": 0, "margin": round(left / total, 4) + 0.0001, "exact_share": mass / total}
+    return {"dist": tot * n + left * tail["dist"], "den": total * den1 * n,
+            "dist0": tot0 * n + left * tail["dist0"], "den0": total * den1 // scale0 * n,
+            "sampled": n, "margin": round(left / total * tail["margin"], 4),
+            "exact_share": mass / total}
+
+
+def _tail(ctx: _Ctx, done: set) -> dict:
+    """A seeded sample of the first rolls not in ``done``, each valued
+    exactly with best play: packed sums over ``n`` draws."""
+    rng = random.Random(spec_seed("milhamah", ctx.spec, ["best play", ctx.R]))
+    pick = _picker(_canonical_first_rolls(ctx))
+    pick_o = _picker({(s, a): w for w, s, a in _opp_groups(ctx)}) if ctx.mo is not None else None
+    budget = ctx.budget
+    budget.left = SAMPLE_WORK
+    den1 = _turn_den(ctx)
+    F = ctx.F
+    mask = (1 << F) - 1
+    tot = tot0 = n = tries = 0
+    sums = [[0.0, 0.0] for _ in range(3)]
+    while n < SAMPLES and (n < MIN_SAMPLES or budget.left > 0) and tries < 50 * SAMPLES:
+        tries += 1
+        si = pick(rng)
+        so = pick_o(rng) if pick_o else None
+        if (si, so) in done:
+            continue
+        eng = _engine_for(ctx, so)
+        budget.left -= PLAY_WORK
+        sc = eng.choose(ctx.R, si[0], si[1], True)[0]
+        tot += eng.dist(ctx.R, si[0], si[1], True)
+        tot0 += eng.term(si[1], True)[1]
+        for i in range(3):
+            p = ((sc >> (F * (5 - i))) & mask) / den1
+            sums[i][0] += p
+            sums[i][1] += p * p
+        n += 1
+    if not n:
+        return {"n": 0}
+    var = max(sq / n - (sm / n) ** 2 for sm, sq in sums)
+    return {"n": n, "dist": tot, "dist0": tot0, "margin": 1.96 * ((max(0.0, var) + 1 / n) / n) ** 0.5}
+
+
+def _prior_played(ctx: _Ctx) -> dict:
+    """When the advice looks fewer rounds ahead than the turn has, its
+    odds are those of playing it: seeded turns played out, until
+    ``SAMPLES`` or ``SAMPLE_WORK``; the margin is that of a proportion."""
+    rng = random.Random(spec_seed("milhamah", ctx.spec, ["advice played", ctx.R]))
+    pick = _picker(ctx.md.first_roll())
+    pick_o = _picker({(s, a): w for w, s, a in _opp_groups(ctx)}) if ctx.mo is not None else None
+    h = ctx.md.horizon(ctx.R)
+    budget = ctx.budget
+    budget.left, budget.hard = SAMPLE_WORK, False
+    tot = tot0 = n = 0
+    while n < SAMPLES and (n < MIN_PLAYS or budget.left > 0):
+        si = pick(rng)
+        eng = _engine_for(ctx, pick_o(rng) if pick_o else None)
+        budget.left -= PLAY_WORK * max(1, ctx.R)
+        tot += _play(eng, ctx.R, si[0], si[1], True, h, rng)[1]
+        tot0 += eng.term(si[1], True)[1]
+        n += 1
+    budget.left = None
+    dt = _turn_den(ctx) // SIDES ** (ctx.md.xe * ctx.R)
+    return {"dist": tot, "den": n * dt, "dist0": tot0, "den0": n * dt, "sampled": n,
+            "margin": round(1.96 * (0.25 / n) ** 0.5, 4), "played": True, "h": h}
+
+
+def _play(eng: _Engine, r: int, state: int, agg: int, first: bool, h: int, rng) -> tuple:
+    """One turn played out by the advice (looking ``h`` rounds ahead):
+    the terminal's (score, dist) of the final dice."""
+    md = eng.md
+    while r > 0:
+        choice = eng.decide(r, state, agg, first, h)
+        if choice is None:
+            break
+        state, agg = _reroll(md, state, agg, choice, rng)
+        first = False
+        r -= 1
+    return eng.term(agg, first)
+
+
+def _reroll(md: _Model, state: int, agg: int, choice: tuple, rng) -> tuple:
+    state -= choice[1]
+    agg -= choice[2]
+    for t, n in enumerate(choice[3]):
+        cats = md.type_cats.get(t)
+        for _ in range(n):
+            slot = md.slot_of[(t, cats[rng.randrange(SIDES)])]
+            state += md.sunit[slot]
+            agg += md.aunit[slot]
+    return state, agg
+
+
+def _decode(ctx: _Ctx, packed: int, den: int) -> dict:
+    """{value: p}, {outcome: p}, P(natural) of a packed distribution."""
+    F = ctx.F
+    mask = (1 << F) - 1
+    value: dict = {}
+    outcome = {o: 0.0 for o in OUTCOMES}
+    natural = 0
+    idx = 0
+    while packed:
+        w = packed & mask
+        packed >>= F
+        if w:
+            nat = idx % 2
+            o = (idx // 2) % len(OUTCOMES)
+            v = idx // 2 // len(OUTCOMES)
+            value[v] = value.get(v, 0) + w
+            outcome[OUTCOMES[o]] += w / den
+            natural += w * nat
+        idx += 1
+    return {"value": {v: w / den for v, w in value.items()}, "outcome": outcome,
+            "natural": natural / den, "meets": sum(outcome[o] for o in MEETS),
+            "success": sum(outcome[o] for o in _SUCCEEDS)}
+
+
+# --------------------------------------------------------------------------
+# Words: what the odds assume, and why the advice.
+
+def _policy(spec: dict, ahead=None) -> str:
+    """What the odds assume, in words. ``ahead``: the rounds the advice
+    looks ahead when fewer than the turn has (0: the blank dice, unsearched)."""
+    opp = spec["opponent"]
+    text = ("Best play: each round the at most X dice, any dice or none, "
+            "whose reroll gives the highest chance to meet the " + ("opponent" if opp else "difficulty")
+            + ", then of success, then of a natural, then of no botch, then the fewest dice; later "
+            "rounds played the same way; stopping keeps a first-roll natural's bonus. The natural's "
+            "reward is taken as " + ("+1 and uncounterable" if opp else "the success bonus")
+            + " (the best for meeting the bar) unless already chosen; cipher flips are not used.")
+    if opp:
+        text += (" Opposed: the initiator plays first, seeing the opponent's first roll; the opponent "
+                 "then reacts to the initiator's final dice and plays to stop it (wilds never count "
+                 "for the reactor).")
+    if ahead == 0:
+        text += (" With this many dice and this X, searching every choice would take too long: the "
+                 "advice rerolls the blank dice, those with the most useful faces first, and the odds "
+                 "are of that play.")
+    elif ahead is not None:
+        text += (f" With this many dice, rounds and X the advice looks {ahead} round"
+                 f"{'' if ahead == 1 else 's'} ahead (exact play would take too long), and the odds are "
+                 "of that play.")
+    return text
+
+
+def _design_name(design: tuple) -> str:
+    return f"{design[0]} {design[1]}"
+
+
+def _listing(items: list) -> str:
+    items = list(dict.fromkeys(items))
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _missing(ctx: _Ctx, faces: list) -> list:
+    """The shoresh letters a natural still lacks (a doubled one as often
+    as it is short)."""
+    out = []
+    for ch, n in zip(ctx.letters, ctx.need):
+        out += [ch] * max(0, n - faces.count(ch))
+    return out
+
+
+def _why(ctx: _Ctx, faces: list, dice: list, first: bool, left: int, stop_meets: float) -> str:
+    """A short reason for the initiator's advice, from what the dice show."""
+    if left <= 0:
+        return "No reroll is left: the dice stand."
+    natural_now = not _missing(ctx, faces)
+    if not dice:
+        if first and natural_now and ctx.spec["first_bonus"]:
+            return (f"Keep the first-roll natural's bonus (+{ctx.spec['first_bonus']}): "
+                    "rerolling would forfeit it.")
+        if stop_meets >= 1:
+            return "The dice already meet the bar: no reroll raises the chance of success or a natural."
+        return "No reroll of up to X dice raises the chance: keep the roll."
+    parts = _why_parts(ctx, faces, dice)
+    if first and natural_now:
+        parts.append("this forfeits the first-roll bonus but gives the better chance")
+    text = "; ".join(p for p in parts if p)
+    return text[:1].upper() + text[1:] + "."
+
+
+def _why_parts(ctx: _Ctx, faces: list, dice: list) -> list:
+    """A reason per kind of die advised: blank, wild, spare or needed letter."""
+    missing = _missing(ctx, faces)
+    wild = M.WILD if ctx.wc else None
+    wilds = [i for i in dice if faces[i] == wild]
+    letters = [i for i in dice if faces[i] in ctx.letters]
+    blanks = [i for i in dice if i not in wilds and i not in letters]
+    parts = [_why_blanks(ctx, faces, blanks, missing)] if blanks else []
+    if wilds:
+        parts.append(("rerolling the wild" if len(wilds) == 1 else "rerolling the wilds")
+                     + " may complete the natural" + (f" (missing {_listing(missing)})" if missing else ""))
+    for i in letters:
+        ch = faces[i]
+        if faces.count(ch) > ctx.need[ctx.letters.index(ch)]:
+            parts.append(f"a spare {ch} counts only as one success; rerolling it may show "
+                         + (_listing(missing) if missing else "another letter"))
+        else:
+            parts.append(f"giving up the {ch} is worth the chance at {_listing(missing) or 'more'}")
+    return parts
+
+
+def _why_blanks(ctx: _Ctx, faces: list, blanks: list, missing: list) -> str:
+    """Why these blank dice: and, where the missing letters sit only on
+    their designs, say so (e.g. "ט and כ are only on red B")."""
+    md = ctx.md
+    n = len(blanks)
+    lead = "this die shows no letter of the shoresh" if n == 1 else f"these {n} dice show no letter of the shoresh"
+    if not missing:
+        return lead
+    on = [set(M.die_faces(*design)) for design in md.designs]
+    rest = set().union(*(on[i] for i in range(len(faces)) if i not in blanks))
+    only = [ch for ch in dict.fromkeys(missing) if ch not in rest and any(ch in on[i] for i in blanks)]
+    if not only:
+        return lead
+    where = _listing([_design_name(md.designs[i]) for i in blanks if set(only) & on[i]])
+    return f"{lead}, and {_listing(only)} {'is' if len(only) == 1 else 'are'} only on {where}"
+
+
+def _why_reactor(dice: list, left: int, now_meets: float) -> str:
+    if left <= 0:
+        return "No reroll is left for the opponent."
+    if not dice:
+        if now_meets <= 0:
+            return "The initiator already misses: the opponent keeps the roll."
+        return "No reroll can stop the initiator: the opponent keeps the roll."
+    return (f"Reroll {'the die' if len(dice) == 1 else f'the {len(dice)} dice'} without a letter of the "
+            "opponent's shoresh, those most likely to show one first: only its successes stop the initiator.")
+
+
+# --------------------------------------------------------------------------
+# After a roll: the advice and the odds of a choice, from the dice as they lie.
+
+def _choice_of(md: _Model, where: list, dice: list):
+    """The engine's choice for rerolling these dice (None: keep the roll;
+    a dead die changes nothing but still spends the round)."""
+    if not dice:
+        return None
+    size = rs = ra = 0
+    m = [0] * md.ntypes
+    oth = [0] * md.ntypes
+    for i in dice:
+        slot = where[i]
+        if slot is None:
+            continue
+        t, c = md.slots[slot]
+        size += 1
+        rs += md.sunit[slot]
+        ra += md.aunit[slot]
+        m[t] += 1
+        oth[t] += c == md.other
+    return size, rs, ra, tuple(m), tuple(oth)
+
+
+def _dice_of(md: _Model, where: list, choice) -> list:
+    """The die indices of a choice: the first dice of each type and face."""
+    if choice is None:
+        return []
+    out = []
+    for slot, n in enumerate(md.decode(choice[1])):
+        if n:
+            out += [i for i, w in enumerate(where) if w == slot][:n]
+    return sorted(out)
+
+
+def _priced(eng: _Engine, r: int, state: int, agg: int, first: bool, choice, h: int, seed) -> tuple:
+    """(packed distribution, denominator, samples) of playing ``choice`` now
+    and the advice afterwards: exact when the advice sees every round left
+    (or all but this one: then the advised play is evaluated state by
+    state), else played out ``SAMPLES`` times with a seed from the question."""
+    md = eng.md
+    den = SIDES ** (md.xe * r) * eng.dt
+    if h >= r:
+        return eng.dist(r, state, agg, first, choice), den, 0
+    if h >= 1 and r <= h + 1:
+        if choice is None:
+            return eng.term(agg, first)[1] * SIDES ** (md.xe * r), den, 0
+        d = 0
+        for s, a, p in md.draws(choice[3], True):
+            d += p * eng.policy_dist(r - 1, state - choice[1] + s, agg - choice[2] + a, False, h)
+        return d * eng.pows[choice[0]], den, 0
+    rng = random.Random(seed)
+    tot = 0
+    for _ in range(SAMPLES):
+        s, a, f, left = state, agg, first, r
+        if choice is not None:
+            s, a = _reroll(md, s, a, choice, rng)
+            f, left = False, r - 1
+        tot += _play(eng, left, s, a, f, h, rng)[1]
+    return tot, SAMPLES * eng.dt, SAMPLES
+
+
+def _who(st: dict, action) -> tuple:
+    """(side, verb, dice) of an odds question after a roll."""
+    sides = st["sides"]
+    if action is None:
+        side = "initiator"
+        if not sides["initiator"]["left"] and "opponent" in sides and sides["opponent"]["left"]:
+            side = "opponent"
+        return side, "best", None
+    side = action.get("side", "initiator")
+    if not isinstance(side, str) or side not in sides:
+        raise SpecError("side", "must be initiator" + (" or opponent" if "opponent" in sides else ""))
+    verb = action.get("do")
+    if verb not in ("reroll", "best"):
+        raise SpecError("action", "odds are given for a reroll or the best play ('best')")
+    if verb == "best":
+        return side, verb, None
+    dice = action.get("dice")
+    n = len(sides[side]["faces"])
+    if not isinstance(dice, list) or any(isinstance(i, bool) or not isinstance(i, int)
+                                         or not 0 <= i < n for i in dice) or len(set(dice)) != len(dice):
+        raise SpecError("dice", f"must list die numbers from 0 to {n - 1}")
+    return side, verb, sorted(dice)
+
+
+def _check_reroll(spec: dict, st: dict, side: str, dice: list):
+    x = M._xs(spec)[side]
+    if len(dice) > x:
+        raise SpecError("dice", f"at most X = {x} dice may be rerolled")
+    if dice and not st["sides"][side]["left"]:
+        raise SpecError("action", f"reroll is not allowed now for the {side}")
+
+
+def _summary_of(ctx: _Ctx, packed: int, den: int) -> dict:
+    res = _decode(ctx, packed, den)
+    return {"value": dist_to_json(res["value"]), "outcome": res["outcome"], "natural": res["natural"],
+            "meets": res["meets"], "success": res["success"]}
+
+
+def _initiator_engine(ctx: _Ctx, st: dict) -> tuple:
+    si = st["sides"]["initiator"]
+    md = ctx.md
+    s, a, where = md.of_faces(si["faces"])
+    if ctx.mo is None:
+        eng = ctx.solo(si["reward"])
+    else:
+        so_ = st["sides"]["opponent"]
+        so, ao, _w = ctx.mo.of_faces(so_["faces"])
+        eng = ctx.versus(so, ao, so_["left"], si["reward"])
+    return eng, s, a, where
+
+
+def _advise_initiator(ctx: _Ctx, st: dict) -> dict:
+    si = st["sides"]["initiator"]
+    eng, s, a, where = _initiator_engine(ctx, st)
+    r = si["left"]
+    h = ctx.md.horizon(r)
+    choice = eng.decide(r, s, a, si["first"], h)
+    stop_meets = (eng.term(a, si["first"])[0] >> 5 * ctx.F) / eng.dt
+    dice = _dice_of(ctx.md, where, choice)
+    return {"eng": eng, "state": (s, a, where), "r": r, "h": h, "choice": choice, "dice": dice,
+            "why": _why(ctx, si["faces"], dice, si["first"], r, stop_meets)}
+
+
+def _reactor_engine(ctx: _Ctx, st: dict) -> tuple:
+    si = st["sides"]["initiator"]
+    matches, succ, natural = ctx.read(ctx.md.of_faces(si["faces"])[1])
+    resp = tuple(_outcome(ctx.spec, si["reward"], matches, succ, natural, si["first"] and natural, mo)
+                 for mo in range(ctx.mo.live + 1))
+    so, ao, where = ctx.mo.of_faces(st["sides"]["opponent"]["faces"])
+    return ctx.reactor(resp), resp, so, ao, where
+
+
+def _advise_opponent(ctx: _Ctx, st: dict) -> dict:
+    eng, resp, so, ao, where = _reactor_engine(ctx, st)
+    r = st["sides"]["opponent"]["left"]
+    h = ctx.mo.horizon(r)
+    choice = eng.decide(r, so, ao, False, h)
+    dice = _dice_of(ctx.mo, where, choice)
+    now = int(resp[min(ao, len(resp) - 1)] in _MEET_IDX)
+    return {"eng": eng, "resp": resp, "state": (so, ao, where), "r": r, "h": h, "choice": choice,
+            "dice": dice, "why": _why_reactor(dice, r, now)}
+
+
+def _odds_initiator(ctx: _Ctx, st: dict, dice) -> dict:
+    adv = _advise_initiator(ctx, st)
+    eng, (s, a, where), r, h = adv["eng"], adv["state"], adv["r"], adv["h"]
+    first = st["sides"]["initiator"]["first"]
+    seed = spec_seed("milhamah", ctx.spec, [st["sides"]["initiator"]["faces"], dice])
+    best_choice = adv["choice"]
+    choice = best_choice if dice is None else _choice_of(ctx.md, where, dice)
+    d, den, n = _priced(eng, r, s, a, first, choice, h, seed)
+    out = _summary_of(ctx, d, den)
+    out.update({"dice": adv["dice"] if dice is None else dice, "exact": not n, "why": adv["why"],
+                "_ahead": h if h < r else None})
+    if n:
+        out.update({"sampled": n, "margin": round(1.96 * (0.25 / n) ** 0.5, 4)})
+    if dice is not None:
+        bd, bden, _n = _priced(eng, r, s, a, first, best_choice, h, seed)
+        best = _summary_of(ctx, bd, bden)
+        out["best"] = {"dice": adv["dice"], "meets": best["meets"], "success": best["success"],
+                       "natural": best["natural"], "why": adv["why"]}
+    return out
+
+
+def _odds_opponent(ctx: _Ctx, st: dict, dice) -> dict:
+    adv = _advise_opponent(ctx, st)
+    eng, (so, ao, where), r, h, resp = adv["eng"], adv["state"], adv["r"], adv["h"], adv["resp"]
+    seed = spec_seed("milhamah", ctx.spec, [st["sides"]["opponent"]["faces"], dice, "opponent"])
+    choice = adv["choice"] if dice is None else _choice_of(ctx.mo, where, dice)
+    d, den, n = _priced(eng, r, so, ao, False, choice, h, seed)
+    out = _reaction_summary(ctx, d, den, resp)
+    out.update({"dice": adv["dice"] if dice is None else dice, "exact": not n, "why": adv["why"],
+                "_ahead": h if h < r else None})
+    if n:
+        out.update({"sampled": n, "margin": round(1.96 * (0.25 / n) ** 0.5, 4)})
+    if dice is not None:
+        best = _reaction_summary(ctx, *_priced(eng, r, so, ao, False, adv["choice"], h, seed)[:2], resp)
+        out["best"] = {"dice": adv["dice"], "meets": best["meets"], "success": best["success"],
+                       "why": adv["why"]}
+    return out
+
+
+def _reaction_summary(ctx: _Ctx, packed: int, den: int, resp: tuple) -> dict:
+    """The opponent's successes (``value``) and the initiator's outcome."""
+    F = ctx.F
+    mask = (1 << F) - 1
+    value = {}
+    outcome = {o: 0.0 for o in OUTCOMES}
+    for mo in range(len(resp)):
+        w = (packed >> (F * mo)) & mask
+        if w:
+            value[mo] = w / den
+            outcome[OUTCOMES[resp[mo]]] += w / den
+    return {"value": dist_to_json(value), "outcome": outcome,
+            "meets": sum(outcome[o] for o in MEETS), "success": sum(outcome[o] for o in _SUCCEEDS)}
+
+
+def _odds_after(spec: dict, result, action) -> dict:
+    st = _state(spec, result)
+    side, verb, dice = _who(st, action)
+    if dice is not None:
+        _check_reroll(spec, st, side, dice)
+    ctx = _ctx(spec)
+    out = _odds_initiator(ctx, st, dice) if side == "initiator" else _odds_opponent(ctx, st, dice)
+    ahead = out.pop("_ahead")
+    out.update({"side": side, "now": st["outcome"], "policy": _policy(spec, ahead)})
+    return out
+
+
+def best_reroll(spec: dict, result, side: str = "initiator") -> list:
+    """The advised die indices for ``side`` ([] = keep the roll, also when
+    no reroll is allowed).
+
+    >>> from rules.milhamah import normalize
+    >>> from rules.dice import ScriptedRng
+    >>> import rules
+    >>> spec = normalize({"shoresh": "טכ", "pool": {"red": 2}, "rerolls": 1, "difficulty": 1})
+    >>> r = rules.roll("milhamah", spec, ScriptedRng([1, 12]))   # א on red A, ע on red B
+    >>> best_reroll(spec, r)
+    [1]
+    """
+    st = _state(spec, result)
+    if side not in st["sides"]:
+        raise SpecError("side", "must be initiator" + (" or opponent" if spec["opponent"] else ""))
+    return _advice(_ctx(spec), st, side)
+
+
+def _advice(ctx: _Ctx, st: dict, side: str) -> list:
+    if not st["sides"][side]["left"]:
+        return []
+    adv = _advise_initiator(ctx, st) if side == "initiator" else _advise_opponent(ctx, st)
+    return adv["dice"]
+
+
+def attach_advice(spec: dict, result: dict, track: dict) -> None:
+    """The hook ``milhamah._present`` calls with the state it presents:
+    the advice of each side."""
+    st = _state(spec, track=track)
+    ctx = _ctx(spec)
+    result["best_reroll"] = _advice(ctx, st, "initiator")
+    if "opponent" in st["sides"] and isinstance(result.get("opponent"), dict):
+        # the opponent's advice once its reaction is due (its dice can change)
+        mine = st["sides"]["opponent"]["now"]
+        result["opponent"]["best_reroll"] = _advice(ctx, st, "opponent") if mine else []
+
+
+# --------------------------------------------------------------------------
+# Before a roll.
+
+_ODDS_CACHE: dict = {}
+_RANKING_CACHE: dict = {}
+
+
+def _whole(spec: dict) -> dict:
+    """The prior of one spec on a fresh context (so the same question gets
+    the same answer), then kept for the advice after a roll. An exact
+    prior is shared by every spec with the same ``_signature`` (e.g. two
+    colour pairs whose dice look alike to this shoresh)."""
+    ctx = _Ctx(spec)
+    key = json.dumps(spec, sort_keys=True, ensure_ascii=False)
+    if len(_CTX_CACHE) >= 16:
+        _CTX_CACHE.clear()
+    _CTX_CACHE[key] = ctx
+    sig = _signature(ctx)
+    hit = _PRIOR_CACHE.get(sig)
+    if hit is not None:
+        return dict(hit)
+    pr = _prior(ctx)
+    pr["final"] = _decode(ctx, pr["dist"], pr["den"])
+    pr["first"] = _decode(ctx, pr["dist0"], pr["den0"])
+    pr["R"] = ctx.R
+    if not pr["sampled"]:
+        if len(_PRIOR_CACHE) >= 64:
+            _PRIOR_CACHE.clear()
+        _PRIOR_CACHE[sig] = pr
+    return dict(pr)
+
+
+_PRIOR_CACHE: dict = {}
+
+
+def _signature(ctx: _Ctx) -> str:
+    """What the exact prior depends on: each side's dice types (face
+    counts per category, with the letters relabelled to the smallest
+    form: the odds do not depend on which letter is which) and their
+    numbers, X, the rounds, and the spec's fields the outcome reads."""
+    md = ctx.md
+    k = md.k
+    perms = [q for q in permutations(range(k)) if all(ctx.need[q[j]] == ctx.need[j] for j in range(k))]
+    types = min(tuple(sorted((tuple(w[q[j]] for j in range(k)) + w[k:], n)
+                             for w, n in zip(md.weights, md.count))) for q in perms)
+    spec = ctx.spec
+    parts = [types, ctx.need, ctx.wc, md.xe, ctx.R, M._needed(spec, 0)[1], spec["difficulty"],
+             spec["pocketed"], spec["first_bonus"], len(spec["shoresh"])]
+    if ctx.mo is not None:
+        parts += [sorted(zip(ctx.mo.weights, ctx.mo.count)), ctx.mo.xe, ctx.Ro]
+    return json.dumps(parts)
+
+
+def odds(spec: dict, result=None, action=None) -> dict:
+    """Before a roll (``result`` None): the whole turn played best (module
+    docstring). After a roll: the odds of the side about to act playing
+    best, or of the reroll ``action`` names followed by best play.
 
     >>> from rules.milhamah import normalize
     >>> o = odds(normalize({"shoresh": "אשר", "pool": ["red", "green"], "rerolls": 3}))
@@ -290,141 +1703,93 @@ def odds(spec: dict, result: dict | None = None, action: dict | None = None) -> 
     """
     if result is not None:
         return _odds_after(spec, result, action)
-    final = _summary(spec, spec["rounds"])
-    first = _summary(spec, 0)
-    meets = lambda o: sum(o["outcome"][k] for k in _MEETS)
+    key = json.dumps(spec, sort_keys=True, ensure_ascii=False)
+    if key not in _ODDS_CACHE:
+        if len(_ODDS_CACHE) >= 32:
+            _ODDS_CACHE.clear()
+        _ODDS_CACHE[key] = json.dumps(_odds_before(spec))
+    out = json.loads(_ODDS_CACHE[key])
+    out["value"] = {int(k): v for k, v in out["value"].items()}
+    return out
+
+
+def _odds_before(spec: dict) -> dict:
+    pr = _whole(spec)
+    final, first = pr["final"], pr["first"]
     out = {
         "value": dist_to_json(final["value"]),
         "outcome": final["outcome"],
-        "exact": not final["sampled"],
-        "meets_first": meets(first),
-        "meets_final": meets(final),
+        "exact": "margin" not in pr,
+        "meets_first": first["meets"],
+        "meets_final": final["meets"],
+        "success": final["success"],
         "natural_first": first["natural"],
         "natural": final["natural"],
         "botch_first": first["outcome"]["botch"],
         "botch": final["outcome"]["botch"],
-        "policy": "freeze every success, reroll the first X of the others (RULES-NOTES Milhamah 6)",
+        "policy": _policy(spec, pr["h"] if pr.get("played") else None),
         "rounds": spec["rounds"],
     }
-    if final["sampled"] or first["sampled"]:
-        n = final["sampled"] or first["sampled"]
+    if "margin" in pr:
+        n = pr["sampled"]
         out["sampled"] = n
-        out["margin"] = round(1.96 * (0.25 / n) ** 0.5, 4)
-        out["note"] = (f"sampled: {n} seeded plays per side (95 % margin ±{out['margin'] * 100:.1f} points); "
-                       "exact enumeration is too slow for this many dice, rounds and X")
-    out["colours"] = _colour_ranking(spec)
+        out["margin"] = pr["margin"]
+        margin = f"95 % margin ±{pr['margin'] * 100:.1f} points"
+        if pr.get("played"):
+            out["note"] = f"sampled: {n} seeded turns played by the advice ({margin})"
+        else:
+            share = pr["exact_share"] * 100
+            out["note"] = (f"sampled: exact over the likeliest first rolls ({share:.0f} % of the chance), "
+                           f"the rest from {n} seeded first rolls, each played best ({margin}); "
+                           "exact enumeration of them all is too slow for this many dice, rounds and X")
     out["colours_rounds"] = min(spec["rounds"], 1)
+    out["colours"] = _colours(spec, pr if spec["rounds"] <= 1 else None)
     return out
 
 
-_RANKING_CACHE: dict = {}
-
-
-def _colour_ranking(spec: dict) -> list:
-    """The three colour pairs for this shoresh, best first (ties keep
-    colour order); pairs a status forbids are left out. The ranking does
-    not depend on the pair chosen, so switching pairs on the tab reuses it
-    (a small cache keyed by the rest of the spec)."""
+def _colours(spec: dict, own=None) -> list:
+    """The colour pairs for this shoresh, best first (ties keep colour
+    order), each played best over at most one reroll round; pairs a status
+    forbids are left out. Cached by the spec without its pool, so switching
+    pairs on the tab reuses it."""
+    if sum(1 for c in M.COLOURS if spec["pool"].get(c)) != 2:
+        return []  # not a choice of two colours (e.g. all three, 12 dice): nothing to rank
     key = json.dumps({k: v for k, v in spec.items() if k != "pool"}, sort_keys=True, ensure_ascii=False)
     if key not in _RANKING_CACHE:
         if len(_RANKING_CACHE) >= 64:
             _RANKING_CACHE.clear()
-        _RANKING_CACHE[key] = _rank_pairs(spec)
+        _RANKING_CACHE[key] = _rank_pairs(spec, own)
     return [dict(row) for row in _RANKING_CACHE[key]]
 
 
-def _rank_pairs(spec: dict) -> list:
-    rows = []
-    for i, a in enumerate(COLOURS):
-        for b in COLOURS[i + 1:]:
+def _pair_specs(spec: dict) -> list:
+    """The spec with each allowed pair of colours as its pool (one reroll
+    round at most), and each one's dice; [] when the roll is not a choice
+    of two colours, or when every pair gives the same dice (a +4D status
+    fills all three colours): then no pair is better than another and
+    nothing is ranked. A single pair left by a forbidden colour is listed."""
+    out = []
+    for i, a in enumerate(M.COLOURS):
+        for b in M.COLOURS[i + 1:]:
             if a in spec["forbid"] or b in spec["forbid"]:
                 continue
-            s2 = dict(spec)
-            s2["pool"] = {c: 4 if c in (a, b) else 0 for c in COLOURS}
+            s2 = {**spec, "pool": {c: 4 if c in (a, b) else 0 for c in M.COLOURS},
+                  "rounds": min(spec["rounds"], 1)}
             try:
-                dice_of(s2)
+                out.append((a, b, s2, sorted(M.dice_of(s2))))
             except SpecError:
                 continue
-            r = _summary(s2, min(spec["rounds"], 1))
-            rows.append({"pair": [a, b],
-                         "meets": sum(r["outcome"][k] for k in _MEETS),
-                         "natural": r["natural"], "botch": r["outcome"]["botch"]})
+    if len(out) > 1 and len({json.dumps(d) for *_x, d in out}) == 1:
+        return []
+    return [(a, b, s2) for a, b, s2, _d in out]
+
+
+def _rank_pairs(spec: dict, own) -> list:
+    rows = []
+    for a, b, s2 in _pair_specs(spec):
+        pr = own if own is not None and s2 == spec else _whole(s2)
+        f = pr["final"]
+        rows.append({"pair": [a, b], "meets": f["meets"], "natural": f["natural"],
+                     "botch": f["outcome"]["botch"]})
     rows.sort(key=lambda r: -round(r["meets"], 12))
     return rows
-
-
-def _odds_after(spec: dict, result: dict, action: dict | None) -> dict:
-    """Odds of one reroll from the dice on the table: the named dice are
-    rerolled, all others stay (frozen)."""
-    track = _load_track(spec, result)
-    side = (action or {}).get("side", "initiator")
-    if not isinstance(side, str) or side not in track["sides"]:
-        raise SpecError("side", "must be initiator" + (" or opponent" if spec["opponent"] else ""))
-    ev = _evaluate(spec, track)
-    s = track["sides"][side]
-    n = len(s["idx"])
-    if action is None:
-        c = ev[side]
-        succ = set(c["matches"]) | (set(c["wilds"]) if c["wilds_count"] else set())
-        chosen = [i for i in range(n) if i not in succ][: _xs(spec)[side]]
-        if "reroll" not in _allowed(spec, track, ev)[side]:
-            chosen = []
-    else:
-        if action.get("do") != "reroll":
-            raise SpecError("action", "odds are given for a reroll")
-        chosen = action.get("dice")
-        if not isinstance(chosen, list) or any(isinstance(i, bool) or not isinstance(i, int)
-                                               or not 0 <= i < n for i in chosen) \
-                or len(set(chosen)) != len(chosen):
-            raise SpecError("dice", f"must list die numbers from 0 to {n - 1}")
-        if len(chosen) > _xs(spec)[side]:
-            raise SpecError("dice", f"at most X = {_xs(spec)[side]} dice may be rerolled")
-    types = _side_types(spec, side)
-    rer = [types[i] for i in sorted(chosen)]
-    sp = _side_spec(spec, side)
-    wc = side == "initiator" and not spec["reaction"]
-    kept_faces = [ev[side]["faces"][i] for i in range(n) if i not in chosen]
-    need = _need(sp["shoresh"])
-    letters = list(need)
-    radix, m = [], 1
-    for ch in letters:
-        radix.append(m)
-        m *= need[ch] + 1
-    code = sum(min(need[ch], kept_faces.count(ch)) * r for ch, r in zip(letters, radix))
-    succ = sum(1 for f in kept_faces if f in need or (wc and f == WILD))
-    dist, full = _side_dist(rer, sp["shoresh"], wc, 0, 0, (code, succ))
-    if side == "initiator":
-        rerolled = bool(chosen) or s["rerolled"]
-        mine = {(c, v, rerolled): w for (c, v, _r), w in dist.items()}
-        theirs = None
-        if spec["opponent"]:
-            theirs = {ev["opponent"]["successes"]: 1}
-        comb = _combine(spec, mine, full, theirs, bool(s["first_natural"]), s["reward"])
-        out = {"value": dist_to_json(comb["value"]), "outcome": comb["outcome"],
-               "natural": comb["natural"]}
-    else:
-        # the opponent's reroll against the initiator as the dice lie
-        opp_succ = {}
-        for (_c, v, _r), w in dist.items():
-            opp_succ[v] = opp_succ.get(v, 0) + w
-        me = ev["initiator"]
-        mine = {(_code_of(spec["shoresh"], me["faces"]), me["successes"],
-                 bool(track["sides"]["initiator"]["rerolled"])): 1}
-        comb = _combine(spec, mine, _code_of(spec["shoresh"], list(spec["shoresh"])), opp_succ,
-                        bool(track["sides"]["initiator"]["first_natural"]), track["sides"]["initiator"]["reward"])
-        tot = sum(opp_succ.values())
-        out = {"value": dist_to_json({v: w / tot for v, w in opp_succ.items()}),
-               "outcome": comb["outcome"]}
-    out.update({"exact": True, "side": side, "dice": sorted(chosen),
-                "meets": sum(out["outcome"][k] for k in _MEETS),
-                "now": ev["outcome"]})
-    return out
-
-
-def _code_of(shoresh: str, faces: list) -> int:
-    need = _need(shoresh)
-    code, m = 0, 1
-    for ch in need:
-        code += min(need[ch], faces.count(ch)) * m
-        m *= need[ch] + 1
-    return code

@@ -1,5 +1,6 @@
 """Mirage (seeds/002_4445b8bd2161667f.txt): base dice d6-d12, successes on
-6+ (two on 10+), step modifiers, prayer and Conditions, opposed rolls.
+6+ (two on 10+), step modifiers, prayer and Conditions, opposed rolls and
+their tie-breaks.
 
 The text's sections, and where each lives here:
 
@@ -11,9 +12,14 @@ The text's sections, and where each lives here:
   effect, each extra success +1 damage in combat (RULES-NOTES Mirage 2).
 - "Modifiers", "Difficulty", "Help From Others", "Conditions": one net step
   value, applied by ``step_pool`` (RULES-NOTES Mirage 3).
-- "Prayer": the verb ``pray`` (RULES-NOTES Mirage 4) -> ``act``.
+- "Prayer": the verb ``pray`` (RULES-NOTES Mirage 4).
 - "Opposed Rolls": each opposing success cancels one; a tie fails the active
-  side (RULES-NOTES Mirage 6).
+  side (RULES-NOTES Mirage 6) unless "a tie needs to be broken": the verb
+  ``tiebreak`` rolls the opposed roll again (README, rules decisions).
+
+A result is a function of the spec and its recorded stages: ``act`` and the
+odds of a step rebuild the state by replaying the stages (``rules.stages``),
+never from the dice a result carries. The prose is ``explain_mirage``'s.
 
 The level -> die legend, the twelve core skills, the difficulty table and the
 Condition names are data, in ``mirage_tables.json`` beside this file.
@@ -34,12 +40,12 @@ import os
 from fractions import Fraction
 from typing import Any
 
-from .dice import (SpecError, check_keys, convolve, dist_to_json, format_pool, get_bool,
-                   get_choice, get_int, get_size, get_sizes, name_key, roll_die, step_down,
-                   step_up)
+from .dice import (SpecError, check_keys, convolve, dist_to_json, get_bool, get_choice, get_int,
+                   get_size, get_sizes, name_key, roll_die, step_down, step_up)
+from .stages import rebuild
 
 __all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "TABLES", "LEGEND", "SKILLS", "ATTRIBUTES",
-           "DIFFICULTY", "CONDITION_NAMES", "KIND_COLOURS", "BASE_SIZES",
+           "DIFFICULTY", "CONDITION_NAMES", "KIND_COLOURS", "BASE_SIZES", "MAX_TIEBREAKS",
            "normalize", "roll", "act", "odds", "step_pool", "check_not_broken", "successes_on",
            "condition_type", "success_dist"]
 
@@ -69,6 +75,10 @@ BASE_SIZES = (6, 8, 10, 12)
 #: At most this many gear dice on one roll (bounded work; the text gives none).
 MAX_GEAR = 6
 MAX_MODIFIER = 12
+#: "If a tie needs to be broken, re-roll the opposed roll": at most this many
+#: times on one roll (bounded work, within the 24 stages a result may hold);
+#: still tied then, the GM decides.
+MAX_TIEBREAKS = 20
 #: "Dice Names": dice of different colours for attribute, skill and gear.
 KIND_COLOURS = {"attribute": "red", "skill": "blue", "gear": "white"}
 
@@ -82,14 +92,6 @@ DEFAULT_SPEC = {
     "conditions": {"physical": 0, "mental": 0, "broken": False}, "modifier": 0, "passive": False,
     "opponent": None,
 }
-
-
-def _title(name: str) -> str:
-    return name.replace("_", " ").title()
-
-
-def _signed(n: int) -> str:
-    return f"+{n}" if n > 0 else ("0" if n == 0 else f"\u2212{-n}")
 
 
 def condition_type(attribute_name: str) -> str:
@@ -126,24 +128,13 @@ def normalize(spec: Any) -> dict:
 def _normalize_side(spec: Any, prefix: str, keys: tuple) -> dict:
     check_keys(spec, keys, prefix.rstrip(".") or "spec")
     f = lambda k: prefix + k  # noqa: E731  (the field name shown beside the control)
-    out: dict = {}
-    out["attribute"] = get_size(spec, "attribute", BASE_SIZES, default=8, field=f("attribute"))
-    out["skill"] = get_size(spec, "skill", BASE_SIZES, default=0, allow_zero=True, field=f("skill"))
-    skill_name = spec.get("skill_name")
-    if skill_name is None or skill_name == "":
-        out["skill_name"] = None
-    else:
-        out["skill_name"] = get_choice(spec, "skill_name", tuple(SKILLS), field=f("skill_name"))
-    if spec.get("attribute_name") in (None, ""):
-        out["attribute_name"] = SKILLS[out["skill_name"]] if out["skill_name"] else "strength"
-    else:
-        out["attribute_name"] = get_choice(spec, "attribute_name", ATTRIBUTES, field=f("attribute_name"))
+    out: dict = {
+        "attribute": get_size(spec, "attribute", BASE_SIZES, default=8, field=f("attribute")),
+        "skill": get_size(spec, "skill", BASE_SIZES, default=0, allow_zero=True, field=f("skill")),
+    }
+    out.update(_names(spec, f))
     out["gear"] = get_sizes(spec, "gear", BASE_SIZES, default=[], limit=MAX_GEAR, field=f("gear"))
-    diff = spec.get("difficulty")
-    if isinstance(diff, int) and not isinstance(diff, bool) and diff in DIFFICULTY.values():
-        diff = next(k for k, v in DIFFICULTY.items() if v == diff)
-    out["difficulty"] = get_choice({"d": diff}, "d", tuple(DIFFICULTY), default="average",
-                                   field=f("difficulty"))
+    out["difficulty"] = _difficulty(spec.get("difficulty"), f("difficulty"))
     out["helpers"] = get_int(spec, "helpers", 0, 3, default=0, field=f("helpers"))
     out["conditions"] = _conditions(spec.get("conditions"), f("conditions"))
     out["modifier"] = get_int(spec, "modifier", -MAX_MODIFIER, MAX_MODIFIER, default=0,
@@ -151,62 +142,86 @@ def _normalize_side(spec: Any, prefix: str, keys: tuple) -> dict:
     return out
 
 
+def _names(spec: dict, f) -> dict:
+    """The skill's name (none allowed) and the attribute's: the skill's own
+    unless another is named ("Core Skills")."""
+    skill = None
+    if spec.get("skill_name") not in (None, ""):
+        skill = get_choice(spec, "skill_name", tuple(SKILLS), field=f("skill_name"))
+    if spec.get("attribute_name") in (None, ""):
+        attribute = SKILLS[skill] if skill else "strength"
+    else:
+        attribute = get_choice(spec, "attribute_name", ATTRIBUTES, field=f("attribute_name"))
+    return {"skill_name": skill, "attribute_name": attribute}
+
+
+def _difficulty(value: Any, field: str) -> str:
+    """A name from the "Difficulty" table, or its modifier as a number."""
+    if isinstance(value, int) and not isinstance(value, bool) and value in DIFFICULTY.values():
+        value = next(k for k, v in DIFFICULTY.items() if v == value)
+    return get_choice({"d": value}, "d", tuple(DIFFICULTY), default="average", field=field)
+
+
 def _conditions(v: Any, field: str) -> dict:
     """``{"physical": 0-3, "mental": 0-3, "broken": bool}``, or a list of
     Condition names (any case); a count of 4, ``"broken": true`` or the name
     "broken" is a Broken character (held as three and ``broken``)."""
-    counts = {"physical": 0, "mental": 0}
-    broken = None
     if v is None:
-        return {**counts, "broken": False}
-    if isinstance(v, dict):
-        check_keys(v, ("physical", "mental", "broken"), field)
-        for kind in counts:
-            counts[kind] = get_int(v, kind, 0, 4, default=0, field=field)
-            if counts[kind] == 4:
-                broken = f"a fourth {kind} Condition"
-                counts[kind] = 3
-        if get_bool({"b": v.get("broken")}, "b"):
-            broken = broken or "marked Broken"
+        counts, broken = {"physical": 0, "mental": 0}, False
+    elif isinstance(v, dict):
+        counts, broken = _conditions_counted(v, field)
     elif isinstance(v, (list, tuple)):
-        if len(v) > 7:
-            raise SpecError(field, "lists at most the six Conditions and Broken")
-        seen = set()
-        for item in v:
-            k = name_key(item, field)
-            if k in seen:
-                raise SpecError(field, f"names {k!r} twice")
-            seen.add(k)
-            if k == "broken":
-                broken = "marked Broken"
-                continue
-            kind = next((t for t, names in CONDITION_NAMES.items() if k in names), None)
-            if kind is None:
-                allowed = ", ".join(n for names in CONDITION_NAMES.values() for n in names)
-                raise SpecError(field, f"{k!r} is not a Condition; allowed: {allowed}, broken")
-            counts[kind] += 1
+        counts, broken = _conditions_named(v, field)
     else:
         raise SpecError(field, "must be {\"physical\": 0-3, \"mental\": 0-3} or a list of Condition names")
-    for kind, n in counts.items():
-        if n > 3:
-            raise SpecError(field, f"names more than three {kind} Conditions")
-    return {**counts, "broken": bool(broken)}
+    return {**counts, "broken": broken}
+
+
+def _conditions_counted(v: dict, field: str) -> tuple[dict, bool]:
+    check_keys(v, ("physical", "mental", "broken"), field)
+    counts = {kind: get_int(v, kind, 0, 4, default=0, field=field) for kind in ("physical", "mental")}
+    marked = get_bool({field: v.get("broken")}, field)
+    return {k: min(n, 3) for k, n in counts.items()}, marked or 4 in counts.values()
+
+
+def _conditions_named(v: list, field: str) -> tuple[dict, bool]:
+    if len(v) > 7:
+        raise SpecError(field, "lists at most the six Conditions and Broken")
+    counts = {"physical": 0, "mental": 0}
+    seen: list = []
+    for item in v:
+        k = name_key(item, field)
+        if k in seen:
+            raise SpecError(field, f"names {k!r} twice")
+        seen.append(k)
+        if k != "broken":
+            counts[_condition_kind(k, field)] += 1
+    return counts, "broken" in seen
+
+
+def _condition_kind(name: str, field: str) -> str:
+    for kind, names in CONDITION_NAMES.items():
+        if name in names:
+            return kind
+    allowed = ", ".join(n for names in CONDITION_NAMES.values() for n in names)
+    raise SpecError(field, f"{name!r} is not a Condition; allowed: {allowed}, broken")
 
 
 def check_not_broken(spec: dict) -> None:
     """"Conditions": a Broken character may not perform any actions, so a
-    roll (or a prayer) is refused, saying why (RULES-NOTES Mirage 5).
+    roll (or a prayer, or a tie-break) is refused, saying why (RULES-NOTES
+    Mirage 5).
 
     >>> check_not_broken(normalize({"conditions": ["Angry", "Broken"]}))
     Traceback (most recent call last):
     ...
-    rules.dice.SpecError: conditions: Broken: a Broken character may not perform any actions, physical or mental, until a Condition heals (RULES-NOTES Mirage 5)
+    rules.dice.SpecError: conditions: Broken: "you may not perform any actions, physical or mental" ("Conditions") until a Condition heals
     """
     for side, field in ((spec, "conditions"), (spec.get("opponent"), "opponent.conditions")):
         if side is not None and side["conditions"].get("broken"):
             who = "the opponent is Broken" if side is not spec else "Broken"
-            raise SpecError(field, f"{who}: a Broken character may not perform any actions, "
-                            "physical or mental, until a Condition heals (RULES-NOTES Mirage 5)")
+            raise SpecError(field, f"{who}: \"you may not perform any actions, physical or mental\" "
+                            "(\"Conditions\") until a Condition heals")
 
 
 # --------------------------------------------------------------------------
@@ -253,32 +268,33 @@ def step_pool(pool: list, net: int, may_add: bool = True) -> tuple[list, int, bo
     [['attribute', 8], ['skill', 6]]
     """
     pool = [list(p) for p in pool]
-    lost = 0
-    added = False
-    for _ in range(abs(net)):
-        if net > 0:
-            if len(pool) == 1 and may_add:
-                pool.append(["skill", 6])
-                added = True
-                continue
-            lowest = min(p[1] for p in pool)
-            if lowest >= 12:
-                lost += 1
-                continue
-            # the lower die; between equals the later (skill) die
-            target = [p for p in pool if p[1] == lowest][-1]
-            target[1] = step_up(target[1])
-        else:
-            if len(pool) >= 2 and all(p[1] <= 6 for p in pool):
-                pool.pop()  # below 2d6: remove a die (the skill die)
-                continue
-            highest = max(p[1] for p in pool)
-            if highest <= 6:
-                lost += 1  # never below one d6
-                continue
-            target = [p for p in pool if p[1] == highest][-1]
-            target[1] = step_down(target[1])
-    return pool, lost, added
+    one_step = _step_up_once if net > 0 else _step_down_once
+    events = [one_step(pool, may_add) for _ in range(abs(net))]
+    return pool, events.count("lost"), "added" in events
+
+
+def _step_up_once(pool: list, may_add: bool) -> str:
+    if len(pool) == 1 and may_add:
+        pool.append(["skill", 6])  # a lone die steps up by adding a d6
+        return "added"
+    lowest = min(p[1] for p in pool)
+    if lowest >= 12:
+        return "lost"  # never above 2d12
+    target = [p for p in pool if p[1] == lowest][-1]  # between equals the later (skill) die
+    target[1] = step_up(target[1])
+    return ""
+
+
+def _step_down_once(pool: list, may_add: bool) -> str:
+    if len(pool) >= 2 and all(p[1] <= 6 for p in pool):
+        pool.pop()  # below 2d6: remove a die (the skill die)
+        return ""
+    highest = max(p[1] for p in pool)
+    if highest <= 6:
+        return "lost"  # never below one d6
+    target = [p for p in pool if p[1] == highest][-1]
+    target[1] = step_down(target[1])
+    return ""
 
 
 def _base_pool(side: dict) -> list:
@@ -310,16 +326,9 @@ def _plan(side: dict) -> dict:
             "gear": list(side["gear"])}
 
 
-def _label(kind: str, side: dict, added: bool = False, opponent: bool = False) -> str:
-    if kind == "attribute":
-        name = "" if opponent and not side["skill_name"] else f" ({_title(side['attribute_name'])})"
-        text = f"attribute die{name}"
-    elif kind == "skill":
-        name = f" ({_title(side['skill_name'])})" if side["skill_name"] else ""
-        text = "added die (step up)" if added else f"skill die{name}"
-    else:
-        text = "gear die"
-    return f"Opponent's {text}" if opponent else text[0].upper() + text[1:]
+def _sizes(plan: dict) -> list:
+    """The sizes a plan rolls, in draw order."""
+    return [s for _, s in plan["stepped"]] + plan["gear"]
 
 
 def _die(kind: str, sides: int, face: int, side: dict, *, role: str = "rolled",
@@ -328,7 +337,7 @@ def _die(kind: str, sides: int, face: int, side: dict, *, role: str = "rolled",
     n = successes_on(face)
     d = {"type": "die", "sides": sides, "face": face, "role": role,
          "history": list(history) if history else [face],
-         "kind": kind, "label": _label(kind, side, added, opponent), "colour": KIND_COLOURS[kind],
+         "kind": kind, "label": die_label(kind, side, added, opponent), "colour": KIND_COLOURS[kind],
          "success": n > 0, "successes": n}
     if base_sides is not None and base_sides != sides:
         d["stepped_from"] = base_sides
@@ -337,17 +346,19 @@ def _die(kind: str, sides: int, face: int, side: dict, *, role: str = "rolled",
     return d
 
 
+def _base_die(kind: str, sides: int, side: dict, plan: dict, rng, opponent: bool) -> dict:
+    added = plan["added"] and kind == "skill"
+    base_sides = None if added else dict(plan["base"]).get(kind)
+    return _die(kind, sides, roll_die(rng, sides), side, base_sides=base_sides, added=added,
+                opponent=opponent)
+
+
 def _roll_side(side: dict, rng, opponent: bool = False) -> dict:
+    """One side's dice: the stepped base dice (attribute, then skill), then
+    gear in spec order."""
     plan = _plan(side)
-    base_sizes = {k: s for k, s in plan["base"]}
-    dice = []
-    for kind, sides in plan["stepped"]:
-        added = plan["added"] and kind == "skill"
-        dice.append(_die(kind, sides, roll_die(rng, sides), side,
-                         base_sides=None if added else base_sizes.get(kind), added=added,
-                         opponent=opponent))
-    for sides in plan["gear"]:
-        dice.append(_die("gear", sides, roll_die(rng, sides), side, opponent=opponent))
+    dice = [_base_die(kind, sides, side, plan, rng, opponent) for kind, sides in plan["stepped"]]
+    dice += [_die("gear", sides, roll_die(rng, sides), side, opponent=opponent) for sides in plan["gear"]]
     return {"dice": dice, "successes": sum(d["successes"] for d in dice),
             "steps": plan["steps"], "base": [list(p) for p in plan["base"]],
             "stepped": [list(p) for p in plan["stepped"]]}
@@ -365,84 +376,235 @@ def _outcome(own: int, opp: int | None) -> tuple[int, str]:
 
 
 # --------------------------------------------------------------------------
-# Explanations (a function of the result, not of the rolling).
+# The state: the rolls made (a tie-break adds one) and the prayer, if any.
+# ``{"rounds": [{"own": side, "opp": side | None, "before": dice | None}],
+#    "prayed": dict | None, "gained": type | None, "broken": bool}``
 
-def _pool_text(pool: list) -> str:
-    return format_pool([s for _, s in pool])
-
-
-def _explain_side(side: dict, part: dict, who: str) -> list[str]:
-    lines = []
-    base = part["base"]
-    named = who == "You" or side["skill_name"]
-    names = " & ".join(
-        f"{(_title(side['attribute_name']) if named else 'attribute') if k == 'attribute' else (_title(side['skill_name']) if side['skill_name'] else 'skill')} d{s}"
-        for k, s in base)
-    if len(base) == 1:
-        lines.append(f"{who}: no skill, so the attribute die alone: {names}.")
-    else:
-        lines.append(f"{'Your' if who == 'You' else who + chr(39) + 's'} base dice: {names}.")
-    if side["skill_name"] and SKILLS[side["skill_name"]] != side["attribute_name"]:
-        lines.append(f"{_title(side['skill_name'])} is a {_title(SKILLS[side['skill_name']])} skill; "
-                     f"rolled with {_title(side['attribute_name'])} as asked.")
-    st = part["steps"]
-    named = []
-    if st["difficulty"]:
-        named.append(f"{_title(side['difficulty'])} {_signed(st['difficulty'])}")
-    if st["helpers"]:
-        named.append(f"{st['helpers']} helper{'s' if st['helpers'] > 1 else ''} {_signed(st['helpers'])}")
-    if st["conditions"]:
-        ctype = condition_type(side["attribute_name"])
-        named.append(f"{-st['conditions']} {ctype} Condition{'s' if st['conditions'] < -1 else ''} "
-                     f"{_signed(st['conditions'])}")
-    if st["modifier"]:
-        named.append(f"modifier {_signed(st['modifier'])}")
-    if named:
-        if st["net"]:
-            lines.append(f"Steps: {', '.join(named)}: net {_signed(st['net'])}, "
-                         f"{_pool_text(base)} \u2192 {_pool_text(part['stepped'])}.")
-        else:
-            lines.append(f"Steps: {', '.join(named)}: net 0, the dice stay {_pool_text(base)}.")
-    if st["lost"]:
-        why = "never above 2d12" if st["net"] > 0 else "never below one d6"
-        lines.append(f"{st['lost']} step{'s' if st['lost'] > 1 else ''} "
-                     f"{'up' if st['net'] > 0 else 'down'} lost: {why} (RULES-NOTES Mirage 3).")
-    if side["gear"]:
-        lines.append(f"Gear dice {format_pool(side['gear'])} are added as they are "
-                     "(not stepped, RULES-NOTES Mirage 5).")
-    return lines
+def _new_round(spec: dict, own_side: dict, rng) -> dict:
+    """One opposed (or lone) roll: the roller's dice, then the opponent's."""
+    own = _roll_side(own_side, rng)
+    opp = _roll_side(spec["opponent"], rng, True) if spec["opponent"] is not None else None
+    return {"own": own, "opp": opp, "before": None}
 
 
-def _success_text(dice: list, n: int) -> str:
-    shown = ", ".join(f"d{d['sides']}:{d['face']}" for d in dice)
-    return (f"{shown} \u2192 {n} success{'es' if n != 1 else ''} "
-            "(6\u20139 is one, 10+ is two).")
+def _start(spec: dict, rng) -> dict:
+    return {"rounds": [_new_round(spec, spec, rng)], "prayed": None, "gained": None, "broken": False}
 
 
-def _verdict(result: dict) -> list[str]:
-    lines = []
-    opp = result.get("opponent")
-    if opp is not None:
-        lines.append(f"Opponent's {opp['successes']} success{'es' if opp['successes'] != 1 else ''} "
-                     f"cancel{'s' if opp['successes'] == 1 else ''} as many of yours: "
-                     f"net {_signed(result['value'])}.")
-    outcome = result["outcome"]
-    if outcome == "tie":
-        lines.append("A tie: the active side fails, unless the GM asks for the opposed roll "
-                     "to be rolled again (RULES-NOTES Mirage 6).")
-    elif outcome == "failure":
-        lines.append("Failure: something goes wrong; the GM says what.")
-    elif outcome == "success":
-        lines.append("Success: you reach your goal.")
-    else:
-        extra = result["extra_successes"]
-        lines.append(f"Success with a bonus effect: {extra} extra success{'es' if extra > 1 else ''} "
-                     f"(in combat, +{extra} damage).")
-    return lines
+def _round_outcome(rnd: dict) -> str:
+    return _outcome(rnd["own"]["successes"], rnd["opp"]["successes"] if rnd["opp"] else None)[1]
+
+
+def _state(spec: dict, result: Any) -> dict:
+    """The state of ``result``, rebuilt from its stages (``rules.stages``)."""
+    return rebuild(result, lambda rng: _start(spec, rng),
+                   lambda state, action, rng: _step(spec, state, action, rng))
+
+
+def _check_step(spec: dict, action: dict) -> str:
+    verb = action.get("do")
+    if verb not in _STEPS:
+        raise SpecError("action", "Mirage allows 'pray' after a roll, and 'tiebreak' after an "
+                        "opposed roll that tied")
+    check_not_broken(spec)
+    return verb
+
+
+def _step(spec: dict, state: dict, action: dict, rng) -> dict:
+    verb = _check_step(spec, action)
+    return _STEPS[verb](spec, state, action, rng)
 
 
 # --------------------------------------------------------------------------
-# Roll.
+# Prayer (RULES-NOTES Mirage 4).
+
+def _prayer_args(spec: dict, state: dict, action: dict) -> tuple[list, int]:
+    """The dice a prayer rerolls and its bonus, checked against the rules."""
+    check_keys(action, ("do", "dice", "bonus", "side"), "action")
+    if action.get("side") not in (None, "initiator"):
+        raise SpecError("side", "only the active side may pray (\"Opposed Rolls\")")
+    if spec["passive"]:
+        raise SpecError("action", "no prayer on a passive roll: you can only pray when you "
+                        "actively perform an action (\"Passive Rolls\")")
+    if state["prayed"]:
+        raise SpecError("action", "you can only pray once for each roll, and cannot go back "
+                        "(\"Prayer\")")
+    chosen = _prayer_dice(action.get("dice"), state["rounds"][-1]["own"]["dice"])
+    return chosen, get_int(action, "bonus", 0, 2, default=0, field="bonus")
+
+
+def _positions_ok(idx: list, n: int) -> bool:
+    ints = all(isinstance(i, int) and not isinstance(i, bool) for i in idx)
+    return len(idx) <= n and ints and len(set(idx)) == len(idx) and all(0 <= i < n for i in idx)
+
+
+def _prayer_dice(idx: Any, dice: list) -> list:
+    if not isinstance(idx, list) or not idx:
+        raise SpecError("dice", "name the dice to reroll: a list of die numbers, at least one")
+    if not _positions_ok(idx, len(dice)):
+        raise SpecError("dice", f"must be die positions from 0 to {len(dice) - 1}, each once")
+    for i in idx:
+        if dice[i]["face"] == 1:
+            raise SpecError("dice", f"die {i + 1} shows a 1: dice showing one cannot be "
+                            "rerolled (\"Prayer\")")
+    return sorted(idx)
+
+
+def _step_lowest(sizes: dict) -> int:
+    """Step up the smallest die below d12 (between equals the later one);
+    1 when no die could step (the step is lost), else 0."""
+    open_ = [(s, k) for k, s in sizes.items() if s < 12]
+    if not open_:
+        return 1
+    low = min(s for s, _ in open_)
+    k = max(k for s, k in open_ if s == low)
+    sizes[k] = step_up(sizes[k])
+    return 0
+
+
+def _prayer_plan(dice: list, chosen: list, bonus: int) -> dict:
+    """The sizes the prayer rerolls: the bonus steps the rerolled base dice
+    up (gear is never stepped); a lone base die steps up by adding a d6,
+    drawn right after it (RULES-NOTES Mirage 3-4). Pure: no draws."""
+    base = [i for i, d in enumerate(dice) if d["kind"] != "gear"]
+    sizes = {i: dice[i]["sides"] for i in chosen if i in base}
+    extra = len(dice)  # the added d6's key: it sorts last, so it moves first between equals
+    lost = sum(_bonus_step(sizes, base, extra) for _ in range(bonus))
+    added = sizes.pop(extra, None)
+    return {"sizes": sizes, "added_sides": added, "lost": lost,
+            "added_at": base[0] + 1 if added is not None else None}
+
+
+def _bonus_step(sizes: dict, base: list, extra: int) -> int:
+    """One step of the prayer bonus: a lone rerolled base die first gains a
+    d6 (keyed ``extra``), else the smallest steps up. 1 if the step is lost."""
+    if len(base) == 1 and base[0] in sizes and extra not in sizes:
+        sizes[extra] = 6
+        return 0
+    return _step_lowest(sizes)
+
+
+def _prayed_die(spec: dict, d: dict, sides: int, rng) -> dict:
+    face = roll_die(rng, sides)
+    nd = _die(d["kind"], sides, face, spec, role="rerolled", history=list(d["history"]) + [face],
+              added=bool(d.get("added")))
+    if sides != d["sides"]:
+        nd["prayer_step"] = [d["sides"], sides]
+    if "stepped_from" in d:
+        nd["stepped_from"] = d["stepped_from"]
+    return nd
+
+
+def _added_die(spec: dict, sides: int, rng) -> dict:
+    return _die("skill", sides, roll_die(rng, sides), spec, role="rerolled", added=True)
+
+
+def _reroll(spec: dict, dice: list, chosen: list, plan: dict, rng) -> list:
+    """The dice after the prayer, drawn in die order (the added d6 right
+    after the lone die it joins)."""
+    out = []
+    for i, d in enumerate(dice):
+        if plan["added_at"] == i:
+            out.append(_added_die(spec, plan["added_sides"], rng))
+        if i in chosen:
+            out.append(_prayed_die(spec, d, plan["sizes"].get(i, d["sides"]), rng))
+        else:
+            out.append({**d, "role": "kept"})
+    if plan["added_at"] == len(dice):
+        out.append(_added_die(spec, plan["added_sides"], rng))
+    return out
+
+
+def _pray(spec: dict, state: dict, action: dict, rng) -> dict:
+    chosen, bonus = _prayer_args(spec, state, action)
+    rnd = state["rounds"][-1]
+    old = rnd["own"]["dice"]
+    plan = _prayer_plan(old, chosen, bonus)
+    dice = _reroll(spec, old, chosen, plan, rng)
+    ctype = condition_type(spec["attribute_name"])
+    gained = ctype if any(d["face"] == 1 for d in dice) else None
+    own = {**rnd["own"], "dice": dice, "successes": sum(d["successes"] for d in dice)}
+    prayed = {"dice": chosen, "bonus": bonus, "lost": plan["lost"],
+              "added": plan["added_at"] is not None, "added_sides": plan["added_sides"],
+              "moved": [[old[i]["sides"], s] for i, s in sorted(plan["sizes"].items()) if s != old[i]["sides"]],
+              "round": len(state["rounds"])}
+    return {"rounds": state["rounds"][:-1] + [{**rnd, "own": own, "before": old}], "prayed": prayed,
+            "gained": gained, "broken": bool(gained) and spec["conditions"][ctype] >= 3}
+
+
+# --------------------------------------------------------------------------
+# Tie-break ("Opposed Rolls": "If a tie needs to be broken, re-roll the
+# opposed roll to determine the outcome").
+
+def _tiebreak_side(spec: dict, state: dict) -> dict:
+    """The active side as it rolls a tie-break: a Condition the prayer cost
+    counts on it (each Condition "gives you a -1 modifier")."""
+    if not state["gained"]:
+        return spec
+    conditions = dict(spec["conditions"])
+    conditions[state["gained"]] += 1
+    return {**spec, "conditions": conditions}
+
+
+def _check_tiebreak(spec: dict, state: dict, action: dict) -> None:
+    check_keys(action, ("do",), "action")
+    if spec["opponent"] is None or _round_outcome(state["rounds"][-1]) != "tie":
+        raise SpecError("action", "a tie-break is only for an opposed roll that ended in a tie "
+                        "(\"Opposed Rolls\")")
+    if len(state["rounds"]) > MAX_TIEBREAKS:
+        raise SpecError("action", f"still tied after {MAX_TIEBREAKS} tie-breaks, the most one roll "
+                        "takes: the GM decides")
+    if state["broken"]:
+        raise SpecError("action", "Broken by the prayer: no further roll, so the tie stands and the "
+                        "active side fails")
+
+
+def _tiebreak(spec: dict, state: dict, action: dict, rng) -> dict:
+    _check_tiebreak(spec, state, action)
+    return {**state, "rounds": state["rounds"] + [_new_round(spec, _tiebreak_side(spec, state), rng)]}
+
+
+_STEPS = {"pray": _pray, "tiebreak": _tiebreak}
+
+
+# --------------------------------------------------------------------------
+# The result: a function of the spec and the state.
+
+def _before_prayer(rnd: dict) -> dict | None:
+    if rnd["before"] is None:
+        return None
+    n = sum(d["successes"] for d in rnd["before"])
+    value, outcome = _outcome(n, rnd["opp"]["successes"] if rnd["opp"] else None)
+    return {"dice": rnd["before"], "value": value, "successes": n, "outcome": outcome}
+
+
+def _tied_round(k: int, rnd: dict) -> dict:
+    n, m = rnd["own"]["successes"], rnd["opp"]["successes"]
+    return {"round": k, "dice": rnd["own"]["dice"], "successes": n, "value": n - m, "outcome": "tie",
+            "prayed": rnd["before"] is not None,
+            "opponent": {"dice": rnd["opp"]["dice"], "successes": m}}
+
+
+def _build(spec: dict, state: dict) -> dict:
+    rounds = state["rounds"]
+    cur = rounds[-1]
+    own = cur["own"]
+    value, outcome = _outcome(own["successes"], cur["opp"]["successes"] if cur["opp"] else None)
+    result = {
+        "dice": own["dice"], "value": value, "successes": own["successes"], "outcome": outcome,
+        "extra_successes": max(0, value - 1),
+        "condition_gained": state["gained"], "broken": state["broken"],
+        "steps": own["steps"], "base": own["base"], "stepped": own["stepped"],
+        "opponent": cur["opp"],
+        "prayed": state["prayed"], "before_prayer": _before_prayer(cur),
+        "can_pray": not spec["passive"] and not state["prayed"],
+        "tied_rounds": [_tied_round(k, r) for k, r in enumerate(rounds[:-1], start=1)],
+        "tiebreaks": len(rounds) - 1,
+        "can_tiebreak": outcome == "tie" and len(rounds) <= MAX_TIEBREAKS and not state["broken"],
+    }
+    result["explain"] = explain(spec, result)
+    return result
+
 
 def roll(spec: dict, rng) -> dict:
     """Roll a normalized spec: the roller's stepped base dice (attribute,
@@ -456,225 +618,30 @@ def roll(spec: dict, rng) -> dict:
     ('success', True, None)
     """
     check_not_broken(spec)
-    own = _roll_side(spec, rng)
-    opp = _roll_side(spec["opponent"], rng, True) if spec["opponent"] is not None else None
-    value, outcome = _outcome(own["successes"], opp["successes"] if opp else None)
-    result = {
-        "dice": own["dice"],
-        "value": value,
-        "successes": own["successes"],
-        "outcome": outcome,
-        "extra_successes": max(0, value - 1),
-        "condition_gained": None,
-        "broken": False,
-        "steps": own["steps"],
-        "base": own["base"],
-        "stepped": own["stepped"],
-        "opponent": opp,
-        "prayed": None,
-        "before_prayer": None,
-        "can_pray": not spec["passive"],
-    }
-    explain = _explain_side(spec, own, "You")
-    explain.append("Your dice: " + _success_text(own["dice"], own["successes"]))
-    if opp is not None:
-        explain += _explain_side(spec["opponent"], opp, "Opponent")
-        explain.append("Opponent's dice: " + _success_text(opp["dice"], opp["successes"]))
-    explain += _verdict(result)
-    if spec["passive"]:
-        explain.append("A passive roll: no prayer (\"Passive Rolls\").")
-    else:
-        explain.append("You may pray once: reroll any dice not showing 1; a 1 afterwards "
-                       f"costs a {condition_type(spec['attribute_name'])} Condition.")
-    result["explain"] = explain
-    return result
-
-
-# --------------------------------------------------------------------------
-# Prayer.
-
-def _read_dice(result: Any) -> list:
-    """The prior result's own dice, checked (a result may come from a link)."""
-    if not isinstance(result, dict) or not isinstance(result.get("dice"), list) or not result["dice"]:
-        raise SpecError("result", "is not a Mirage result")
-    for d in result["dice"]:
-        if (not isinstance(d, dict) or d.get("kind") not in KIND_COLOURS
-                or d.get("sides") not in BASE_SIZES or isinstance(d.get("face"), bool)
-                or not isinstance(d.get("face"), int) or not 1 <= d["face"] <= d["sides"]
-                or not isinstance(d.get("history"), list)):
-            raise SpecError("result", "is not a Mirage result (a die is malformed)")
-    return result["dice"]
-
-
-def _opp_successes(result: dict, spec: dict) -> int | None:
-    if spec["opponent"] is None:
-        return None
-    opp = result.get("opponent")
-    n = opp.get("successes") if isinstance(opp, dict) else None
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise SpecError("result", "is not a Mirage opposed result")
-    return n
-
-
-def _prayer_plan(spec: dict, result: Any, action: dict) -> dict:
-    """Check a prayer and work out the dice it rerolls (with the prayer
-    bonus applied as steps up, RULES-NOTES Mirage 4). Pure: no draws."""
-    if action.get("do") != "pray":
-        raise SpecError("action", "Mirage allows one step after a roll: 'pray'")
-    check_not_broken(spec)
-    check_keys(action, ("do", "dice", "bonus", "side"), "action")
-    if action.get("side") not in (None, "initiator"):
-        raise SpecError("side", "only the active side may pray (\"Opposed Rolls\")")
-    if spec["passive"]:
-        raise SpecError("action", "no prayer on a passive roll: you can only pray when you "
-                        "actively perform an action (\"Passive Rolls\")")
-    dice = _read_dice(result)
-    if result.get("prayed"):
-        raise SpecError("action", "you can only pray once for each roll, and cannot go back "
-                        "(\"Prayer\")")
-    idx = action.get("dice")
-    if not isinstance(idx, list) or not idx:
-        raise SpecError("dice", "name the dice to reroll: a list of die numbers, at least one")
-    if len(idx) > len(dice) or any(isinstance(i, bool) or not isinstance(i, int) for i in idx):
-        raise SpecError("dice", f"must be die positions from 0 to {len(dice) - 1}, each once")
-    if len(set(idx)) != len(idx) or not all(0 <= i < len(dice) for i in idx):
-        raise SpecError("dice", f"must be die positions from 0 to {len(dice) - 1}, each once")
-    for i in idx:
-        if dice[i]["face"] == 1:
-            raise SpecError("dice", f"die {i + 1} shows a 1: dice showing one cannot be "
-                            "rerolled (\"Prayer\")")
-    bonus = get_int(action, "bonus", 0, 2, default=0, field="bonus")
-    chosen = set(idx)
-    # The bonus steps the rerolled base dice up (gear is never stepped).
-    base_pos = [i for i, d in enumerate(dice) if d["kind"] != "gear"]
-    sides = [d["sides"] for d in dice]
-    added = None  # the size of a d6 added by the bonus to a lone rerolled die
-    lost = 0
-    for _ in range(bonus):
-        if len(base_pos) == 1 and base_pos[0] in chosen and added is None:
-            added = 6  # a lone die steps up by adding a d6 (RULES-NOTES Mirage 3)
-            continue
-        pool = [(sides[i], i) for i in base_pos if i in chosen and sides[i] < 12]
-        if added is not None and added < 12:
-            pool.append((added, len(dice)))  # sorts last: moves first between equals
-        if not pool:
-            lost += 1
-            continue
-        low = min(p[0] for p in pool)
-        target = [p for p in pool if p[0] == low][-1][1]
-        if target == len(dice):
-            added = step_up(added)
-        else:
-            sides[target] = step_up(sides[target])
-    return {"dice": dice, "chosen": sorted(chosen), "bonus": bonus, "sides": sides,
-            "added_at": base_pos[0] + 1 if added is not None else None,
-            "added_sides": added, "lost": lost}
+    return _build(spec, _start(spec, rng))
 
 
 def act(spec: dict, result: dict, action: dict, rng) -> dict:
-    """``pray`` {"dice": [i...], "bonus": 0/1/2}: once, on an active roll,
-    reroll the named dice (none showing 1); the bonus steps them up; if any
-    die shows 1 afterwards, one Condition of the attribute's type
-    (RULES-NOTES Mirage 4). The roll before the prayer stays in
-    ``before_prayer`` and in each die's ``history``.
+    """A step after the roll, on the state rebuilt from ``result``'s stages:
+
+    - ``pray`` {"dice": [i...], "bonus": 0/1/2}: once, on an active roll,
+      reroll the named dice (none showing 1); the bonus steps them up; if
+      any die shows 1 afterwards, one Condition of the attribute's type
+      (RULES-NOTES Mirage 4). The roll before the prayer stays in
+      ``before_prayer`` and in each die's ``history``.
+    - ``tiebreak``: an opposed roll that tied is rolled again, both sides
+      (at most ``MAX_TIEBREAKS`` times); the tied rolls stay in
+      ``tied_rounds``.
 
     >>> from rules.dice import ScriptedRng
+    >>> from rules import roll as roll_, act as act_
     >>> spec = normalize({"attribute": 8, "attribute_name": "wits", "skill": 6})
-    >>> r = roll(spec, ScriptedRng([3, 2]))
-    >>> p = act(spec, r, {"do": "pray", "dice": [0, 1]}, ScriptedRng([7, 1]))
+    >>> r = roll_("mirage", spec, ScriptedRng([3, 2]))
+    >>> p = act_("mirage", spec, r, {"do": "pray", "dice": [0, 1]}, ScriptedRng([7, 1]))
     >>> [d["history"] for d in p["dice"]], p["outcome"], p["condition_gained"]
     ([[3, 7], [2, 1]], 'success', 'mental')
     """
-    plan = _prayer_plan(spec, result, action)
-    opp_n = _opp_successes(result, spec)
-    old = plan["dice"]
-    new_dice: list = []
-    for i, d in enumerate(old):
-        if plan["added_at"] == i:
-            sides = plan["added_sides"]
-            new_dice.append(_die("skill", sides, roll_die(rng, sides), spec, role="rerolled",
-                                 added=True))
-        if i in plan["chosen"]:
-            sides = plan["sides"][i]
-            face = roll_die(rng, sides)
-            nd = _die(d["kind"], sides, face, spec, role="rerolled",
-                      history=list(d["history"]) + [face], added=bool(d.get("added")))
-            if sides != d["sides"]:
-                nd["prayer_step"] = [d["sides"], sides]
-            if "stepped_from" in d:
-                nd["stepped_from"] = d["stepped_from"]
-        else:
-            nd = dict(d)
-            nd["role"] = "kept"
-            nd["successes"] = successes_on(d["face"])  # counted again, not taken on trust
-            nd["success"] = nd["successes"] > 0
-        new_dice.append(nd)
-    if plan["added_at"] is not None and plan["added_at"] >= len(old):
-        sides = plan["added_sides"]
-        new_dice.append(_die("skill", sides, roll_die(rng, sides), spec, role="rerolled",
-                             added=True))
-    own = sum(d["successes"] for d in new_dice)
-    value, outcome = _outcome(own, opp_n)
-    before_n = sum(successes_on(d["face"]) for d in old)
-    before_v, before_o = _outcome(before_n, opp_n)
-    ctype = condition_type(spec["attribute_name"])
-    ones = [i for i, d in enumerate(new_dice) if d["face"] == 1]
-    gained = ctype if ones else None
-    broken = bool(gained) and spec["conditions"][ctype] >= 3
-    new = {k: v for k, v in result.items() if k not in ("system", "spec", "stages")}
-    # What the spec decides is rebuilt from it, never taken from the result
-    # (a link may alter it): the steps, and the opponent's dice, which an
-    # unopposed spec does not have.
-    mine = _plan(spec)
-    new.update({"steps": mine["steps"], "base": [list(p) for p in mine["base"]],
-                "stepped": [list(p) for p in mine["stepped"]]})
-    if opp_n is None:
-        new["opponent"] = None
-    new.update({
-        "dice": new_dice, "value": value, "successes": own, "outcome": outcome,
-        "extra_successes": max(0, value - 1), "condition_gained": gained, "broken": broken,
-        "can_pray": False,
-        "prayed": {"dice": plan["chosen"], "bonus": plan["bonus"], "lost": plan["lost"],
-                   "added": plan["added_at"] is not None},
-        "before_prayer": {"dice": [dict(d) for d in old], "value": before_v,
-                          "successes": before_n, "outcome": before_o},
-    })
-    explain = _explain_side(spec, _plan(spec), "You")
-    if opp_n is not None:
-        explain += _explain_side(spec["opponent"], _plan(spec["opponent"]), "Opponent")
-        explain.append(f"Opponent's dice: {opp_n} success{'es' if opp_n != 1 else ''}.")
-    explain.append("Before the prayer: " + _success_text(old, before_n)[:-1]
-                   + f": {before_o.replace('_', ' ')}.")
-    names = ", ".join(f"d{old[i]['sides']}:{old[i]['face']}" for i in plan["chosen"])
-    line = f"Prayer: rerolled {names}"
-    if plan["bonus"]:
-        kind = "temple" if plan["bonus"] == 2 else "preparatory prayer"
-        line += f" with {kind} {_signed(plan['bonus'])}"
-        moved = [f"d{old[i]['sides']} \u2192 d{plan['sides'][i]}" for i in plan["chosen"]
-                 if plan["sides"][i] != old[i]["sides"]]
-        if plan["added_at"] is not None:
-            moved.append(f"a d{plan['added_sides']} added (a lone die steps up by adding a d6)")
-        if moved:
-            line += " (" + ", ".join(moved) + ")"
-        if plan["lost"]:
-            line += f"; {plan['lost']} step{'s' if plan['lost'] > 1 else ''} lost (no rerolled base die could step up)"
-    explain.append(line + ". All dice count now; there is no going back.")
-    explain.append("After the prayer: " + _success_text(new_dice, own))
-    explain += _verdict(new)
-    if gained:
-        held = spec["conditions"][ctype]
-        msg = (f"A die shows 1 after praying: you gain one {ctype} Condition of your choice "
-               f"(one, however many 1s; {_title(spec['attribute_name'])} is "
-               f"{'physical' if ctype == 'physical' else 'mental'}).")
-        if broken:
-            msg += f" You already had three {ctype} Conditions: you are Broken."
-        elif held < 3:
-            msg += f" You now have {held + 1} {ctype} Condition{'s' if held else ''}."
-        explain.append(msg)
-    else:
-        explain.append("No die shows 1: the prayer costs no Condition.")
-    new["explain"] = explain
-    return new
+    return _build(spec, _step(spec, _state(spec, result), action, rng))
 
 
 # --------------------------------------------------------------------------
@@ -691,65 +658,114 @@ def _outcome_dist(own: dict, opp: dict | None) -> tuple[dict, dict]:
     value = own if opp is None else convolve(own, opp, lambda x, y: x - y)
     outcomes: dict = {}
     for v, p in value.items():
-        o = _outcome(v, None)[1] if opp is None else _outcome(v, 0)[1]
+        o = _outcome(v, None if opp is None else 0)[1]
         outcomes[o] = outcomes.get(o, 0) + p
     names = ("failure", "success", "success_with_bonus") if opp is None else OUTCOMES
-    return value, {n: float(outcomes.get(n, 0)) for n in names}
+    return value, {n: outcomes.get(n, Fraction(0)) for n in names}
 
 
 def _figures(value: dict, outcome: dict, opposed: bool) -> dict:
-    out = {"value": dist_to_json(value), "outcome": outcome, "exact": True,
-           "p_success": outcome.get("success", 0.0) + outcome.get("success_with_bonus", 0.0),
-           "p_bonus": outcome.get("success_with_bonus", 0.0)}
+    p_success = outcome.get("success", 0) + outcome.get("success_with_bonus", 0)
+    out = {"value": dist_to_json(value), "outcome": {k: float(p) for k, p in outcome.items()},
+           "exact": True, "p_success": float(p_success),
+           "p_bonus": float(outcome.get("success_with_bonus", 0))}
     if opposed:
-        out.update({"win": out["p_success"], "tie": outcome["tie"], "lose": outcome["failure"]})
+        out.update({"win": out["p_success"], "tie": float(outcome["tie"]),
+                    "lose": float(outcome["failure"])})
     return out
+
+
+def _with_tiebreaks(outcome: dict, left: int) -> dict:
+    """Win or lose with up to ``left`` tie-breaks of the same dice (each tie
+    rolled again), still tied after the last; and ``if_ties_repeat``:
+    win / (win + lose), the chance when ties are rolled again until broken."""
+    win = outcome["success"] + outcome["success_with_bonus"]
+    tie, lose = outcome["tie"], outcome["failure"]
+    series = sum((tie ** i for i in range(left + 1)), Fraction(0))
+    return {"win": float(win * series), "lose": float(lose * series), "tie": float(tie ** (left + 1)),
+            "tiebreaks": left, "if_ties_repeat": float(win / (win + lose)) if win + lose else 0.0}
+
+
+def _fresh_odds(own_side: dict, spec: dict, left: int) -> dict:
+    """The odds of a fresh roll of ``own_side`` against the spec's opponent."""
+    own = _sizes(_plan(own_side))
+    opp_d = _side_dist(_sizes(_plan(spec["opponent"]))) if spec["opponent"] is not None else None
+    value, outcome = _outcome_dist(_side_dist(own), opp_d)
+    out = _figures(value, outcome, opp_d is not None)
+    if opp_d is not None:
+        out["with_tiebreaks"] = _with_tiebreaks(outcome, left)
+    out["dice"] = own
+    return out
+
+
+def _rerolled_sizes(dice: list, chosen: list, plan: dict) -> list:
+    """The sizes a prayer rolls, in the order ``act`` draws them (an added
+    d6 right after the lone die it joins)."""
+    sizes = [plan["sizes"].get(i, dice[i]["sides"]) for i in chosen]
+    if plan["added_sides"] is not None:
+        sizes.insert(sum(1 for i in chosen if i < plan["added_at"]), plan["added_sides"])
+    return sizes
+
+
+def _condition_chance(dice: list, chosen: list, rerolled: list) -> float:
+    """P(any die shows 1 after the prayer): certain when a kept die does."""
+    if any(d["face"] == 1 for i, d in enumerate(dice) if i not in chosen):
+        return 1.0
+    no_one = Fraction(1)
+    for s in rerolled:
+        no_one *= Fraction(s - 1, s)
+    return float(1 - no_one)
+
+
+def _pray_odds(spec: dict, state: dict, action: dict) -> dict:
+    chosen, bonus = _prayer_args(spec, state, action)
+    rnd = state["rounds"][-1]
+    dice = rnd["own"]["dice"]
+    plan = _prayer_plan(dice, chosen, bonus)
+    rerolled = _rerolled_sizes(dice, chosen, plan)
+    fixed = sum(d["successes"] for i, d in enumerate(dice) if i not in chosen)
+    dist = {v + fixed: p for v, p in _side_dist(rerolled).items()}
+    opp_d = None if rnd["opp"] is None else {rnd["opp"]["successes"]: Fraction(1)}
+    out = _figures(*_outcome_dist(dist, opp_d), opp_d is not None)
+    out.update({"condition": _condition_chance(dice, chosen, rerolled),
+                "condition_type": condition_type(spec["attribute_name"]), "dice": rerolled,
+                "lost": plan["lost"]})
+    return out
+
+
+def _tiebreak_odds(spec: dict, state: dict, action: dict) -> dict:
+    _check_tiebreak(spec, state, action)
+    return _fresh_odds(_tiebreak_side(spec, state), spec, MAX_TIEBREAKS - len(state["rounds"]))
+
+
+_STEP_ODDS = {"pray": _pray_odds, "tiebreak": _tiebreak_odds}
 
 
 def odds(spec: dict, result: dict | None = None, action: dict | None = None) -> dict:
     """Exact odds: the distribution of successes (net of the opponent's when
-    opposed), P(success), P(2+); given a result and a ``pray`` action, the
-    odds after that prayer and P(gaining a Condition).
+    opposed), P(success), P(2+); opposed, win / tie / lose and
+    ``with_tiebreaks`` (each tie rolled again, at most ``MAX_TIEBREAKS``
+    times). Given a result and a ``pray`` action, the odds after that prayer
+    and P(gaining a Condition); given ``tiebreak``, the odds of that roll.
 
     >>> o = odds(normalize({"attribute": 6, "skill": 6}))
     >>> round(o["p_success"], 4), round(o["p_bonus"], 4)
     (0.3056, 0.0278)
+    >>> from rules import roll as roll_
     >>> from rules.dice import ScriptedRng
     >>> s = normalize({"attribute": 6, "skill": 6})
-    >>> r = roll(s, ScriptedRng([1, 4]))
+    >>> r = roll_("mirage", s, ScriptedRng([1, 4]))
     >>> p = odds(s, r, {"do": "pray", "dice": [1]})
     >>> p["condition"], round(p["p_success"], 4)
     (1.0, 0.1667)
     """
     if action is None:
         check_not_broken(spec)
-        own = _plan(spec)
-        own_d = _side_dist([s for _, s in own["stepped"]] + own["gear"])
-        opp_d = None
-        if spec["opponent"] is not None:
-            op = _plan(spec["opponent"])
-            opp_d = _side_dist([s for _, s in op["stepped"]] + op["gear"])
-        value, outcome = _outcome_dist(own_d, opp_d)
-        out = _figures(value, outcome, opp_d is not None)
-        out["dice"] = [s for _, s in own["stepped"]] + own["gear"]
-        return out
-    plan = _prayer_plan(spec, result, action)
-    opp_n = _opp_successes(result, spec)
-    dice = plan["dice"]
-    fixed = sum(successes_on(d["face"]) for i, d in enumerate(dice) if i not in plan["chosen"])
-    rerolled = [plan["sides"][i] for i in plan["chosen"]]
-    if plan["added_sides"] is not None:  # drawn where act draws it: after the lone die
-        rerolled.insert(sum(1 for i in plan["chosen"] if i < plan["added_at"]), plan["added_sides"])
-    dist = {v + fixed: p for v, p in _side_dist(rerolled).items()}
-    opp_d = None if opp_n is None else {opp_n: Fraction(1)}
-    value, outcome = _outcome_dist(dist, opp_d)
-    out = _figures(value, outcome, opp_d is not None)
-    held_one = any(d["face"] == 1 for i, d in enumerate(dice) if i not in plan["chosen"])
-    no_one = Fraction(1)
-    for s in rerolled:
-        no_one *= Fraction(s - 1, s)
-    out["condition"] = 1.0 if held_one else float(1 - no_one)
-    out["condition_type"] = condition_type(spec["attribute_name"])
-    out["dice"] = rerolled
-    out["lost"] = plan["lost"]
-    return out
+        return _fresh_odds(spec, spec, MAX_TIEBREAKS)
+    state = _state(spec, result)
+    return _STEP_ODDS[_check_step(spec, action)](spec, state, action)
+
+
+# The prose lives apart (issue 17) and reads this module's tables, so it is
+# imported once they are defined.
+from .explain_mirage import die_label, explain  # noqa: E402

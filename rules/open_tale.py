@@ -190,27 +190,11 @@ def normalize(spec: Any) -> dict:
     rules.dice.SpecError: dice: d12 + d6 makes power 18, not level 5's 16; valid pairs: d12 + d4, d10 + d6, 2d8
     """
     check_keys(spec, KEYS)
-    raw_dice = spec.get("dice")
-    dice = None
-    if raw_dice is not None and raw_dice != "" and raw_dice != []:
-        dice = get_sizes(spec, "dice")
-        if len(dice) != 2:
-            lv = spec.get("level")
-            hint = (f"; valid pairs for level {lv}: {_pairs_text(lv)}"
-                    if isinstance(lv, int) and not isinstance(lv, bool) and 1 <= lv <= 9 else "")
-            raise SpecError("dice", f"must be exactly two dice (got {len(dice)}){hint}")
-    if spec.get("level") is None and dice is not None:
-        level = (sum(dice) - 6) // 2
-    else:
-        level = get_int(spec, "level", 1, 9, default=DEFAULT_SPEC["level"])
-    if dice is None:
-        dice = list(even_pair(level))
-    elif tuple(dice) not in valid_pairs(level):
-        raise SpecError("dice", f"{pair_text(dice)} makes power {sum(dice)}, not level {level}'s "
-                                f"{power(level)}; valid pairs: {_pairs_text(level)}")
+    dice = _get_dice(spec)
+    level = _get_level(spec, dice)
     return {
         "level": level,
-        "dice": dice,
+        "dice": _check_pair(dice, level),
         "heroic": get_bool(spec, "heroic", False),
         "modifiers": _get_modifiers(spec),
         "tie_break": get_choice(spec, "tie_break", TIE_BREAKS, default="best"),
@@ -218,11 +202,37 @@ def normalize(spec: Any) -> dict:
     }
 
 
-def _get_modifiers(spec) -> list[str]:
-    """Names, in any case; a comma-separated string is accepted too. Each
-    named modifier counts (two sources of Advantage add to +2, the text's
-    integer reading); sorted best first, as the text writes "Superiority and
-    Disadvantage"."""
+def _get_dice(spec: dict) -> list[int] | None:
+    """The pair asked for, or None (the level's most even pair)."""
+    raw = spec.get("dice")
+    if raw is None or raw == "" or raw == []:
+        return None
+    dice = get_sizes(spec, "dice")
+    if len(dice) != 2:
+        lv = spec.get("level")
+        hint = (f"; valid pairs for level {lv}: {_pairs_text(lv)}"
+                if isinstance(lv, int) and not isinstance(lv, bool) and 1 <= lv <= 9 else "")
+        raise SpecError("dice", f"must be exactly two dice (got {len(dice)}){hint}")
+    return dice
+
+
+def _get_level(spec: dict, dice: list[int] | None) -> int:
+    if spec.get("level") is None and dice is not None:
+        return (sum(dice) - 6) // 2
+    return get_int(spec, "level", 1, 9, default=DEFAULT_SPEC["level"])
+
+
+def _check_pair(dice: list[int] | None, level: int) -> list[int]:
+    if dice is None:
+        return list(even_pair(level))
+    if tuple(dice) not in valid_pairs(level):
+        raise SpecError("dice", f"{pair_text(dice)} makes power {sum(dice)}, not level {level}'s "
+                                f"{power(level)}; valid pairs: {_pairs_text(level)}")
+    return dice
+
+
+def _modifier_names(spec) -> list:
+    """The modifiers as given: a list, or a comma-separated string."""
     v = spec.get("modifiers")
     if v is None or v == "":
         return []
@@ -232,14 +242,22 @@ def _get_modifiers(spec) -> list[str]:
         raise SpecError("modifiers", "must be a list of names: " + ", ".join(MODIFIERS))
     if len(v) > MAX_MODIFIERS:
         raise SpecError("modifiers", f"may name at most {MAX_MODIFIERS} modifiers")
-    out = []
-    for x in v:
-        k = name_key(x, "modifiers")
-        if k not in MODIFIERS:
-            raise SpecError("modifiers", f"{str(x)[:30]!r} is not a modifier; allowed: "
-                                         + ", ".join(MODIFIERS))
-        out.append(k)
-    return sorted(out, key=lambda k: -MODIFIERS[k])
+    return list(v)
+
+
+def _modifier(x) -> str:
+    k = name_key(x, "modifiers")
+    if k not in MODIFIERS:
+        raise SpecError("modifiers", f"{str(x)[:30]!r} is not a modifier; allowed: " + ", ".join(MODIFIERS))
+    return k
+
+
+def _get_modifiers(spec) -> list[str]:
+    """Names, in any case; a comma-separated string is accepted too. Each
+    named modifier counts (two sources of Advantage add to +2, the text's
+    integer reading); sorted best first, as the text writes "Superiority and
+    Disadvantage"."""
+    return sorted((_modifier(x) for x in _modifier_names(spec)), key=lambda k: -MODIFIERS[k])
 
 
 def _get_target(spec):
@@ -312,8 +330,74 @@ def _die_name(sides: int, heroic: bool) -> str:
     return f"Heroic d{sides}" if heroic else f"d{sides}"
 
 
+def _modifier_reroll(spec: dict, sizes: list, faces: list, rng) -> dict | None:
+    """Seed 001, 3.2: the net modifier rerolls the die with the highest
+    (nerfs) or smallest (buffs) value and keeps one of the two faces."""
+    net = net_modifier(spec["modifiers"])
+    if not net:
+        return None
+    i, tied = pick_die(sizes, faces, net, spec["tie_break"])
+    new = roll_die(rng, sizes[i])
+    return {"die": i, "old": faces[i], "new": new, "kept": _keep(net, faces[i], new), "tied": tied,
+            "tie_break": spec["tie_break"]}
+
+
+def _explode(sides: int, face: int, rng) -> tuple[list[int], bool]:
+    """Seed 001, 3.3: a die on its maximum rolls again and adds, "indefinitely"
+    (RULES-NOTES Open Tale 3: a die stops after ``EXPLOSION_CAP``). The
+    explosions, and whether the cap stopped them."""
+    out: list[int] = []
+    last = face
+    while last == sides:
+        if len(out) >= EXPLOSION_CAP:
+            return out, True
+        last = roll_die(rng, sides)
+        out.append(last)
+    return out, False
+
+
+def _reroll_marks(reroll: dict, net: int) -> dict:
+    """Inferiority/Superiority may keep the first face; history stays in the
+    order rolled, ``dropped`` names the face set aside."""
+    first = net in (-2, 2) and reroll["new"] != reroll["old"] and reroll["kept"] == reroll["old"]
+    return {"kept_first": first, "dropped": reroll["new"] if first else reroll["old"]}
+
+
+def _die_dict(sides: int, heroic: bool, history: list, explosions: list, capped: bool,
+              reroll: dict | None, net: int) -> dict:
+    kept = history[-1] if reroll is None else reroll["kept"]
+    role = "rerolled" if reroll is not None else ("exploded" if explosions else "kept")
+    extra: dict[str, Any] = {"name": _die_name(sides, heroic), "heroic": heroic,
+                             "explosions": explosions, "total": kept + sum(explosions)}
+    if reroll is not None:
+        extra.update(_reroll_marks(reroll, net))
+    if capped:
+        extra["capped"] = True
+    return Die(face=kept, role=role, sides=sides, history=tuple(history), extra=extra).to_dict()
+
+
+def _outcome(score: int, target: int | None) -> str:
+    if target is None:
+        return "scored"
+    return "success" if score >= target else "failure"
+
+
+def _dice(sizes: list, faces: list, reroll: dict | None, net: int, rng) -> list[dict]:
+    """The dice after the modifier's reroll, each exploding in die order."""
+    at = reroll["die"] if reroll else None
+    dice = []
+    for i, (s, f) in enumerate(zip(sizes, faces)):
+        own = reroll if i == at else None
+        history = [f, own["new"]] if own else [f]
+        boom, capped = _explode(s, own["kept"] if own else f, rng)
+        dice.append(_die_dict(s, i == 2, history, boom, capped, own, net))
+    return dice
+
+
 def roll(spec: dict, rng) -> dict:
-    """Roll a normalized spec (seed 001, 3 to 3.3).
+    """Roll a normalized spec (seed 001, 3 to 3.3): the pair, then the
+    Heroic d4 (the third die), then the modifier's reroll, then each die's
+    explosions, die by die.
 
     Superiority and Disadvantage cancel to Advantage; the d6 showing the
     smallest value is rolled again and explodes (the worked compensation
@@ -325,105 +409,26 @@ def roll(spec: dict, rng) -> dict:
     >>> r["dice"][1]["history"], r["dice"][1]["explosions"], r["value"]
     ([1, 6], [2], 16)
     """
-    sizes = list(spec["dice"])
-    heroic = [False, False]
-    if spec["heroic"]:
-        sizes.append(4)
-        heroic.append(True)
-    names = [_die_name(s, h) for s, h in zip(sizes, heroic)]
+    sizes = list(spec["dice"]) + ([4] if spec["heroic"] else [])
     faces = [roll_die(rng, s) for s in sizes]
-    history = [[f] for f in faces]
-    kept = list(faces)
-
-    mods = spec["modifiers"]
-    net = net_modifier(mods)
-    explain = [f"Level {spec['level']}: power 6 + 2 × {spec['level']} = {power(spec['level'])}; "
-               f"rolled {pair_text(spec['dice'])}"
-               + (" and the Heroic d4 (its badge spent)." if spec["heroic"] else ".")]
-    if len(mods) > 1:
-        explain.append("Modifiers compensate: " + modifier_text(mods) + ".")
-    reroll = None
-    if net:
-        i, tied = pick_die(sizes, faces, net, spec["tie_break"])
-        new = roll_die(rng, sizes[i])
-        history[i].append(new)
-        kept[i] = _keep(net, faces[i], new)
-        which = "highest" if _PICK_HIGH[net] else "smallest"
-        rule = {-2: "keeping the smaller", -1: "keeping the second", 1: "keeping the second",
-                2: "keeping the higher"}[net]
-        tie_note = ""
-        if len(tied) > 1:
-            tie_note = (" (tied with " + ", ".join(names[j] for j in tied if j != i)
-                        + f"; tie break '{spec['tie_break']}': "
-                        + {"best": "the better expected score",
-                           "larger": "the larger die", "smaller": "the smaller die"}[spec["tie_break"]]
-                        + ", chosen before rolling)")
-        explain.append(f"{NET_NAMES[net].title()}: the {names[i]} showed the {which} value, "
-                       f"{faces[i]}{tie_note}; rolled again: {new}, {rule}: {kept[i]}.")
-        reroll = {"die": i, "old": faces[i], "new": new, "kept": kept[i], "tied": tied,
-                  "tie_break": spec["tie_break"]}
-    elif mods:
-        explain.append("No modifier applies.")
-
-    explosions: list[list[int]] = [[] for _ in sizes]
-    capped = [False for _ in sizes]
-    for i, s in enumerate(sizes):
-        last = kept[i]
-        while last == s:
-            if len(explosions[i]) >= EXPLOSION_CAP:
-                capped[i] = True
-                break
-            last = roll_die(rng, s)
-            explosions[i].append(last)
-        if explosions[i]:
-            chain = " → ".join(str(x) for x in [kept[i]] + explosions[i])
-            explain.append(f"The {names[i]} hit its maximum and exploded: {chain} "
-                           f"= {kept[i] + sum(explosions[i])}.")
-    if any(capped):
-        explain.append(f"Safety cap reached: a die stops after {EXPLOSION_CAP} explosions "
-                       "(RULES-NOTES Open Tale 3).")
-
-    totals = [k + sum(e) for k, e in zip(kept, explosions)]
-    score = sum(totals)
-    dice = []
-    for i, s in enumerate(sizes):
-        rerolled = reroll is not None and reroll["die"] == i
-        role = "rerolled" if rerolled else ("exploded" if explosions[i] else "kept")
-        extra: dict[str, Any] = {"name": names[i], "heroic": heroic[i],
-                                 "explosions": explosions[i], "total": totals[i]}
-        if rerolled:
-            # Inferiority/Superiority may keep the first face; history stays in
-            # the order rolled, "dropped" names the face set aside.
-            first = net in (-2, 2) and reroll["new"] != reroll["old"] and kept[i] == reroll["old"]
-            extra["kept_first"] = first
-            extra["dropped"] = reroll["new"] if first else reroll["old"]
-        if capped[i]:
-            extra["capped"] = True
-        dice.append(Die(face=kept[i], role=role, sides=s, history=tuple(history[i]),
-                        extra=extra).to_dict())
-    target = spec["target"]
-    sum_text = " + ".join(str(t) for t in totals)
-    if target is None:
-        outcome = "scored"
-        explain.append(f"Score {sum_text} = {score}.")
-    else:
-        outcome = "success" if score >= target else "failure"
-        explain.append(f"Score {sum_text} = {score}, "
-                       + (f"reaching the target {target}: success." if outcome == "success"
-                          else f"below the target {target}: failure."))
-    return {
+    net = net_modifier(spec["modifiers"])
+    reroll = _modifier_reroll(spec, sizes, faces, rng)
+    dice = _dice(sizes, faces, reroll, net, rng)
+    score = sum(d["total"] for d in dice)
+    result = {
         "dice": dice,
         "value": score,
-        "outcome": outcome,
-        "explain": explain,
+        "outcome": _outcome(score, spec["target"]),
         "level": spec["level"],
         "power": power(spec["level"]),
-        "modifier": {"net": net, "name": NET_NAMES[net], "from": list(mods)},
+        "modifier": {"net": net, "name": NET_NAMES[net], "from": list(spec["modifiers"])},
         "reroll": reroll,
-        "capped": any(capped),
+        "capped": any(d.get("capped") for d in dice),
         "cap": EXPLOSION_CAP,
-        "target": target,
+        "target": spec["target"],
     }
+    result["explain"] = explain(spec, result)
+    return result
 
 
 def act(spec, result, action, rng):
@@ -514,55 +519,56 @@ def score_dist(sizes, net: int, tie_break: str = "best", bound: int = SCORE_BOUN
     (True, True, True, True)
     """
     key = (tuple(sizes), net, tie_break, bound)
-    if key in _DIST_CACHE:
-        return _DIST_CACHE[key]
-    sizes = tuple(sizes)
-    n = len(sizes)
-    if net == 0:
-        # No modifier: each die is an independent exploding die.
-        dist = _boom_dist(tuple(sorted(sizes)), bound)
-        res = {v: p for v, p in enumerate(dist) if p > 0}
-        tail = max(0.0, 1.0 - math.fsum(res.values()))
-        _DIST_CACHE[key] = (res, tail)
-        return res, tail
-    groups: dict = {}  # (sum of kept faces, mask of dice that explode) -> integer weight
-    total = _LCM
-    for s in sizes:
-        total *= s
-    # First gather the faces by what the reroll needs: which die, its face,
-    # the others' sum and which of the others explode.
-    pre: dict = {}
+    if key not in _DIST_CACHE:
+        out = _boom_dist(tuple(sorted(sizes)), bound) if net == 0 else _modified_dist(tuple(sizes), net,
+                                                                                      tie_break, bound)
+        res = {v: p for v, p in enumerate(out) if p > 0}
+        _DIST_CACHE[key] = (res, max(0.0, 1.0 - math.fsum(res.values())))
+    return _DIST_CACHE[key]
+
+
+def _reroll_cases(sizes: tuple, net: int, tie_break: str) -> dict:
+    """Every face of every die, gathered by what the modifier's reroll
+    needs: (the die it picks, its face, the others' sum, which of the
+    others explode) -> how many face combinations."""
+    cases: dict = {}
     for faces in itertools.product(*(range(1, s + 1) for s in sizes)):
         i, _ = pick_die(sizes, faces, net, tie_break)
-        mask = 0
-        for j in range(n):
-            if j != i and faces[j] == sizes[j]:
-                mask |= 1 << j
+        mask = sum(1 << j for j in range(len(sizes)) if j != i and faces[j] == sizes[j])
         k = (i, faces[i], sum(faces) - faces[i], mask)
-        pre[k] = pre.get(k, 0) + 1
-    for (i, face, other, mask), count in pre.items():
+        cases[k] = cases.get(k, 0) + 1
+    return cases
+
+
+def _kept_groups(sizes: tuple, net: int, tie_break: str) -> dict:
+    """(sum of the kept faces, mask of the dice that explode) -> integer
+    weight over every face and every reroll (``_LCM`` evens the reroll's
+    die sizes)."""
+    groups: dict = {}
+    for (i, face, other, mask), count in _reroll_cases(sizes, net, tie_break).items():
         s = sizes[i]
-        w = _LCM // s * count
         for kept, c in _kept_counts(s, face, net):
             k = (other + kept, mask | (1 << i) if kept == s else mask)
-            groups[k] = groups.get(k, 0) + w * c
+            groups[k] = groups.get(k, 0) + _LCM // s * count * c
+    return groups
 
+
+def _modified_dist(sizes: tuple, net: int, tie_break: str, bound: int) -> list[float]:
+    """The score by index under a net modifier: each group's kept sum, plus
+    a fresh exploding die for each die kept on its maximum (its maximum is
+    already in the sum)."""
+    total = _LCM * math.prod(sizes)
     out = [0.0] * (bound + 1)
-    nonzero: dict = {}
-    for (base, mask), w in groups.items():
-        p = w / total
-        # An exploded die's maximum is in base; a fresh exploding die adds on.
-        if mask not in nonzero:
-            dist = _boom_dist(tuple(sizes[j] for j in range(n) if mask >> j & 1), bound)
-            nonzero[mask] = [(m, q) for m, q in enumerate(dist) if q]
-        for m, q in nonzero[mask]:
+    booms: dict = {}
+    for (base, mask), w in _kept_groups(sizes, net, tie_break).items():
+        if mask not in booms:
+            dist = _boom_dist(tuple(sizes[j] for j in range(len(sizes)) if mask >> j & 1), bound)
+            booms[mask] = [(m, q) for m, q in enumerate(dist) if q]
+        for m, q in booms[mask]:
             if base + m > bound:
                 break
-            out[base + m] += p * q
-    res = {v: p for v, p in enumerate(out) if p > 0}
-    tail = max(0.0, 1.0 - math.fsum(res.values()))
-    _DIST_CACHE[key] = (res, tail)
-    return res, tail
+            out[base + m] += w / total * q
+    return out
 
 
 def _survival(dist: dict, tail: float, bound: int) -> list[float]:
@@ -652,26 +658,14 @@ def odds(spec: dict, result: dict | None = None, action: Any = None) -> dict:
 
 def _mean(sizes, net, tie_break) -> float:
     """The exact mean score, explosions included (closed form)."""
-    if net == 0:
-        return float(sum(_exploding_mean(s) for s in sizes))
-    total = Fraction(0)
-    count = 1
-    for s in sizes:
-        count *= s
-
-    def faces_iter(n):
-        if n == 0:
-            yield []
-            return
-        for rest in faces_iter(n - 1):
-            for f in range(1, sizes[n - 1] + 1):
-                yield rest + [f]
-
     base = sum(_exploding_mean(s) for s in sizes)
-    for faces in faces_iter(len(sizes)):
+    if net == 0:
+        return float(base)
+    gain = Fraction(0)
+    for faces in itertools.product(*(range(1, s + 1) for s in sizes)):
         i, _ = pick_die(sizes, faces, net, tie_break)
-        total += _reroll_gain(sizes[i], faces[i], net)
-    return float(base + total / count)
+        gain += _reroll_gain(sizes[i], faces[i], net)
+    return float(base + gain / math.prod(sizes))
 
 
 # --------------------------------------------------------------------------
@@ -748,3 +742,8 @@ def table_comparison(tie_break: str = "best") -> dict:
                               "match": text == comp})
     return {"cells": cells, "matches": sum(c["match"] for c in cells), "total": len(cells),
             "differ": [c for c in cells if not c["match"]]}
+
+
+# The prose lives apart (issue 17) and reads this module's tables, so it is
+# imported once they are defined.
+from .explain_open_tale import explain  # noqa: E402

@@ -109,7 +109,8 @@ BYTES = """
 ODDS_GRID = {
     "milhamah": [{}, {"shoresh": "שלם", "difficulty": 3}, {"shoresh": "אשר", "rerolls": 5},
                  {"shoresh": "חננ", "pool": {"red": 4, "blue": 4, "green": 4}, "rerolls": 6},
-                 {"shoresh": "רוח", "reaction": True, "difficulty": 2}],
+                 {"shoresh": "רוח", "reaction": True, "difficulty": 2},
+                 {"pool": {"red": 4, "green": 4, "blue": 4}, "rounds": 2}],
     "open_tale": [{}, {"level": 9, "heroic": True}, {"level": 1, "modifiers": ["superiority"]},
                   {"level": 5, "dice": [12, 4], "modifiers": ["advantage"], "heroic": True, "target": 12},
                   {"level": 9, "modifiers": ["inferiority"], "heroic": True}],
@@ -123,6 +124,43 @@ ODDS_GRID = {
                  {"kind": "damage", "dice": "2d12 & d8", "soak": "2d10 & d6"},
                  {"kind": "damage", "dice": "4d12", "soak": "4d12", "damage_type": "slaying"}],
 }
+
+
+# Milhamah's odds budget (issue 13): p95 <= 100 ms in the browser for the
+# default roll and for 12 dice with 2 rounds, each answer computed afresh.
+# The odds are cached by question, so each sample asks a variant of it with
+# another difficulty (the same work: every first roll valued, the colour
+# pairs ranked).
+MILHAMAH_BUDGET = {"default (8 dice, X 3, 1 round)": {},
+                   "12 dice, X 3, 2 rounds": {"pool": {"red": 4, "green": 4, "blue": 4}, "rounds": 2}}
+MILHAMAH_VARIANTS = (2, 3, 4, 5, 6, 1, 7)
+
+
+def milhamah_odds_cold(page) -> dict:
+    """{label: {"browser": summary, "cpython": summary}} of uncached odds."""
+    from rules import milhamah_odds
+
+    out = {}
+    for label, spec in MILHAMAH_BUDGET.items():
+        b, c = [], []
+        for d in MILHAMAH_VARIANTS:
+            norm = rules.normalize("milhamah", dict(rules.default_spec("milhamah"), **spec, difficulty=d))
+            for name in dir(milhamah_odds):
+                if name.endswith("_CACHE"):
+                    getattr(milhamah_odds, name).clear()
+            t = time.perf_counter()
+            rules.odds("milhamah", norm)
+            c.append((time.perf_counter() - t) * 1000)
+            b.append(page.evaluate("([s, j]) => window.diceBenchOdds(s, j)", ["milhamah", json.dumps(norm)]))
+        out[label] = {"browser": summary(b), "cpython": summary(c)}
+    return out
+
+
+def print_milhamah(cold: dict):
+    for label, v in cold.items():
+        b, c = v["browser"], v["cpython"]
+        print(f"{'odds, milhamah ' + label:58s} browser p50 {b['p50']:6.1f} p95 {b['p95']:6.1f}"
+              f" | CPython p50 {c['p50']:5.1f} p95 {c['p95']:5.1f} ms")
 
 
 def pct(values, q):
@@ -372,9 +410,22 @@ def main():
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--clicks", type=int, default=20)
     ap.add_argument("--out", default=str(ROOT / ".bench" / "results.json"))
+    ap.add_argument("--milhamah-odds", action="store_true",
+                    help="only Milhamah's odds budget (uncached odds, browser and CPython)")
     a = ap.parse_args()
     global SITE
     SITE = snapshot_site()
+    if a.milhamah_odds:
+        with sync_playwright() as pw:
+            httpd, base = serve(SITE)
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            page = browser.new_page(viewport={"width": 1024, "height": 768})
+            page.goto(base + "?bench=1")
+            page.wait_for_selector("body[data-ready]", state="attached", timeout=120_000)
+            print_milhamah(milhamah_odds_cold(page))
+            browser.close()
+            httpd.shutdown()
+        return
 
     out: dict = {"runs": a.runs, "when": time.strftime("%Y-%m-%d %H:%M:%S"), "load": {}, "bytes": {},
                  "load_average_start": os.getloadavg()}
@@ -443,6 +494,7 @@ def main():
                     b.append(page.evaluate("([s, j]) => window.diceBenchOdds(s, j)", [system, json.dumps(norm)]))
             odds_browser[system] = summary(b)
             odds_cpython[system] = summary(c)
+        milhamah_cold = milhamah_odds_cold(page)
 
         def memory():
             page.evaluate("() => window.gc && window.gc()")
@@ -475,6 +527,7 @@ def main():
     out["click_to_dice_ms_by_history"] = click_history
     out["odds_ms_browser"] = odds_browser
     out["odds_ms_cpython"] = odds_cpython
+    out["milhamah_odds_uncached_ms"] = milhamah_cold
     out["memory"] = {"after_10": {"js_heap": mem10[0], "wasm": mem10[1]},
                      "after_500": {"js_heap": mem500[0], "wasm": mem500[1]}}
 
@@ -528,6 +581,7 @@ def main():
         if b["n"]:
             print(f"{'odds, ' + s:38s} browser p50 {b['p50']:6.1f} p95 {b['p95']:6.1f} max {b['max']:6.1f}"
                   f" | CPython p50 {c['p50']:5.1f} p95 {c['p95']:5.1f} max {c['max']:5.1f} ms")
+    print_milhamah(milhamah_cold)
     m = out["memory"]
     print(f"{'JS heap after 10 / 500 rolls':38s} {m['after_10']['js_heap'] / 1e6:8.1f} / {m['after_500']['js_heap'] / 1e6:.1f} MB"
           f"  ({m['after_500']['js_heap'] / m['after_10']['js_heap']:.2f}×)")

@@ -2,7 +2,9 @@
 no DOM, and is unit-tested under CPython.
 
 A die's outline tells its size (d4 triangle, d6 square, d8 diamond, d10
-kite, d12 pentagon); its role is shown by a mark as well as by colour
+the kite of a pentagonal trapezohedron with its facets, d12 pentagon); a
+die with a symbol (ALKEMY's axe, sword, mace) shows the number above a
+large glyph; its role is shown by a mark as well as by colour
 (kept: a bullseye; dropped: struck through, dashed and faded, with a cross;
 frozen: a snowflake and a double rim; rerolled: a turning arrow and the old
 face; exploded: a burst; success: a check and an inner ring; wild: a star;
@@ -53,27 +55,33 @@ _ROLE_WORDS = {
 }
 
 
+#: Die outlines in a 100×100 box, by number of faces.
+SHAPES = {
+    4: [(50, 5), (96, 88), (4, 88)],
+    6: [(8, 8), (92, 8), (92, 92), (8, 92)],
+    8: [(50, 3), (97, 50), (50, 97), (3, 50)],
+    # a d10 seen face-on: the top kite face, two side faces, a lower point
+    10: [(50, 3), (96, 44), (92, 66), (50, 97), (8, 66), (4, 44)],
+    12: [(50 + 48 * math.cos(math.radians(-90 + 72 * i)), 53 + 48 * math.sin(math.radians(-90 + 72 * i)))
+         for i in range(5)],
+}
+#: The d10's facet edges: the kite face the number sits on, and its lower edges.
+D10_FACETS = "M 50 3 L 80 56 L 50 72 L 20 56 Z M 80 56 L 92 66 M 20 56 L 8 66 M 50 72 L 50 97"
+#: Where the number's middle sits, by number of faces (the d10's on its kite face).
+TEXT_Y = {4: 64, 10: 46, 12: 62}
+
+
 def shape_points(n: int) -> str | None:
     """The outline of a die with ``n`` faces in a 100×100 box, or None for a
     circle (sizes with no classic shape).
 
     >>> shape_points(6) is not None and shape_points(7) is None
     True
+    >>> shape_points(8) != shape_points(10)
+    True
     """
-    if n == 4:
-        pts = [(50, 5), (96, 88), (4, 88)]
-    elif n == 6:
-        pts = [(8, 8), (92, 8), (92, 92), (8, 92)]
-    elif n == 8:
-        pts = [(50, 3), (97, 50), (50, 97), (3, 50)]
-    elif n == 10:
-        pts = [(50, 3), (95, 42), (50, 97), (5, 42)]
-    elif n == 12:
-        pts = [(50 + 48 * math.cos(math.radians(-90 + 72 * i)),
-                53 + 48 * math.sin(math.radians(-90 + 72 * i))) for i in range(5)]
-    else:
-        return None
-    return " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
+    pts = SHAPES.get(n)
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in pts) if pts else None
 
 
 def _palette(colour) -> tuple[str, str, str]:
@@ -103,37 +111,38 @@ def _face_text(face) -> str:
     return str(face)[:4]
 
 
+def _spoken_face(text: str) -> str:
+    if text == WILD:
+        return "a wild face"
+    return f"{HEBREW_NAMES[text]} ({text})" if text in HEBREW_NAMES else text
+
+
+def _role_words(die: dict, role: str, text: str) -> list:
+    """The role in words, and the flags the role does not already say."""
+    words = [_ROLE_WORDS.get(role, str(role))]
+    words.append("success" if die.get("success") and role != "success" else "")
+    words.append("wild" if die.get("wild") and role != "wild" and text != WILD else "")
+    hist = die.get("history")
+    if isinstance(hist, list) and len(hist) > 1:
+        words.append("earlier " + ", ".join(_face_text(h) for h in hist[:-1]))
+    return [w for w in words if w]
+
+
 def describe(die: dict, colour_name: str | None = None) -> str:
     """The text equivalent of a die, e.g. 'red d12 showing resh (ר), frozen'.
 
     >>> describe({"faces": ["ר"] * 12, "face": "ר", "role": "frozen", "colour": "red"})
     'red d12 showing resh (ר), frozen'
+    >>> describe({"sides": 6, "face": {"value": 4}, "symbol": "axe", "role": "kept", "success": True})
+    'd6 showing 4 with axe, kept, success'
     """
-    n = _n_faces(die)
     colour = colour_name or die.get("colour")
-    face = die.get("face")
-    text = _face_text(face)
-    if text == WILD:
-        shown = "a wild face"
-    elif text in HEBREW_NAMES:
-        shown = f"{HEBREW_NAMES[text]} ({text})"
-    else:
-        shown = text
-    parts = [f"{colour + ' ' if isinstance(colour, str) and _CSS_COLOUR.match(colour) else ''}d{n} showing {shown}"]
+    text = _face_text(die.get("face"))
+    named = f"{colour} " if isinstance(colour, str) and _CSS_COLOUR.match(colour) else ""
+    head = f"{named}d{_n_faces(die)} showing {_spoken_face(text)}"
     if die.get("symbol"):
-        parts[0] += f" with {die['symbol']}"
-    role = die.get("role", "rolled")
-    word = _ROLE_WORDS.get(role, str(role))
-    if word:
-        parts.append(word)
-    if die.get("success") and role != "success":
-        parts.append("success")
-    if die.get("wild") and role != "wild" and text != WILD:
-        parts.append("wild")
-    hist = die.get("history")
-    if isinstance(hist, list) and len(hist) > 1:
-        parts.append("earlier " + ", ".join(_face_text(h) for h in hist[:-1]))
-    return ", ".join(parts)
+        head += f" with {die['symbol']}"
+    return ", ".join([head] + _role_words(die, die.get("role", "rolled"), text))
 
 
 def _star(cx: float, cy: float, r: float, points: int = 5, inner: float = 0.45) -> str:
@@ -170,6 +179,85 @@ def _badge(kind: str) -> str:
     return ""
 
 
+def _outline(pts: str | None, role: str, fill: str, rim: str) -> str:
+    """The die's body: dashed when dropped, dotted and hollow when imaginary."""
+    dash = {"dropped": ' stroke-dasharray="8 6"', "imaginary": ' stroke-dasharray="3 5"'}.get(role, "")
+    body = "none" if role == "imaginary" else fill
+    if pts:
+        return (f'<polygon points="{pts}" fill="{body}" stroke="{rim}" stroke-width="5" '
+                f'stroke-linejoin="round"{dash}/>')
+    return f'<circle cx="50" cy="50" r="45" fill="{body}" stroke="{rim}" stroke-width="5"{dash}/>'
+
+
+def _rims(n: int, pts: str | None, role: str, success: bool, rim: str) -> str:
+    """The d10's facets; a frozen die's second rim; a success's inner ring."""
+    out = f'<path class="facets" d="{D10_FACETS}" fill="none" stroke="{rim}" stroke-width="2.5"/>' if n == 10 else ""
+    if role == "frozen":
+        out += (f'<polygon points="{pts}" fill="none" stroke="#ffffff" stroke-width="3" '
+                'transform="translate(12 12) scale(0.76)"/>' if pts
+                else '<circle cx="50" cy="50" r="36" fill="none" stroke="#ffffff" stroke-width="3"/>')
+    if success and pts:
+        out += f'<polygon points="{pts}" fill="none" stroke="#ffd54a" stroke-width="3" transform="translate(7 7) scale(0.86)"/>'
+    return out
+
+
+def _font_size(text: str, n: int, symbol: str | None) -> int:
+    """Long faces smaller; a d4, a d10's kite and a symbol face leave less room."""
+    fs = 44 if len(text) <= 1 else 36 if len(text) == 2 else 26
+    cap = 30 if symbol else 34 if n == 4 else 32 if n == 10 else fs
+    return min(fs, cap)
+
+
+def _face(text: str, n: int, symbol: str | None, ink: str) -> str:
+    """The face: a wild star, a letter or a number; with a symbol, the
+    number sits high and the symbol's glyph fills the lower half."""
+    ty = 30 if symbol else TEXT_Y.get(n, 58)
+    if text == WILD:
+        return f'<polygon class="wild" points="{_star(50, ty - 10, 24)}" fill="{ink}"/>'
+    family = "'Noto Sans Hebrew', sans-serif" if text in HEBREW_NAMES else "system-ui, sans-serif"
+    number = (f'<text x="50" y="{ty}" text-anchor="middle" dominant-baseline="middle" '
+              f'font-size="{_font_size(text, n, symbol)}" font-weight="700" font-family="{family}" '
+              f'fill="{ink}">{escape(text)}</text>') if text else ""
+    return number + (_symbol(symbol, ink) if symbol else "")
+
+
+def _old_face(role: str, hist, ink: str) -> str:
+    """A rerolled die's earlier face, struck through, in its corner."""
+    if role != "rerolled" or not isinstance(hist, list) or len(hist) < 2:
+        return ""
+    old = escape(_face_text(hist[-2]))
+    return (f'<g class="old-face"><text x="16" y="20" font-size="20" font-family="system-ui, sans-serif" '
+            f'fill="{ink}">{old}</text><line x1="8" y1="14" x2="28" y2="14" stroke="{ink}" stroke-width="2.5"/></g>')
+
+
+def _badge_of(die: dict, role: str, text: str) -> str:
+    """Which badge a die wears: its role's, or success's for a plain die
+    that counts; none on a wild star (the star is the mark)."""
+    if die.get("success") and role not in ("frozen", "rerolled", "exploded", "dropped"):
+        return "success"
+    return "" if role == "wild" and text == WILD else role
+
+
+def _svg_attrs(n: int, role: str, die: dict, aria: str, key, size: int, selected: bool) -> str:
+    classes = ["die", f"d{n}", f"role-{re.sub(r'[^a-z_]', '', role)}"]
+    classes += ["is-success"] if die.get("success") else []
+    classes += ["is-selected"] if selected else []
+    attrs = [f'class="{" ".join(classes)}"', 'viewBox="-4 -4 108 108"', f'width="{size}"', f'height="{size}"',
+             f'aria-label="{escape(aria)}"']
+    if key is not None:
+        attrs += [f'data-die="{escape(str(key))}"', 'role="button"', 'tabindex="0"',
+                  f'aria-pressed="{"true" if selected else "false"}"', 'focusable="true"']
+    else:
+        attrs.append('role="img"')
+    if role == "dropped":
+        attrs.append('opacity="0.55"')
+    return " ".join(attrs)
+
+
+SELECT_RING = ('<rect class="select-ring" x="-3" y="-3" width="106" height="106" rx="14" fill="none" '
+               'stroke="#e8590c" stroke-width="5" stroke-dasharray="10 5"/>')
+
+
 def die_svg(die: dict, key: str | None = None, *, size: int = 64, colour: str | None = None,
             selected: bool = False, label: str | None = None) -> str:
     """One die as an ``<svg>`` element. With a ``key`` it is tappable
@@ -181,89 +269,41 @@ def die_svg(die: dict, key: str | None = None, *, size: int = 64, colour: str | 
     n = _n_faces(die)
     fill, ink, rim = _palette(colour or die.get("colour"))
     role = str(die.get("role", "rolled"))
-    face = die.get("face")
-    text = _face_text(face)
+    text = _face_text(die.get("face"))
+    symbol = die.get("symbol") if isinstance(die.get("symbol"), str) and die.get("symbol") else None
     aria = label if label is not None else describe(die, colour if isinstance(colour, str) else None)
-    classes = ["die", f"d{n}", f"role-{re.sub(r'[^a-z_]', '', role)}"]
-    if die.get("success"):
-        classes.append("is-success")
-    if selected:
-        classes.append("is-selected")
-
     pts = shape_points(n)
-    dash = ' stroke-dasharray="8 6"' if role in ("dropped",) else ""
-    dash = ' stroke-dasharray="3 5"' if role == "imaginary" else dash
-    body_fill = "none" if role == "imaginary" else fill
-    if pts:
-        outline = f'<polygon points="{pts}" fill="{body_fill}" stroke="{rim}" stroke-width="5" stroke-linejoin="round"{dash}/>'
-    else:
-        outline = f'<circle cx="50" cy="50" r="45" fill="{body_fill}" stroke="{rim}" stroke-width="5"{dash}/>'
-    parts = [outline]
-    if role == "frozen":  # a second rim, inside the first
-        inner = f'<polygon points="{pts}" fill="none" stroke="#ffffff" stroke-width="3" transform="translate(12 12) scale(0.76)"/>' if pts \
-            else '<circle cx="50" cy="50" r="36" fill="none" stroke="#ffffff" stroke-width="3"/>'
-        parts.append(inner)
-    if die.get("success") or role == "success":
-        parts.append(f'<polygon points="{pts}" fill="none" stroke="#ffd54a" stroke-width="3" transform="translate(7 7) scale(0.86)"/>' if pts else "")
+    parts = [_outline(pts, role, fill, rim), _rims(n, pts, role, bool(die.get("success")) or role == "success", rim),
+             _face(text, n, symbol, ink), _old_face(role, die.get("history"), ink),
+             f'<line x1="12" y1="88" x2="88" y2="12" stroke="{rim}" stroke-width="5"/>' if role == "dropped" else "",
+             _badge(_badge_of(die, role, text))]
+    return (f'<svg {_svg_attrs(n, role, die, aria, key, size, selected)}><title>{escape(aria)}</title>'
+            f'{SELECT_RING if selected else ""}{"".join(parts)}</svg>')
 
-    ty = 64 if n == 4 else 60 if n == 10 else 62 if n == 12 else 58
-    symbol = die.get("symbol")
-    has_symbol = isinstance(symbol, str) and bool(symbol)
-    if has_symbol:  # the number moves up so the weapon glyph below it has room
-        ty -= 10
-    if text == WILD:
-        parts.append(f'<polygon class="wild" points="{_star(50, ty - 10, 24)}" fill="{ink}"/>')
-    elif text:
-        hebrew = text in HEBREW_NAMES
-        fs = 44 if len(text) <= 1 else 36 if len(text) == 2 else 26
-        if n == 4 or has_symbol:
-            fs = min(fs, 34)
-        family = "'Noto Sans Hebrew', sans-serif" if hebrew else "system-ui, sans-serif"
-        parts.append(f'<text x="50" y="{ty}" text-anchor="middle" dominant-baseline="middle" font-size="{fs}" '
-                     f'font-weight="700" font-family="{family}" fill="{ink}">{escape(text)}</text>')
-    if has_symbol:
-        parts.append(_symbol(symbol, ink))
-    hist = die.get("history")
-    if role == "rerolled" and isinstance(hist, list) and len(hist) > 1:
-        old = escape(_face_text(hist[-2]))
-        parts.append(f'<g class="old-face"><text x="16" y="20" font-size="20" font-family="system-ui, sans-serif" fill="{ink}">{old}</text>'
-                     f'<line x1="8" y1="14" x2="28" y2="14" stroke="{ink}" stroke-width="2.5"/></g>')
-    if role == "dropped":
-        parts.append(f'<line x1="12" y1="88" x2="88" y2="12" stroke="{rim}" stroke-width="5"/>')
-    badge = "success" if (die.get("success") and role not in ("frozen", "rerolled", "exploded", "dropped")) else role
-    if badge == "wild" and text == WILD:
-        badge = ""  # the star face is the mark
-    parts.append(_badge(badge))
 
-    attrs = [f'class="{" ".join(classes)}"', 'viewBox="-4 -4 108 108"', f'width="{size}"', f'height="{size}"',
-             f'aria-label="{escape(aria)}"']
-    if key is not None:
-        attrs += [f'data-die="{escape(str(key))}"', 'role="button"', 'tabindex="0"',
-                  f'aria-pressed="{"true" if selected else "false"}"', 'focusable="true"']
-    else:
-        attrs.append('role="img"')
-    if role == "dropped":
-        attrs.append('opacity="0.55"')
-    ring = ('<rect class="select-ring" x="-3" y="-3" width="106" height="106" rx="14" fill="none" '
-            'stroke="#e8590c" stroke-width="5" stroke-dasharray="10 5"/>') if selected else ""
-    return f'<svg {" ".join(attrs)}><title>{escape(aria)}</title>{ring}{"".join(parts)}</svg>'
+#: Weapon glyphs for symbol faces (ALKEMY), drawn in a ±10 box: a sword
+#: (blade, guard, grip, pommel), a bearded axe, a flanged mace.
+GLYPHS = {
+    "sword": ('<polygon points="0,-10.5 2.8,-7.5 2.8,3 -2.8,3 -2.8,-7.5" fill="{ink}"/>'
+              '<line x1="-7.5" y1="4" x2="7.5" y2="4" stroke="{ink}" stroke-width="2.8" stroke-linecap="round"/>'
+              '<line x1="0" y1="4.5" x2="0" y2="8.5" stroke="{ink}" stroke-width="2.6"/>'
+              '<circle cx="0" cy="9.6" r="1.9" fill="{ink}"/>'),
+    "axe": ('<line x1="-3" y1="-9" x2="-3" y2="10.5" stroke="{ink}" stroke-width="2.8" stroke-linecap="round"/>'
+            '<path d="M -3 -6 L 3 -4.5 L 7 -10 Q 12.5 -1 7 8 L 3 2.5 L -3 2 Z" fill="{ink}"/>'),
+    "mace": ('<line x1="0" y1="0" x2="0" y2="10.5" stroke="{ink}" stroke-width="2.8" stroke-linecap="round"/>'
+             '<polygon points="{head}" fill="{ink}"/>'),
+}
 
 
 def _symbol(name: str, ink: str) -> str:
-    """A small weapon glyph under the number (ALKEMY faces)."""
-    name = name.lower()
-    if name == "sword":
-        body = (f'<line x1="0" y1="-9" x2="0" y2="9" stroke="{ink}" stroke-width="3"/>'
-                f'<line x1="-6" y1="4" x2="6" y2="4" stroke="{ink}" stroke-width="3"/>')
-    elif name == "axe":
-        body = (f'<line x1="0" y1="-9" x2="0" y2="9" stroke="{ink}" stroke-width="3"/>'
-                f'<path d="M 0 -9 Q 9 -6 8 2 L 0 0 Z" fill="{ink}"/>')
-    elif name == "mace":
-        body = (f'<line x1="0" y1="-2" x2="0" y2="9" stroke="{ink}" stroke-width="3"/>'
-                f'<polygon points="{_star(0, -5, 7, 6, 0.55)}" fill="{ink}"/>')
-    else:
-        body = f'<text x="0" y="4" text-anchor="middle" font-size="12" fill="{ink}">{escape(name[:6])}</text>'
-    return f'<g class="symbol symbol-{escape(re.sub("[^a-z]", "", name))}" transform="translate(50 78) scale(1.35)">{body}</g>'
+    """A weapon glyph filling the lower half of the face (ALKEMY); an
+    unknown symbol is written out in small letters."""
+    key = name.lower()
+    glyph = GLYPHS.get(key)
+    body = (glyph.format(ink=ink, head=_star(0, -4, 7, 8, 0.6)) if glyph
+            else f'<text x="0" y="4" text-anchor="middle" font-size="9" fill="{ink}">{escape(key[:6])}</text>')
+    return (f'<g class="symbol symbol-{escape(re.sub("[^a-z]", "", key))}" '
+            f'transform="translate(50 68) scale(2.2)">{body}</g>')
 
 
 def _slot(svg: str, tag: str | None, cls: str | None) -> str:
@@ -274,6 +314,19 @@ def _slot(svg: str, tag: str | None, cls: str | None) -> str:
     classes = " ".join(c for c in ("die-slot", cls) if c)
     tag_html = f'<span class="die-tag" aria-hidden="true">{escape(tag)}</span>' if tag is not None else ""
     return f'<span class="{escape(classes)}">{svg}{tag_html}</span>'
+
+
+def _at(items: list | None, i: int):
+    """``items[i]``, or None where the list is missing or short."""
+    return items[i] if items is not None and i < len(items) else None
+
+
+def _tray_die(d: dict, key, label, selected: set, size: int, tappable: bool) -> str:
+    """One die of a row: a button when it may be tapped; otherwise an
+    image that keeps its ``data-die`` marker."""
+    if tappable or key is None:
+        return die_svg(d, key, size=size, selected=key is not None and key in selected, label=label)
+    return die_svg(d, None, size=size, label=label).replace("<svg ", f'<svg data-die="{escape(str(key))}" ', 1)
 
 
 def tray(dice: list, keys: list | None = None, *, selected=(), size: int = 64,
@@ -300,20 +353,8 @@ def tray(dice: list, keys: list | None = None, *, selected=(), size: int = 64,
     (True, False, True)
     """
     sel = set(selected or ())
-    items = []
-    for i, d in enumerate(dice):
-        if not isinstance(d, dict):
-            continue
-        k = keys[i] if keys is not None and i < len(keys) else None
-        label = labels[i] if labels is not None and i < len(labels) else None
-        if tappable or k is None:
-            svg = die_svg(d, k, size=size, selected=k is not None and k in sel, label=label)
-        else:
-            svg = die_svg(d, None, size=size, label=label)
-            svg = svg.replace("<svg ", f'<svg data-die="{escape(str(k))}" ', 1)
-        tag = tags[i] if tags is not None and i < len(tags) else None
-        cls = classes[i] if classes is not None and i < len(classes) else None
-        items.append(_slot(svg, tag, cls))
+    items = [_slot(_tray_die(d, _at(keys, i), _at(labels, i), sel, size, tappable), _at(tags, i), _at(classes, i))
+             for i, d in enumerate(dice) if isinstance(d, dict)]
     if caption_html is None and caption:
         caption_html = escape(caption)
     cap = f"<figcaption>{caption_html}</figcaption>" if caption_html else ""

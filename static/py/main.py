@@ -16,6 +16,7 @@ from pyodide.ffi import create_once_callable as create_once
 from pyodide.ffi import create_proxy, to_js
 from pyscript import document, window
 
+import formstate
 import rules
 import share
 import store
@@ -38,9 +39,10 @@ SETUPS_KEY = "dice-table/setups"
 BACKUP_SUFFIX = "/unreadable-backup"
 
 STATE = {s: {"spec": None, "result": None, "ui": {"selected": []}, "opened": False, "timer": None,
-             "readonly": False}
+             "readonly": False, "defaults": None}
          for s in rules.SYSTEMS}
 HISTORY = {"entries": [], "dropped": 0, "serial": 0, "pending": False}
+FORMS = {"fields": {}, "dirty": set(), "pending": False}
 SETUPS = {"list": []}
 CURRENT = {"system": rules.SYSTEMS[0]}
 _proxies = []  # keep event proxies alive
@@ -111,24 +113,74 @@ def _form_of_event(event):
 
 # ---------------------------------------------------------------- forms
 
-def read_fields(form):
-    """Every named control, as FormData would give it: name -> [values]."""
+def read_fields(form, *, default=False):
+    """Every named control, as FormData would give it: name -> [values],
+    and a group with nothing ticked as [] (so a stored form keeps it
+    unticked). ``default``: the values the page's HTML gives, i.e. the
+    form as it opens."""
     fields = {}
     for el in form.elements:
-        name = el.name
-        if not name:
-            continue
         kind = str(el.type or "").lower()
-        if kind in ("submit", "button", "reset", "fieldset"):
-            continue
-        if kind in ("checkbox", "radio") and not el.checked:
-            continue
-        if kind == "select-multiple":
-            values = [o.value for o in el.selectedOptions]
-        else:
-            values = [el.value]
-        fields.setdefault(name, []).extend(str(v) for v in values)
+        if el.name and kind not in ("submit", "button", "reset", "fieldset"):
+            fields.setdefault(str(el.name), []).extend(_values(el, kind, default))
     return fields
+
+
+def _values(el, kind, default):
+    if kind in ("checkbox", "radio"):
+        return [str(el.value)] if (el.defaultChecked if default else el.checked) else []
+    if kind.startswith("select"):
+        options = list(el.options)
+        chosen = [o for o in options if (o.defaultSelected if default else o.selected)]
+        if not chosen and kind == "select-one" and options:
+            chosen = options[:1]  # what a select with no selected option shows
+        return [str(o.value) for o in chosen]
+    return [str(el.defaultValue if default else el.value)]
+
+
+def default_fields(system):
+    """The form's fields as the page opens it (read once)."""
+    st = STATE[system]
+    if st["defaults"] is None:
+        st["defaults"] = read_fields(q(f"#form-{system}"), default=True)
+    return st["defaults"]
+
+
+def bad_numbers(form):
+    """Number boxes holding text that is not a number: the browser reports
+    their value as "" (which would read as the default) and badInput."""
+    return [str(el.name) for el in form.querySelectorAll("input[type=number]") if el.name and el.validity.badInput]
+
+
+def read_spec(system):
+    """The form's spec, normalized, or None with every field at fault
+    shown beside it (``tab.read_form``)."""
+    form = q(f"#form-{system}")
+    reading = tab.read_form(ui_for(system), read_fields(form), default_fields(system), bad_numbers(form))
+    if reading.errors:
+        show_errors(form, reading.errors)
+        return None
+    clear_errors(form)
+    return reading.spec
+
+
+def fill_fields(form, fields):
+    """Set the controls named in ``fields`` (name -> [values], as
+    ``read_fields`` gives them); the others keep their values."""
+    seen = {}
+    for el in form.elements:
+        name, kind = str(el.name or ""), str(el.type or "").lower()
+        if name not in fields:
+            continue
+        values = fields[name]
+        if kind in ("checkbox", "radio"):
+            el.checked = str(el.value) in values
+        elif kind == "select-multiple":
+            for o in el.options:
+                o.selected = str(o.value) in values
+        else:
+            i = seen[name] = seen.get(name, -1) + 1
+            el.value = values[i] if i < len(values) else ""
 
 
 def fill_form(form, values):
@@ -157,19 +209,24 @@ def clear_errors(form):
 
 
 def show_error(form, err):
+    show_errors(form, [err])
+
+
+def show_errors(form, errors):
+    """Each error beside its field (or under the form when it names no
+    field there), each control at fault marked aria-invalid."""
     clear_errors(form)
-    field = getattr(err, "field", "") or "_form"
-    slot = q(f'[data-error-for="{css(field)}"]', form)
-    if slot is None:
-        slot = q('[data-error-for="_form"]', form)
-        text = str(err)
-    else:
+    for err in errors:
+        field = getattr(err, "field", "") or "_form"
+        slot = q(f'[data-error-for="{css(field)}"]', form)
         text = getattr(err, "detail", str(err))
-    if slot is not None:
-        slot.textContent = text
-    control = q(f'[name="{css(field)}"]', form)
-    if control is not None:
-        control.setAttribute("aria-invalid", "true")
+        if slot is None:
+            slot, text = q('[data-error-for="_form"]', form), str(err)
+        if slot is not None:
+            slot.textContent = f"{slot.textContent} {text}".strip()
+        control = q(f'[name="{css(field)}"]', form)
+        if control is not None:
+            control.setAttribute("aria-invalid", "true")
 
 
 # ---------------------------------------------------------------- rolling
@@ -187,6 +244,8 @@ def set_html(selector, html):
 
 SHARED_NOTE = ('<p class="shared-label">A result shared by someone else, shown read-only. Its outcome '
                'was worked out again here from its dice.</p>')
+#: Beside the outcome: roll the same spec again.
+TRAY_TOOLS = '<div class="tray-tools"><button type="button" class="roll-again" data-roll-again>Roll again</button></div>'
 
 
 def render_tray(system):
@@ -196,7 +255,7 @@ def render_tray(system):
         tray.innerHTML = ""
         return
     html = ui_for(system).render_result(st["result"], st["ui"])
-    tray.innerHTML = SHARED_NOTE + html if st["readonly"] else html
+    tray.innerHTML = TRAY_TOOLS + (SHARED_NOTE + html if st["readonly"] else html)
     if st["readonly"]:  # a shared result takes no further steps
         for b in tray.querySelectorAll("[data-act]"):
             b.remove()
@@ -218,18 +277,40 @@ def set_result(system, result, record=True, label="", readonly=False):
     st["result"] = result
     st["ui"] = {"selected": []}
     st["readonly"] = readonly
+    q(f"#tab-{system}").classList.toggle("is-shared", bool(readonly and result))
     render_tray(system)
     update_share_buttons()
     if record:
         add_history(system, result, label)
     if record and result is not None:
-        form = q(f"#form-{system}")
-        changes = ui_for(system).fields_after(result, read_fields(form))
-        if changes:
-            fill_form(form, changes)
-            st["spec"] = rules.normalize(system, ui_for(system).spec_from_form(read_fields(form)))
+        changes = ui_for(system).fields_after(result, read_fields(q(f"#form-{system}")))
+        if changes:  # e.g. a Condition gained: the character's state, kept with the form
+            fill_form(q(f"#form-{system}"), changes)
+            st["spec"] = read_spec(system)
+            schedule_forms_save(system)
+    if result is not None:
+        reveal(system)
     # the odds of the next step come in a later task: the dice paint first
     window.setTimeout(create_once(guard(lambda *_: render_odds(system))), 0)
+
+
+def _in_view(el):
+    if el is None:
+        return True
+    r = el.getBoundingClientRect()
+    return r.top >= 0 and r.bottom <= window.innerHeight
+
+
+def reveal(system):
+    """Bring the outcome and the dice into view where the layout has not
+    kept them there (a phone, an upright tablet, a step button far down),
+    smoothly unless the player asked for reduced motion."""
+    tray = q(f"#tray-{system}")
+    if _in_view(q(".outcome", tray)) and _in_view(q("svg.die", tray)):
+        return
+    still = window.matchMedia("(prefers-reduced-motion: reduce)").matches
+    tray.scrollIntoView(to_js({"block": "start", "behavior": "auto" if still else "smooth"},
+                              dict_converter=window.Object.fromEntries))
 
 
 @guard
@@ -243,12 +324,29 @@ def on_submit(event):
         return
     event.preventDefault()
     system = form.dataset.system
-    ui = ui_for(system)
-    clear_errors(form)
-    spec = rules.normalize(system, ui.spec_from_form(read_fields(form)))
-    result = rules.roll(system, spec)
+    spec = read_spec(system)
+    if spec is None:
+        return
     STATE[system]["spec"] = spec
-    set_result(system, result)
+    set_result(system, rules.roll(system, spec))
+
+
+def roll_again(_el=None):
+    """Roll the spec of the result on show again (whatever the form says now)."""
+    system = CURRENT["system"]
+    result = STATE[system]["result"]
+    if result is not None:
+        set_result(system, rules.roll(system, result["spec"]))
+
+
+#: Clicks on a marker inside a tab, checked before the table tools (CLICKS).
+TAB_CLICKS = (
+    ("[data-tab]", lambda el: open_tab(el.dataset.tab, focus=False)),
+    (".tray [data-die]", lambda el: toggle_die(el)),
+    ("[data-act]", lambda el: do_action(el)),
+    ("[data-insert]", lambda el: insert_text(el)),
+    ("[data-history-open]", lambda el: open_history(int(el.dataset.historyOpen))),
+)
 
 
 @guard
@@ -256,27 +354,7 @@ def on_click(event):
     t = event.target
     if not hasattr(t, "closest"):
         return
-    tab = js_none(t.closest("[data-tab]"))
-    if tab:
-        open_tab(tab.dataset.tab, focus=False)
-        return
-    die = js_none(t.closest("[data-die]"))
-    if die and js_none(die.closest(".tray")):
-        toggle_die(die)
-        return
-    act = js_none(t.closest("[data-act]"))
-    if act:
-        do_action(act)
-        return
-    ins = js_none(t.closest("[data-insert]"))
-    if ins:
-        insert_text(ins)
-        return
-    hist = js_none(t.closest("[data-history-open]"))
-    if hist:
-        open_history(int(hist.dataset.historyOpen))
-        return
-    for selector, handler in CLICKS:
+    for selector, handler in TAB_CLICKS + CLICKS:
         el = js_none(t.closest(selector))
         if el:
             handler(el)
@@ -286,10 +364,14 @@ def on_click(event):
 @guard
 def on_keydown(event):
     t = event.target
-    if event.key in ("Enter", " ") and hasattr(t, "closest") and js_none(t.closest("[data-die]")):
+    if event.key == "Escape" and document.body.classList.contains("history-open"):
+        show_history(False)
+    elif not hasattr(t, "closest"):
+        return
+    elif event.key in ("Enter", " ") and js_none(t.closest("[data-die]")):
         event.preventDefault()
         toggle_die(t.closest("[data-die]"))
-    elif event.key in ("ArrowRight", "ArrowLeft") and hasattr(t, "closest") and js_none(t.closest("[data-tab]")):
+    elif event.key in ("ArrowRight", "ArrowLeft") and js_none(t.closest("[data-tab]")):
         order = list(rules.SYSTEMS)
         i = order.index(t.dataset.tab)
         nxt = order[(i + (1 if event.key == "ArrowRight" else -1)) % len(order)]
@@ -313,7 +395,7 @@ def toggle_die(die):
     window.setTimeout(create_once(lambda *_: tray.setAttribute("aria-live", "polite")), 0)
     focus = q(f'#tray-{system} [data-die="{css(key)}"]')
     if focus is not None:
-        focus.focus()
+        focus.focus(to_js({"preventScroll": True}, dict_converter=window.Object.fromEntries))
     render_odds(system)
 
 
@@ -331,7 +413,8 @@ def do_action(button):
         return
     if "fill" in action:  # a flow step that fills the form (e.g. Jadeclaw's combination roll)
         fill_form(form, action["fill"])
-        st["spec"] = rules.normalize(system, ui.spec_from_form(read_fields(form)))
+        st["spec"] = read_spec(system)
+        schedule_forms_save(system)
         render_odds(system)
         return
     try:  # the step acts on the spec the roll was made with, whatever the form says now
@@ -353,6 +436,14 @@ def insert_text(button):
     target.dispatchEvent(window.Event.new("input", {"bubbles": True}))
 
 
+def reset_form(button):
+    """One tap: the tab's form as the page opens it (stored so)."""
+    system = system_of(button)
+    q(f"#form-{system}").reset()
+    update_from_form(system)
+    schedule_forms_save(system)
+
+
 @guard
 def on_input(event):
     form = js_none(event.target.closest("form.rollform")) if hasattr(event.target, "closest") else None
@@ -363,6 +454,7 @@ def on_input(event):
     if st["timer"] is not None:
         window.clearTimeout(st["timer"])
     st["timer"] = window.setTimeout(_odds_proxy(system), 120)
+    schedule_forms_save(system)
 
 
 _odds_cache = {}
@@ -378,15 +470,61 @@ def _odds_proxy(system):
 
 
 def update_from_form(system):
-    form = q(f"#form-{system}")
-    try:
-        spec = rules.normalize(system, ui_for(system).spec_from_form(read_fields(form)))
-    except SpecError as e:
-        show_error(form, e)
+    spec = read_spec(system)
+    if spec is not None:
+        STATE[system]["spec"] = spec
+        render_odds(system)
+
+
+# ---------------------------------------------------------------- kept forms
+
+def schedule_forms_save(system=None):
+    """Note a form as changed; every changed form is stored a moment later
+    (and when the page is hidden), not on every keystroke."""
+    if system is not None:
+        FORMS["dirty"].add(system)
+    if not FORMS["pending"]:
+        FORMS["pending"] = True
+        window.setTimeout(create_once(lambda *_: flush_forms()), 300)
+
+
+def flush_forms(*_):
+    if not FORMS["pending"]:
         return
-    clear_errors(form)
-    STATE[system]["spec"] = spec
-    render_odds(system)
+    FORMS["pending"] = False
+    for system in FORMS["dirty"]:
+        FORMS["fields"][system] = read_fields(q(f"#form-{system}"))
+    FORMS["dirty"] = set()
+    write_store(formstate.KEY, formstate.dump(CURRENT["system"], FORMS["fields"]),
+                "The browser refused to store your forms (storage full?); they open as new on reload.")
+
+
+def _read_stored_form(system, fields):
+    """A stored form through its tab and the rules; a tab that fails on it
+    (a bug) gives the defaults, never a crash at start-up."""
+    defaults = default_fields(system)
+    try:
+        return tab.read_form(ui_for(system), {**defaults, **fields}, defaults)
+    except Exception:
+        window.console.warn("dice table: stored form: " + traceback.format_exc())
+        return tab.Reading(None, [SpecError("_form", "could not be read; it opens as new")], {})
+
+
+def restore_forms():
+    """Fill each form as it was left and return the tab that was open. What
+    cannot be restored is named in a banner, its text kept under a backup
+    key, and that field (or form) opens as new."""
+    text = read_store(formstate.KEY)
+    stored = formstate.load(text, rules.SYSTEMS)
+    forms, problems = formstate.restore(stored, _read_stored_form)
+    for system, fields in forms.items():
+        if fields:
+            fill_fields(q(f"#form-{system}"), fields)
+            FORMS["fields"][system] = fields
+    if problems:
+        keep_backup(formstate.KEY, text)
+        banner(formstate.message(problems), "warning")
+    return stored.tab
 
 
 # ---------------------------------------------------------------- tabs
@@ -402,6 +540,7 @@ def open_tab(system, focus=False):
         q(f"#tab-{s}").hidden = s != system
     if focus:
         q(f"#tabbtn-{system}").focus()
+    schedule_forms_save()  # the open tab is kept with the forms
     st = STATE[system]
     if not st["opened"]:
         st["opened"] = True
@@ -448,20 +587,35 @@ def flush_history(*_):
 
 
 def save_history():
+    write_store(HISTORY_KEY, store.dump(HISTORY["entries"]),
+                "The browser refused to store the roll history (storage full?). "
+                "Your rolls stay on this page until you reload; export them to keep them.")
+
+
+def read_store(key):
+    """The text stored under ``key`` in localStorage, or None (nothing
+    stored, or no storage at all)."""
     try:
-        window.localStorage.setItem(HISTORY_KEY, store.dump(HISTORY["entries"]))
+        text = window.localStorage.getItem(key)
     except Exception:
-        banner("The browser refused to store the roll history (storage full?). "
-               "Your rolls stay on this page until you reload; export them to keep them.", "warning")
+        return None
+    return text if isinstance(text, str) else None  # JS null arrives as pyodide's jsnull, not None
+
+
+def write_store(key, text, refused):
+    """Store ``text``; if the browser refuses (quota, private mode), say
+    ``refused`` in the banner."""
+    try:
+        window.localStorage.setItem(key, text)
+    except Exception:
+        shown = q("#banner")
+        said = "" if shown.hidden else str(shown.textContent)
+        if refused not in said:  # one refusal does not hide another (history, setups, forms)
+            banner(f"{said} {refused}".strip() if "refused" in said else refused, "warning")
 
 
 def load_history():
-    try:
-        text = window.localStorage.getItem(HISTORY_KEY)
-    except Exception:
-        text = None
-    if not isinstance(text, str):  # JS null arrives as pyodide's jsnull, not None
-        text = None
+    text = read_store(HISTORY_KEY)
     entries, warning = store.load(text)
     HISTORY["entries"] = entries
     if warning:
@@ -508,6 +662,7 @@ def render_history():
 
 
 def render_history_note():
+    q("#history-count").textContent = str(len(HISTORY["entries"]) or "")
     note = q("#history-note")
     if note is not None:
         note.textContent = (f"{HISTORY['dropped']} oldest roll(s) dropped: the history keeps the newest "
@@ -524,8 +679,27 @@ def open_history(key):
     form = q(f"#form-{system}")
     fill_form(form, ui_for(system).form_values(result["spec"]))
     STATE[system]["spec"] = result["spec"]
+    schedule_forms_save(system)
+    if window.matchMedia(DRAWER).matches:  # the drawer would cover the result
+        show_history(False)
     set_result(system, result, record=False)
-    q(f"#tray-{system}").scrollIntoView()
+
+
+#: Where the history is a drawer over the page (app.css says the same).
+DRAWER = "(max-width: 1279.98px)"
+
+
+def show_history(open_=None, _el=None):
+    """Open or close (None: toggle) the history drawer; the focus goes in
+    with it and comes back to the toggle."""
+    body = document.body
+    open_ = not body.classList.contains("history-open") if open_ is None else open_
+    body.classList.toggle("history-open", open_)
+    q("#history-toggle").setAttribute("aria-expanded", "true" if open_ else "false")
+    if open_:
+        q("#history-title").focus()
+    elif js_none(document.activeElement) is None or js_none(document.activeElement.closest("#history")):
+        q("#history-toggle").focus()
 
 
 def clear_history(_=None):
@@ -573,11 +747,7 @@ async def import_history(event):
 # ---------------------------------------------------------------- saved setups
 
 def load_setups():
-    try:
-        text = window.localStorage.getItem(SETUPS_KEY)
-    except Exception:
-        text = None
-    text = text if isinstance(text, str) else None
+    text = read_store(SETUPS_KEY)
     SETUPS["list"], warning = store.load_setups(text)
     if warning:
         keep_backup(SETUPS_KEY, text)
@@ -585,10 +755,8 @@ def load_setups():
 
 
 def save_setups():
-    try:
-        window.localStorage.setItem(SETUPS_KEY, store.dump_setups(SETUPS["list"]))
-    except Exception:
-        banner("The browser refused to store your saved setups (storage full?).", "warning")
+    write_store(SETUPS_KEY, store.dump_setups(SETUPS["list"]),
+                "The browser refused to store your saved setups (storage full?).")
 
 
 def save_current_setup(form):
@@ -596,13 +764,12 @@ def save_current_setup(form):
     name = str(q("#setup-name").value)
     err = q("#save-error")
     err.textContent = ""
-    try:
-        spec = rules.normalize(system, ui_for(system).spec_from_form(read_fields(q(f"#form-{system}"))))
-        SETUPS["list"] = store.save_setup(SETUPS["list"], system, name, spec)
-    except SpecError as e:
-        show_error(q(f"#form-{system}"), e)
-        err.textContent = "Fix the form first: " + str(e)
+    spec = read_spec(system)
+    if spec is None:
+        err.textContent = "Fix the form first: each field at fault says what is wrong."
         return
+    try:
+        SETUPS["list"] = store.save_setup(SETUPS["list"], system, name, spec)
     except ValueError as e:
         err.textContent = str(e)
         return
@@ -663,6 +830,7 @@ def fill_system_form(system, spec):
     clear_errors(form)
     fill_form(form, ui_for(system).form_values(spec))
     STATE[system]["spec"] = spec
+    schedule_forms_save(system)
     render_odds(system)
 
 
@@ -680,11 +848,8 @@ def page_url():
 
 def share_setup(_=None):
     system = CURRENT["system"]
-    form = q(f"#form-{system}")
-    try:
-        spec = rules.normalize(system, ui_for(system).spec_from_form(read_fields(form)))
-    except SpecError as e:
-        show_error(form, e)
+    spec = read_spec(system)
+    if spec is None:
         return
     open_share_dialog(share.encode_setup(system, spec),
                       f"A link to this {rules.TITLES[system]} roll setup: whoever opens it gets the form filled in.")
@@ -787,6 +952,10 @@ CLICKS = (
     ("#history-export", export_history),
     ("#share-setup", share_setup),
     ("#share-result", share_result),
+    ("[data-roll-again]", roll_again),
+    ("[data-reset-form]", reset_form),
+    ("#history-toggle", lambda el: show_history()),
+    ("#history-close", lambda el: show_history(False)),
     ("#share-copy", lambda el: asyncio.ensure_future(copy_link())),
     ("#share-native", lambda el: asyncio.ensure_future(native_share())),
     ("#share-close", close_share),
@@ -829,15 +998,16 @@ def start():
     hc = create_proxy(guard(open_fragment))
     _proxies.append(hc)
     window.addEventListener("hashchange", hc)
-    fl = create_proxy(flush_history)  # a roll made just before the tab closes is still saved
-    _proxies.append(fl)
-    window.addEventListener("pagehide", fl)
+    for flush in (flush_history, flush_forms):  # a roll or an edit just before the tab closes is kept
+        fl = create_proxy(flush)
+        _proxies.append(fl)
+        window.addEventListener("pagehide", fl)
     load_history()
     load_setups()
-    first = rules.SYSTEMS[0]
-    open_tab(first)
+    opened = guard(restore_forms)()
+    open_tab(opened or rules.SYSTEMS[0])
     guard(open_fragment)()
-    for btn in document.querySelectorAll("[data-roll]"):
+    for btn in document.querySelectorAll("[data-roll], #history-toggle"):
         btn.disabled = False
     if "bench" in str(window.location.search):
         bench_hooks()

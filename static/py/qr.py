@@ -11,6 +11,8 @@ import zipfile
 
 WHEEL = "./static/vendor/wheels/segno-1.6.6-py3-none-any.whl"
 TARGET = "/tmp/page-wheels"
+#: Light modules round the code: the QR standard's minimum.
+QUIET_ZONE = 4
 
 __all__ = ["load", "svg"]
 
@@ -36,8 +38,14 @@ def unpack(data: bytes) -> None:
 
 
 def svg(text: str) -> str:
-    """An inline SVG QR code of ``text`` (dark on light, quiet zone kept)."""
+    """An inline SVG QR code of ``text``, dark on light. It has a
+    ``viewBox`` and no size, so CSS scales the whole code, quiet zone
+    included (the four light modules round it that a scanner needs); one
+    unit is one module.
+    """
     import segno
 
     code = segno.make(text, error="m")
-    return code.svg_inline(scale=4, dark="#1d1d1d", light="#ffffff", title="QR code of the share link")
+    drawn = code.svg_inline(dark="#1d1d1d", light="#ffffff", border=QUIET_ZONE, omitsize=True,
+                            title="QR code of the share link")
+    return drawn.replace("<svg ", '<svg role="img" aria-label="QR code of the share link" ', 1)

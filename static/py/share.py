@@ -7,6 +7,13 @@ system and the spec; a result carries the spec and the recorded draws of
 each stage, never an outcome: opening it replays the draws through the
 rules, so a link cannot claim an outcome its dice don't give.
 
+Fair rolls at a distance (``fair.py``) add four kinds that share the same
+codec and limits: ``#v1.q.`` a roll request (GM to player), ``#v1.a.`` the
+player's answer or step, ``#v1.d.`` the GM's dice or step, ``#v1.v.`` the
+final reveal that anyone can verify. ``decode`` only unpacks them (kind
+``"fair"``); ``fair.open_link`` checks them against the request they belong
+to. ``open_link`` opens setups and results only.
+
 Every decoder stays in ``DECODERS``: old links keep opening.
 
 >>> link = encode_setup("jadeclaw", {"dice": [12, 8]})
@@ -25,7 +32,8 @@ import zlib
 import rules
 from rules.dice import SpecError
 
-__all__ = ["ShareError", "encode_setup", "encode_result", "decode", "open_link", "MAX_FRAGMENT", "MAX_JSON"]
+__all__ = ["ShareError", "encode_setup", "encode_result", "encode_fair", "decode", "open_link",
+           "FAIR_KINDS", "MAX_FRAGMENT", "MAX_JSON"]
 
 #: Longer fragments are refused unread (a 1 MB link is not a roll).
 MAX_FRAGMENT = 16_000
@@ -45,12 +53,28 @@ def _pack(obj) -> str:
 
 
 def _unpack(payload: str):
+    """The JSON a payload holds; every way it can be damaged, oversized or
+    hostile is a ShareError with its own message."""
     if not payload or any(c not in _B64 for c in payload):
         raise ShareError("This link is damaged: its data is not in the expected form.")
+    text = _text(_inflate(_unbase64(payload)))
+    if _depth(text) > MAX_DEPTH:
+        raise ShareError("This link's data is nested far too deeply; it was not opened.")
     try:
-        packed = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        raise ShareError("This link is damaged: its data is not valid.") from None
+
+
+def _unbase64(payload: str) -> bytes:
+    try:
+        return base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
     except (ValueError, TypeError):
         raise ShareError("This link is damaged: its data cannot be decoded.") from None
+
+
+def _inflate(packed: bytes) -> bytes:
+    """Inflate at most ``MAX_JSON`` bytes (no zip bombs), whole or not at all."""
     d = zlib.decompressobj()
     try:
         raw = d.decompress(packed, MAX_JSON + 1)
@@ -60,16 +84,14 @@ def _unpack(payload: str):
         raise ShareError("This link holds far more data than a roll needs; it was not opened.")
     if not d.eof:
         raise ShareError("This link is cut short: part of it is missing.")
+    return raw
+
+
+def _text(raw: bytes) -> str:
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError:
         raise ShareError("This link is damaged: its text is not readable.") from None
-    if _depth(text) > MAX_DEPTH:
-        raise ShareError("This link's data is nested far too deeply; it was not opened.")
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        raise ShareError("This link is damaged: its data is not valid.") from None
 
 
 _B64 = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
@@ -106,8 +128,28 @@ def encode_result(result: dict) -> str:
     return f"v1.r.{_pack({'y': result['system'], 'p': result['spec'], 't': result['stages']})}"
 
 
+#: The fair-roll kinds (fair.py): link letter -> what the link carries.
+FAIR_KINDS = {"q": "request", "a": "answer", "d": "dice", "v": "reveal"}
+
+
+def encode_fair(kind: str, data: dict) -> str:
+    """A fair-roll message (``fair.py`` builds and checks ``data``).
+
+    >>> link = encode_fair("a", {"i": "0123456789ab", "n": 1})
+    >>> link[:5], decode(link)
+    ('v1.a.', {'kind': 'fair', 'fair': 'a', 'data': {'i': '0123456789ab', 'n': 1}})
+    """
+    if kind not in FAIR_KINDS:
+        raise ValueError(f"not a fair-roll link kind: {kind!r}")
+    return f"v1.{kind}.{_pack(data)}"
+
+
 def _v1(kind: str, payload: str) -> dict:
     data = _unpack(payload)
+    if kind in FAIR_KINDS:
+        if not isinstance(data, dict):
+            raise ShareError("This fair-roll link does not hold a roll.")
+        return {"kind": "fair", "fair": kind, "data": data}
     if not isinstance(data, dict) or not isinstance(data.get("y"), str) or not isinstance(data.get("p"), dict):
         raise ShareError("This link does not hold a roll.")
     if data["y"] not in rules.SYSTEMS:
@@ -149,6 +191,9 @@ def open_link(fragment: str) -> dict:
     its spec normalized; a result comes back replayed from its draws (its
     outcome recomputed here, whatever the sender's page said)."""
     link = decode(fragment)
+    if link["kind"] == "fair":
+        raise ShareError("This link is part of a fair roll at a distance, not a roll setup "
+                         "or a result.")
     try:
         if link["kind"] == "setup":
             link["spec"] = rules.normalize(link["system"], link["spec"])

@@ -22,12 +22,16 @@ each question its odds, or ``{"error": message}`` when the rules refuse it
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import rules
 from rules.dice import SpecError
 
-__all__ = ["Tab", "before", "after", "what_if", "answer", "check"]
+__all__ = ["Tab", "before", "after", "what_if", "answer", "check", "Reading", "read_form", "NOT_A_NUMBER"]
+
+#: What a number box says when it holds text that is not a number (the
+#: browser then reports its value as "", which would read as the default).
+NOT_A_NUMBER = "must be a number: what is typed there is not one"
 
 
 @runtime_checkable
@@ -103,3 +107,43 @@ def answer(system: str, spec: dict, questions: dict) -> dict:
         except SpecError as e:
             out[name] = {"error": str(e)}
     return out
+
+
+class Reading(NamedTuple):
+    """A form read through its tab and the rules."""
+
+    spec: dict | None  #: the normalized spec of ``fields``, None if no fallback made it valid
+    errors: list  #: every field's SpecError, in the order found
+    fields: dict  #: the fields, each one at fault set back to its default
+
+
+def read_form(ui: Any, fields: dict, defaults: dict, bad=()) -> Reading:
+    """Read ``fields`` (name -> [values]) through ``ui.spec_from_form`` and
+    ``rules.normalize``, finding *every* field at fault, not only the first:
+    on a SpecError the error is noted and that field set back to its value
+    in ``defaults`` (the form as it opens), and the form is read again. It
+    stops when the spec is valid, or when the field at fault already holds
+    its default (an error no single field explains), or after one try per
+    field. ``bad`` names number boxes holding text that is not a number
+    (the browser's ``validity.badInput``): each is an error too.
+
+    >>> import ui_alkemy
+    >>> defaults = {"mode": ["difficulty"], "characteristic": ["8"], "bonus": ["0"], "difficulty": ["15"]}
+    >>> r = read_form(ui_alkemy, {**defaults, "characteristic": ["-5"], "bonus": ["50"]}, defaults)
+    >>> [e.field for e in r.errors], r.fields["characteristic"], r.fields["bonus"], r.spec["bonus"]
+    (['characteristic', 'bonus'], ['8'], ['0'], 0)
+    >>> [str(e) for e in read_form(ui_alkemy, {**defaults, "bonus": [""]}, defaults, bad=["bonus"]).errors]
+    ['bonus: must be a number: what is typed there is not one']
+    """
+    errors = [SpecError(name, NOT_A_NUMBER) for name in bad]
+    fields = {**fields, **{name: list(defaults.get(name, [])) for name in bad}}
+    for _ in range(len(set(fields) | set(defaults)) + 1):
+        try:
+            return Reading(rules.normalize(ui.SYSTEM, ui.spec_from_form(fields)), errors, fields)
+        except SpecError as e:
+            errors.append(e)
+            default = list(defaults.get(e.field, []))
+            if fields.get(e.field, []) == default:
+                break
+            fields = {**fields, e.field: default}
+    return Reading(None, errors, fields)

@@ -23,6 +23,7 @@ SYSTEM = "alkemy"
 
 COLOUR_NAMES = {"white": "White", "yellow": "Yellow", "red": "Red"}
 SIDE_NAMES = {"initiator": "Initiator", "opponent": "Opponent"}
+SIDES = tuple(SIDE_NAMES)
 
 #: rules field -> the form control that holds it.
 FIELD_NAMES = {
@@ -45,9 +46,17 @@ def _one(fields: dict, name: str, default=None):
     return v[0]
 
 
+def _controls(fields: dict, names: tuple, prefix: str = "") -> dict:
+    """The spec fields ``names`` from the controls ``prefix + name`` that
+    the form sent."""
+    values = {name: _one(fields, prefix + name) for name in names}
+    return {k: v for k, v in values.items() if v is not None}
+
+
 def spec_from_form(fields: dict) -> dict:
     """The form's controls (FormData-like: name -> [values]) to a normalized
-    spec; a SpecError names the form control at fault.
+    spec; a SpecError names the form control at fault (``FIELD_NAMES``), so
+    the page can show it beside that control.
 
     >>> spec_from_form({"mode": ["opposed"], "characteristic": ["2"], "opp_characteristic": ["5"]})["opponent"]
     {'characteristic': 5, 'bonus': 0, 'malus': 0, 'health': 'white'}
@@ -59,22 +68,11 @@ def spec_from_form(fields: dict) -> dict:
     mode = _one(fields, "mode", "difficulty")
     if mode not in MODES:
         raise SpecError("mode", "must be difficulty or opposed")
-    spec: dict = {}
-    for name in ("characteristic", "bonus", "malus", "health", "faces", "max_rerolls"):
-        v = _one(fields, name)
-        if v is not None:
-            spec[name] = v
+    spec = _controls(fields, ("characteristic", "bonus", "malus", "health", "faces", "max_rerolls"))
     if mode == "opposed":
-        opp = {}
-        for name in ("characteristic", "bonus", "malus", "health"):
-            v = _one(fields, "opp_" + name)
-            if v is not None:
-                opp[name] = v
-        spec["opponent"] = opp
+        spec["opponent"] = _controls(fields, ("characteristic", "bonus", "malus", "health"), "opp_")
     else:
-        v = _one(fields, "difficulty")
-        if v is not None:
-            spec["difficulty"] = v
+        spec.update(_controls(fields, ("difficulty",)))
     try:
         return rules.normalize(SYSTEM, spec)
     except SpecError as e:
@@ -98,13 +96,9 @@ def form_values(spec: dict) -> dict:
     }
     opp = spec["opponent"]
     if opp is None:
-        out["mode"] = "difficulty"
-        out["difficulty"] = str(spec["difficulty"])
-    else:
-        out["mode"] = "opposed"
-        out.update({"opp_characteristic": str(opp["characteristic"]), "opp_bonus": str(opp["bonus"]),
-                    "opp_malus": str(opp["malus"]), "opp_health": opp["health"]})
-    return out
+        return {**out, "mode": "difficulty", "difficulty": str(spec["difficulty"])}
+    return {**out, "mode": "opposed", "opp_characteristic": str(opp["characteristic"]),
+            "opp_bonus": str(opp["bonus"]), "opp_malus": str(opp["malus"]), "opp_health": opp["health"]}
 
 
 # --------------------------------------------------------------------------
@@ -128,6 +122,47 @@ def _hand(result: dict, side: str) -> dict | None:
     return opp if isinstance(opp, dict) else None
 
 
+def _choosers(result: dict) -> list[str]:
+    """The sides with a bonus die, who may keep another pair."""
+    return [s for s in SIDES if (_hand(result, s) or {}).get("choice")]
+
+
+_NO_SELECTION = {"side": None, "dice": [], "ok": False, "message": "", "pair": None, "total": None}
+
+
+def _named(out: dict, dice: list, idx: list[int]) -> dict:
+    """Two tapped dice: their symbol pair and their sum."""
+    symbols = [dice[i].get("symbol") for i in idx]
+    return {**out, "pair": "–".join(symbols) if all(symbols) else None,
+            "total": sum(int(dice[i].get("face", 0)) for i in idx)}
+
+
+def _pair(out: dict, hand: dict, idx: list[int]) -> dict:
+    """The tapped dice of one side that may choose: two, new, and named."""
+    dice = hand.get("dice") or []
+    if any(i >= len(dice) for i in idx):
+        return out
+    out = {**out, "dice": idx}
+    if len(idx) != 2:
+        return {**out, "message": "Tap exactly two dice to keep." if len(idx) > 2 else "Tap one more die."}
+    out = _named(out, dice, idx)
+    if idx == hand.get("kept"):
+        return {**out, "message": "These two are already kept."}
+    return {**out, "ok": True}
+
+
+def _problem(picked: list, side: str | None, choosers: list[str]) -> str:
+    """Why the taps are not yet a pair to keep, before counting them."""
+    if not picked:
+        return "Tap two dice to keep another pair."
+    if side is None:
+        return "Tap two dice of the same side."
+    if side not in choosers:
+        return (f"The {SIDE_NAMES[side].lower()} has no bonus die: "
+                "with a malus the two lowest dice count, with neither both dice count.")
+    return ""
+
+
 def selection(result: dict, ui: dict) -> dict:
     """What the taps mean: ``{"side", "dice", "ok", "message", "pair"}``.
     ``ok`` when two dice of one side that may choose are tapped and they are
@@ -138,42 +173,16 @@ def selection(result: dict, ui: dict) -> dict:
     >>> s["ok"], s["side"], s["dice"], s["pair"], s["total"]
     (True, 'initiator', [0, 2], 'axe–axe', 5)
     """
+    choosers = _choosers(result)
+    if not choosers:
+        return dict(_NO_SELECTION)
     picked = [p for p in (_parse_key(k) for k in (ui or {}).get("selected", ()) or ()) if p]
     sides = {s for s, _ in picked}
-    out = {"side": None, "dice": [], "ok": False, "message": "", "pair": None, "total": None}
-    choosers = [s for s in ("initiator", "opponent")
-                if (_hand(result, s) or {}).get("choice")]
-    if not choosers:
-        return out
-    if not picked:
-        out["message"] = "Tap two dice to keep another pair."
-        return out
-    if len(sides) > 1:
-        out["message"] = "Tap two dice of the same side."
-        return out
-    side = picked[0][0]
-    hand = _hand(result, side)
-    out["side"] = side
-    if side not in choosers:
-        out["message"] = (f"The {SIDE_NAMES[side].lower()} has no bonus die: "
-                          "with a malus the two lowest dice count, with neither both dice count.")
-        return out
-    idx = sorted({i for _, i in picked})
-    dice = hand.get("dice") or []
-    if any(i >= len(dice) for i in idx):
-        return out
-    out["dice"] = idx
-    if len(idx) != 2:
-        out["message"] = "Tap exactly two dice to keep." if len(idx) > 2 else "Tap one more die."
-        return out
-    symbols = [dice[i].get("symbol") for i in idx]
-    out["pair"] = "–".join(symbols) if all(symbols) else None
-    out["total"] = sum(int(dice[i].get("face", 0)) for i in idx)
-    if idx == hand.get("kept"):
-        out["message"] = "These two are already kept."
-        return out
-    out["ok"] = True
-    return out
+    side = sides.pop() if len(sides) == 1 else None
+    problem = _problem(picked, side, choosers)
+    if problem:
+        return {**_NO_SELECTION, "side": side, "message": problem}
+    return _pair({**_NO_SELECTION, "side": side}, _hand(result, side), sorted({i for _, i in picked}))
 
 
 def action_for(verb: str, result: dict, ui: dict, fields: dict) -> dict:
@@ -195,31 +204,32 @@ def action_for(verb: str, result: dict, ui: dict, fields: dict) -> dict:
 # Drawing.
 
 def _die_label(d: dict) -> str:
-    colour = d.get("colour") or ""
-    text = f"{colour} die showing {d.get('face')}"
+    text = f"{d.get('colour') or ''} die showing {d.get('face')}"
     if d.get("symbol"):
         text += f" with {d['symbol']}"
-    role = d.get("role")
-    if role in ("kept", "dropped"):
-        text += f", {role}"
-    return text
+    return text + (f", {d['role']}" if d.get("role") in ("kept", "dropped") else "")
+
+
+def _shown(d: dict, choice: bool) -> dict:
+    """A die as drawn: a d6 shape in its health colour; with no die dropped,
+    'kept' tells nothing, so no badge and no word for it."""
+    out = {**{k: v for k, v in d.items() if k != "faces"}, "sides": 6}
+    if not choice and d.get("role") == "kept":
+        out["role"] = "rolled"
+    return out
 
 
 def _row(dice: list, keys: list | None, selected, caption: str, size: int = 64,
          tappable: bool = True) -> str:
-    """A row of dice, drawn as d6 shapes in the health colour with their
-    symbol, each with a spoken label (``draw.tray`` cannot take labels).
-    Every die in the tray carries ``data-die`` (DESIGN.md markers); only a
-    side that may choose its pair gets buttons."""
+    """A row of dice with their symbols, each with a spoken label. Every die
+    in the tray carries ``data-die`` (DESIGN.md markers); only a side that
+    may choose its pair gets buttons."""
     if keys:
         keys = [k for k, d in zip(keys, dice) if isinstance(d, dict)]
     dice = [d for d in dice if isinstance(d, dict)]
-    # with no die dropped, 'kept' tells nothing: no badge, no word for it
     choice = any(d.get("role") == "dropped" for d in dice)
-    shown = [{**{k: v for k, v in d.items() if k != "faces"}, "sides": 6,
-              **({"role": "rolled"} if not choice and d.get("role") == "kept" else {})} for d in dice]
-    return draw.tray(shown, keys or None, selected=selected, size=size, caption=caption,
-                     labels=[_die_label(d) for d in dice], tappable=tappable)
+    return draw.tray([_shown(d, choice) for d in dice], keys or None, selected=selected, size=size,
+                     caption=caption, labels=[_die_label(d) for d in dice], tappable=tappable)
 
 
 def _sum_text(hand: dict) -> str:
@@ -238,62 +248,96 @@ def _caption(side: str, hand: dict, opposed: bool) -> str:
     return text
 
 
+def _rerolls(n: int) -> str:
+    return f"{n} reroll{'' if n == 1 else 's'}"
+
+
+def _opposed_headline(result: dict) -> str:
+    opp = result.get("opponent") or {}
+    text = f"{result.get('value')} against {opp.get('value')}"
+    rerolls = result.get("rerolls") or 0
+    if result.get("outcome") == "tie":
+        return text + f": still tied after {_rerolls(rerolls)}, the GM decides"
+    if result.get("value") == opp.get("value"):
+        text += f", the {result.get('winner')} wins on characteristic"
+    return text + (f" after {_rerolls(rerolls)}" if rerolls else "")
+
+
 def _headline(result: dict) -> str:
     if result.get("mode") == "opposed":
-        opp = result.get("opponent") or {}
-        text = f"{result.get('value')} against {opp.get('value')}"
-        if result.get("capped"):
-            return text + ": no winner at the reroll cap"
-        if result.get("value") == opp.get("value"):
-            who = "initiator" if result.get("winner") == "initiator" else "opponent"
-            text += f", the {who} wins on characteristic"
-        if result.get("rerolls"):
-            text += f" after {result['rerolls']} reroll{'s' if result['rerolls'] > 1 else ''}"
-        return text
+        return _opposed_headline(result)
     return f"{result.get('value')} against {result.get('difficulty')} (margin {result.get('margin')})"
+
+
+def _banner(result: dict, ui: dict) -> str:
+    return views.outcome_banner(SYSTEM, result.get("outcome", ""), _headline(result))
+
+
+def _tied_round(t: dict) -> str:
+    n = t.get("round")
+    opp = t.get("opponent") if isinstance(t.get("opponent"), dict) else {}
+    mine, theirs = t.get("dice") or [], opp.get("dice") or []
+    return ('<div class="alk-tied">'
+            + _row(mine, [f"round{n}:{i}" for i in range(len(mine))], (),
+                   f"Round {n}: {t.get('value')} against {opp.get('value')}, a tie: both rolled again",
+                   size=40, tappable=False)
+            + _row(theirs, [f"round{n}:opponent:{i}" for i in range(len(theirs))], (),
+                   "Opponent, same round", size=40, tappable=False)
+            + "</div>")
+
+
+def _tied_rounds(result: dict, ui: dict) -> str:
+    return "".join(_tied_round(t) for t in result.get("tied_rounds") or [] if isinstance(t, dict))
+
+
+def _sides(result: dict) -> list[str]:
+    return list(SIDES) if result.get("mode") == "opposed" else ["initiator"]
+
+
+def _hands(result: dict, ui: dict) -> str:
+    opposed = result.get("mode") == "opposed"
+    rows = []
+    for side in _sides(result):
+        hand = _hand(result, side) or {}
+        dice = hand.get("dice") or []
+        prefix = "" if side == "initiator" else "opponent:"
+        rows.append(f'<div class="alk-hand alk-hand-{side}">'
+                    + _row(dice, [f"{prefix}{i}" for i in range(len(dice))], ui.get("selected", ()) or (),
+                           _caption(side, hand, opposed), tappable=bool(hand.get("choice"))) + "</div>")
+    return f'<div class="alk-hands{" alk-opposed" if opposed else ""}">{"".join(rows)}</div>'
+
+
+def _keep_label(result: dict, sel: dict) -> str:
+    """"Keep these two", with the tapped faces and their symbols once two are tapped."""
+    if len(sel["dice"]) != 2:
+        return "Keep these two"
+    hand = _hand(result, sel["side"]) or {}
+    shown = " + ".join(str(hand["dice"][i].get("face")) for i in sel["dice"])
+    return f"Keep these two: {shown}" + (f" ({sel['pair']})" if sel["pair"] else "")
+
+
+def _keep_part(result: dict, ui: dict) -> str:
+    if not any((_hand(result, s) or {}).get("choice") for s in _sides(result)):
+        return ""
+    sel = selection(result, ui)
+    disabled = "" if sel["ok"] else " disabled"
+    return (f'<div class="alk-keep"><button type="button" data-act="keep"{disabled}>'
+            f'{views.esc(_keep_label(result, sel))}</button><p class="alk-hint" role="status">'
+            f'{views.esc(sel["message"])}</p></div>')
+
+
+def _explain(result: dict, ui: dict) -> str:
+    return views.explain_list(result.get("explain"))
+
+
+_RESULT_PARTS = (_banner, _tied_rounds, _hands, _keep_part, _explain)
 
 
 def render_result(result: dict, ui: dict) -> str:
     """The tray: banner, earlier tied rounds, both sides' dice (tappable when
     that side may choose), the keep button, the explanation."""
     ui = ui or {}
-    selected = ui.get("selected", ()) or ()
-    opposed = result.get("mode") == "opposed"
-    parts = [views.outcome_banner(SYSTEM, result.get("outcome", ""), _headline(result))]
-    for t in result.get("tied_rounds") or []:
-        n = t.get("round")
-        mine, theirs = t.get("dice") or [], (t.get("opponent") or {}).get("dice") or []
-        parts.append('<div class="alk-tied">' + _row(
-            mine, [f"round{n}:{i}" for i in range(len(mine))], (),
-            f"Round {n}: {t.get('value')} against {(t.get('opponent') or {}).get('value')}, "
-            "a tie: both rolled again", size=40, tappable=False)
-            + _row(theirs, [f"round{n}:opponent:{i}" for i in range(len(theirs))], (),
-                   "Opponent, same round", size=40, tappable=False)
-            + "</div>")
-    sides = ["initiator"] + (["opponent"] if opposed else [])
-    rows = []
-    for side in sides:
-        hand = _hand(result, side) or {}
-        dice = hand.get("dice") or []
-        prefix = "" if side == "initiator" else "opponent:"
-        keys = [f"{prefix}{i}" for i in range(len(dice))]
-        rows.append(f'<div class="alk-hand alk-hand-{side}">'
-                    + _row(dice, keys, selected, _caption(side, hand, opposed),
-                           tappable=bool(hand.get("choice"))) + "</div>")
-    parts.append(f'<div class="alk-hands{" alk-opposed" if opposed else ""}">{"".join(rows)}</div>')
-    sel = selection(result, ui)
-    if any((_hand(result, s) or {}).get("choice") for s in sides):
-        label = "Keep these two"
-        if len(sel["dice"]) == 2:
-            hand = _hand(result, sel["side"]) or {}
-            shown = [str(hand["dice"][i].get("face")) for i in sel["dice"]]
-            label += f": {' + '.join(shown)}" + (f" ({sel['pair']})" if sel["pair"] else "")
-        disabled = "" if sel["ok"] else " disabled"
-        parts.append(f'<div class="alk-keep"><button type="button" data-act="keep"{disabled}>'
-                     f'{views.esc(label)}</button><p class="alk-hint" role="status">'
-                     f'{views.esc(sel["message"])}</p></div>')
-    parts.append(views.explain_list(result.get("explain")))
-    return "".join(parts)
+    return "".join(part(result, ui) for part in _RESULT_PARTS)
 
 
 # --------------------------------------------------------------------------
@@ -314,57 +358,68 @@ def questions(spec: dict, result, ui: dict) -> dict:
     return out
 
 
+def _tie_note(spec: dict, o: dict) -> str:
+    c1, c2 = spec["characteristic"], spec["opponent"]["characteristic"]
+    if c1 != c2:
+        return f"A tie goes to the {'initiator' if c1 > c2 else 'opponent'} (higher characteristic)."
+    return (f"Equal characteristics: a tie rerolls until one wins (at most {spec['max_rerolls']} "
+            f"rerolls; still tied then, the GM decides: {views.pct(o['outcome']['tie'])}).")
+
+
+def _opposed_odds(spec: dict, o: dict) -> list[str]:
+    fr = o["first_round"]
+    note = (f"First round: higher total {views.pct(fr['higher'])}, equal {views.pct(fr['equal'])}, "
+            f"lower {views.pct(fr['lower'])}. " + _tie_note(spec, o))
+    return [f'<p class="alk-net">Initiator: {views.esc(_net_words(spec))}. '
+            f'Opponent: {views.esc(_net_words(spec["opponent"]))}.</p>',
+            f'<p class="alk-chance">Initiator wins: <strong>{views.pct(o["outcome"]["success"])}</strong>; '
+            f'opponent wins: <strong>{views.pct(o["outcome"]["failure"])}</strong>.</p>',
+            f'<p class="alk-note">{views.esc(note)}</p>',
+            views.bar_chart(o["value"], title="Initiator's total (first round)")]
+
+
+def _difficulty_odds(spec: dict, o: dict) -> list[str]:
+    diff = spec["difficulty"]
+    return [f'<p class="alk-net">{views.esc(_net_words(spec))}.</p>',
+            f'<p class="alk-chance">Chance of success (total ≥ {diff}): '
+            f'<strong>{views.pct(o["outcome"]["success"])}</strong></p>',
+            views.bar_chart(o["value"], title=f"Total (2 kept dice + {spec['characteristic']})",
+                            highlight=lambda v: v >= diff)]
+
+
+def _by_net(spec: dict, o: dict) -> str:
+    """The chance for each net bonus/malus, the current one marked."""
+    rows = []
+    for net in range(-alkemy.MAX_NET, alkemy.MAX_NET + 1):
+        name = "none" if net == 0 else f"{abs(net)} {'bonus' if net > 0 else 'malus'}"
+        mark = ' class="alk-current" aria-current="true"' if net == o["net"]["net"] else ""
+        rows.append(f"<tr{mark}><th scope=\"row\">{views.esc(name)}</th><td>{views.pct(o['by_net'][net])}</td></tr>")
+    caption = f"Chance by {'the initiator' + chr(39) + 's ' if spec['opponent'] else ''}net bonus/malus dice"
+    return (views.scroll_box(caption) + f'<table class="alk-bynet"><caption>{views.esc(caption)}</caption>'
+            '<thead><tr><th scope="col">Net dice</th><th scope="col">Success</th></tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table></div>')
+
+
+def _after_keep(after: dict | None) -> str:
+    if not after or "error" in after:
+        return ""
+    tie = after["outcome"].get("tie", 0)
+    still = f"; still tied at the cap {views.pct(tie)}" if tie else ""
+    return (f'<p class="alk-after">Keeping the tapped pair: success '
+            f'{views.pct(after["outcome"]["success"])}{views.esc(still)}.</p>')
+
+
 def render_odds(spec: dict, answers: dict, result) -> str:
     """P(success), the totals chart, the net in words and how each extra
     bonus or malus die changes the chance; with a pending keep, its odds."""
     o = answers["roll"]
     if "error" in o:
         return views.error_html(o["error"])
-    opposed = spec["opponent"] is not None
-    p = o["outcome"]["success"]
-    parts = ['<div class="alk-odds">']
-    if opposed:
-        parts.append(f'<p class="alk-net">Initiator: {views.esc(_net_words(spec))}. '
-                     f'Opponent: {views.esc(_net_words(spec["opponent"]))}.</p>')
-        parts.append(f'<p class="alk-chance">Initiator wins: <strong>{views.pct(p)}</strong>; '
-                     f'opponent wins: <strong>{views.pct(1 - p)}</strong>.</p>')
-        fr = o["first_round"]
-        note = (f"First round: higher total {views.pct(fr['higher'])}, equal {views.pct(fr['equal'])}, "
-                f"lower {views.pct(fr['lower'])}. ")
-        c1, c2 = spec["characteristic"], spec["opponent"]["characteristic"]
-        if c1 == c2:
-            note += (f"Equal characteristics: a tie rerolls until one wins (at most "
-                     f"{spec['max_rerolls']} rerolls; still tied then: {views.pct(o['capped'])}).")
-        else:
-            note += f"A tie goes to the {'initiator' if c1 > c2 else 'opponent'} (higher characteristic)."
-        parts.append(f'<p class="alk-note">{views.esc(note)}</p>')
-        parts.append(views.bar_chart(o["value"], title="Initiator's total (first round)"))
-    else:
-        diff = spec["difficulty"]
-        parts.append(f'<p class="alk-net">{views.esc(_net_words(spec))}.</p>')
-        parts.append(f'<p class="alk-chance">Chance of success (total ≥ {diff}): '
-                     f'<strong>{views.pct(p)}</strong></p>')
-        parts.append(views.bar_chart(o["value"], title=f"Total (2 kept dice + {spec['characteristic']})",
-                                     highlight=lambda v: v >= diff))
-    rows = []
-    current = o["net"]["net"]
-    for net in range(-alkemy.MAX_NET, alkemy.MAX_NET + 1):
-        name = "none" if net == 0 else f"{abs(net)} {'bonus' if net > 0 else 'malus'}"
-        mark = ' class="alk-current" aria-current="true"' if net == current else ""
-        rows.append(f"<tr{mark}><th scope=\"row\">{views.esc(name)}</th><td>{views.pct(o['by_net'][net])}</td></tr>")
-    whose = "the initiator's " if opposed else ""
-    parts.append(views.scroll_box(f"Chance by {whose}net bonus/malus dice")
-                 + '<table class="alk-bynet"><caption>Chance by '
-                 f'{views.esc(whose)}net bonus/malus dice</caption><thead><tr><th scope="col">Net dice</th><th scope="col">Success</th></tr></thead>'
-                 f'<tbody>{"".join(rows)}</tbody></table></div>')
-    parts.append(f'<p class="alk-extra">One more bonus die: {views.pct(o["extra"]["bonus"])}; '
-                 f'one more malus die: {views.pct(o["extra"]["malus"])}.</p>')
-    after = answers.get("keep")
-    if after and "error" not in after:
-        parts.append(f'<p class="alk-after">Keeping the tapped pair: success '
-                     f'{views.pct(after["outcome"]["success"])}.</p>')
-    parts.append("</div>")
-    return "".join(parts)
+    parts = _opposed_odds(spec, o) if spec["opponent"] is not None else _difficulty_odds(spec, o)
+    return ('<div class="alk-odds">' + "".join(parts) + _by_net(spec, o)
+            + f'<p class="alk-extra">One more bonus die: {views.pct(o["extra"]["bonus"])}; '
+            f'one more malus die: {views.pct(o["extra"]["malus"])}.</p>'
+            + _after_keep(answers.get("keep")) + "</div>")
 
 
 # --------------------------------------------------------------------------
@@ -378,9 +433,10 @@ def fields_after(result: dict, fields: dict) -> None:
 def render_reference() -> str:
     """The faces and symbols of each colour's die, per face set."""
     parts = ["<summary>Dice faces and symbols</summary>",
-             '<div class="alk-ref"><p>The dice take the colour of the character\'s health. The text '
-             'shows only that a white 1 and 4 make axe–axe; the rest of the layout is ours '
-             '(RULES-NOTES ALKEMY 1). The GM picks the face set under GM options.</p>']
+             '<div class="alk-ref"><p>The dice take the colour of the character\'s health. The rules '
+             'text shows only that a white 1 and 4 make axe–axe ("hache-hache"); the rest of the '
+             'layout is our default until the real faces are known. The GM picks the face set under '
+             'GM options.</p>']
     for name in alkemy.FACE_SETS:
         table = alkemy.face_table(name)
         parts.append(f'<h3>{views.esc(table["label"])}</h3>')

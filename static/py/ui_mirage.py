@@ -37,12 +37,39 @@ def _one(fields: dict, name: str, default: str = "") -> str:
     return str(v[0]).strip()
 
 
+def _text(fields: dict, name: str, default):
+    """The control's text, or ``default`` when it is missing or blank."""
+    return _one(fields, name) or default
+
+
 def _title(name) -> str:
     return str(name or "").replace("_", " ").title()
 
 
+def _plural(n, word: str, many: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def _successes(n) -> str:
+    return _plural(n, "success", "successes")
+
+
 # --------------------------------------------------------------------------
 # Form <-> spec.
+
+def _gear(text: str):
+    """Gear dice as typed; none, "-" or "0" for no gear."""
+    return [] if not text or text.lower() in ("none", "-", "0") else text
+
+
+def _opponent_spec(fields: dict) -> dict:
+    """The opponent's filled controls (``opponent.attribute``...)."""
+    opp = {k: _one(fields, f"opponent.{k}") for k in OPPONENT_FIELDS}
+    opp = {k: v for k, v in opp.items() if v}
+    if "gear" in opp and not _gear(opp["gear"]):
+        del opp["gear"]
+    return opp
+
 
 def spec_from_form(fields: dict) -> dict:
     """Every named control of ``#form-mirage`` to a spec. The attribute is
@@ -51,33 +78,33 @@ def spec_from_form(fields: dict) -> dict:
     >>> spec_from_form({"opposed": ["on"], "opponent.attribute": ["d8"]})["opponent"]["attribute"]
     'd8'
     """
-    spec: dict = {
+    return {
         "attribute": _one(fields, "attribute", "8"),
-        "skill": _one(fields, "skill", "0") or "0",
-        "skill_name": _one(fields, "skill_name") or None,
-        "attribute_name": _one(fields, "attribute_name") or None,
-        "gear": _one(fields, "gear"),
-        "difficulty": _one(fields, "difficulty", "average") or "average",
-        "helpers": _one(fields, "helpers", "0") or "0",
+        "skill": _text(fields, "skill", "0"),
+        "skill_name": _text(fields, "skill_name", None),
+        "attribute_name": _text(fields, "attribute_name", None),
+        "gear": _gear(_one(fields, "gear")),
+        "difficulty": _text(fields, "difficulty", "average"),
+        "helpers": _text(fields, "helpers", "0"),
         "conditions": [str(v) for v in fields.get("conditions", [])],
-        "modifier": _one(fields, "modifier", "0") or "0",
+        "modifier": _text(fields, "modifier", "0"),
         "passive": bool(fields.get("passive")),
-        "opponent": None,
+        "opponent": _opponent_spec(fields) if fields.get("opposed") else None,
     }
-    if not spec["gear"] or spec["gear"].lower() in ("none", "-", "0"):
-        spec["gear"] = []
-    if fields.get("opposed"):
-        opp = {}
-        for k in OPPONENT_FIELDS:
-            v = _one(fields, f"opponent.{k}")
-            if v:
-                opp[k] = v
-        if opp.get("gear", "").lower() in ("none", "-", "0"):
-            opp.pop("gear")
-        if opp.get("skill") == "":
-            opp.pop("skill")
-        spec["opponent"] = opp
-    return spec
+
+
+def _condition_boxes(conditions: dict) -> list[str]:
+    """The ticked Condition boxes: the first n names of each type, and Broken."""
+    boxes = [n for kind in ("physical", "mental") for n in mirage.CONDITION_NAMES[kind][: conditions[kind]]]
+    return boxes + (["broken"] if conditions.get("broken") else [])
+
+
+def _opponent_values(spec: dict) -> dict:
+    """The opponent's controls; without an opponent, the form's own
+    defaults for one (d8 & d6), so ticking Opposed gives a sensible roll."""
+    opp = spec["opponent"] or {**rules.normalize(SYSTEM, {"attribute": 8}), "skill": 6}
+    return {f"opponent.{k}": ", ".join(f"d{s}" for s in opp[k]) if k == "gear" else str(opp[k])
+            for k in OPPONENT_FIELDS}
 
 
 def form_values(spec: dict) -> dict:
@@ -89,80 +116,94 @@ def form_values(spec: dict) -> dict:
     (['exhausted', 'battered', 'angry'], False)
     """
     spec = rules.normalize(SYSTEM, spec)
-    conds = []
-    for kind in ("physical", "mental"):
-        conds += list(mirage.CONDITION_NAMES[kind][: spec["conditions"][kind]])
-    if spec["conditions"].get("broken"):
-        conds.append("broken")
-    out: dict = {
+    # "the skill's own" when it is, so a later change of skill brings its attribute along
+    own = bool(spec["skill_name"]) and mirage.SKILLS[spec["skill_name"]] == spec["attribute_name"]
+    return {
         "attribute": str(spec["attribute"]),
         "skill": str(spec["skill"]),
         "skill_name": spec["skill_name"] or "",
-        # "the skill's own" when it is, so a later change of skill brings its attribute along
-        "attribute_name": "" if spec["skill_name"] and mirage.SKILLS[spec["skill_name"]] == spec["attribute_name"]
-        else spec["attribute_name"],
+        "attribute_name": "" if own else spec["attribute_name"],
         "gear": ", ".join(f"d{s}" for s in spec["gear"]),
         "difficulty": spec["difficulty"],
         "helpers": str(spec["helpers"]),
-        "conditions": conds,
+        "conditions": _condition_boxes(spec["conditions"]),
         "modifier": str(spec["modifier"]),
         "passive": spec["passive"],
         "opposed": spec["opponent"] is not None,
+        **_opponent_values(spec),
     }
-    opp = spec["opponent"] or rules.normalize(SYSTEM, {"attribute": 8})
-    if spec["opponent"] is None:
-        opp = {**opp, "skill": 6}
-    for k in OPPONENT_FIELDS:
-        v = opp[k]
-        out[f"opponent.{k}"] = ", ".join(f"d{s}" for s in v) if k == "gear" else str(v)
-    return out
+
+
+def _last_step(result: dict) -> str | None:
+    stages = result.get("stages")
+    last = stages[-1] if isinstance(stages, list) and stages else None
+    return last.get("do") if isinstance(last, dict) else None
+
+
+def _just_prayed(result: dict) -> bool:
+    """The result's latest step is its prayer (not a tie-break after it)."""
+    return bool(result.get("prayed")) and _last_step(result) in ("pray", None)
 
 
 def fields_after(result: dict, fields: dict) -> dict | None:
     """After a prayer that gained a Condition, tick the next box of that
     type (the player may untick it and tick another: "a physical condition
     of your choice"); with all three ticked, tick Broken. The Conditions
-    persist for the character between rolls.
+    persist for the character between rolls, so only the prayer's own step
+    ticks a box: a tie-break after it does not tick another.
 
     >>> fields_after({"condition_gained": "physical", "prayed": {"dice": [0]}},
     ...              {"conditions": ["exhausted", "angry"]})
     {'conditions': ['exhausted', 'angry', 'battered']}
-    >>> fields_after({"condition_gained": None, "prayed": None}, {}) is None
+    >>> fields_after({"condition_gained": "physical", "prayed": {"dice": [0]},
+    ...               "stages": [{"do": "roll"}, {"do": "pray"}, {"do": "tiebreak"}]}, {}) is None
     True
     """
     kind = result.get("condition_gained") if isinstance(result, dict) else None
-    if kind not in mirage.CONDITION_NAMES or not result.get("prayed"):
+    if kind not in mirage.CONDITION_NAMES or not _just_prayed(result):
         return None
     held = [str(v) for v in fields.get("conditions", [])]
-    free = [n for n in mirage.CONDITION_NAMES[kind] if n not in held]
-    if free:
-        return {"conditions": held + [free[0]]}
-    if "broken" not in held:
-        return {"conditions": held + ["broken"]}
-    return None
+    free = [n for n in mirage.CONDITION_NAMES[kind] if n not in held] or ["broken"]
+    return None if free[0] in held else {"conditions": held + [free[0]]}
 
 
 # --------------------------------------------------------------------------
 # The tray.
 
+def _kind(die: dict) -> str:
+    return die.get("kind") if die.get("kind") in KIND_NAMES else "gear"
+
+
 def _label(die: dict) -> str:
-    return f"{die.get('label') or KIND_NAMES.get(die.get('kind'), 'Die')}: {draw.describe(die)}" + (
-        f", {die.get('successes')} successes" if die.get("successes") == 2 else "")
+    two = ", 2 successes" if die.get("successes") == 2 else ""
+    return f"{die.get('label') or KIND_NAMES.get(die.get('kind'), 'Die')}: {draw.describe(die)}{two}"
+
+
+def _tag(die: dict) -> str:
+    return ("Added" if die.get("added") else KIND_NAMES[_kind(die)]) + (
+        " \u00d72" if die.get("successes") == 2 else "")
 
 
 def dice_row(dice: list, *, keys: list | None = None, selected=(), caption: str = "",
              size: int = 64) -> str:
-    """A row of dice like ``draw.tray``, each die named by its kind
+    """A row of dice (``draw.tray``), each die named by its kind
     (attribute, skill, gear) for screen readers, with a kind tag under it."""
     if keys is not None:
         keys = [k for k, d in zip(keys, dice) if isinstance(d, dict)]
     dice = [d for d in dice if isinstance(d, dict)]
-    kinds = [d.get("kind") if d.get("kind") in KIND_NAMES else "gear" for d in dice]
-    tags = [("Added" if d.get("added") else KIND_NAMES[kind]) + (" \u00d72" if d.get("successes") == 2 else "")
-            for d, kind in zip(dice, kinds)]
     return draw.tray(dice, keys, selected=selected, size=size, caption=caption or None,
-                     labels=[_label(d) for d in dice], tags=tags,
-                     classes=[f"mirage-die kind-{kind}" for kind in kinds])
+                     labels=[_label(d) for d in dice], tags=[_tag(d) for d in dice],
+                     classes=[f"mirage-die kind-{_kind(d)}" for d in dice])
+
+
+def _tapped(dice: list, ui: dict) -> list[int]:
+    """The positions of the tapped dice, in tap order, each once."""
+    out: list[int] = []
+    for k in ui.get("selected") or ():
+        i = int(k) if str(k).isdigit() else -1
+        if 0 <= i < len(dice) and i not in out:
+            out.append(i)
+    return out
 
 
 def _pray_targets(result: dict, ui: dict) -> list[int]:
@@ -170,27 +211,23 @@ def _pray_targets(result: dict, ui: dict) -> list[int]:
     cannot be rerolled, so a tap on one is ignored), or if none is tapped,
     every die without a success that does not show 1."""
     dice = result.get("dice") or []
-    sel = []
-    for k in ui.get("selected") or ():
-        try:
-            i = int(k)
-        except (TypeError, ValueError):
-            continue
-        if 0 <= i < len(dice) and i not in sel and dice[i].get("face") != 1:
-            sel.append(i)
-    if sel:
-        return sorted(sel)
-    return [i for i, d in enumerate(dice) if not d.get("success") and d.get("face") != 1]
+    sel = sorted(i for i in _tapped(dice, ui) if dice[i].get("face") != 1)
+    return sel or [i for i, d in enumerate(dice) if not d.get("success") and d.get("face") != 1]
+
+
+def _can_pray(result: dict) -> bool:
+    return bool(result.get("can_pray")) and not result.get("prayed")
 
 
 def _headline(result: dict) -> str:
-    n = result.get("successes", result.get("value"))
-    text = f"{n} success{'es' if n != 1 else ''}"
+    text = _successes(result.get("successes", result.get("value")))
     opp = result.get("opponent")
     if isinstance(opp, dict):
         text += f" against {opp.get('successes')}: net {result.get('value')}"
     if result.get("prayed"):
         text += ", after a prayer"
+    if result.get("tiebreaks"):
+        text += f", tie-break {result['tiebreaks']}"
     return text
 
 
@@ -211,81 +248,145 @@ def _steps_line(result: dict) -> str:
         return ""
     if net == 0:
         return f"Base dice {base}, no steps"
-    sign = "+" if net > 0 else "\u2212"
-    text = f"Base dice {base}, steps {sign}{abs(net)}: {after}"
-    if lost:
-        text += f" ({lost} lost: {'never above 2d12' if net > 0 else 'never below one d6'})"
-    return text
+    text = f"Base dice {base}, steps {'+' if net > 0 else chr(0x2212)}{abs(net)}: {after}"
+    return text + (f" ({lost} lost: {'never above 2d12' if net > 0 else 'never below one d6'})" if lost else "")
+
+
+def _banner(result: dict, ui: dict) -> str:
+    return views.outcome_banner(SYSTEM, result.get("outcome", ""), _headline(result))
+
+
+def _extra(result: dict, ui: dict) -> str:
+    extra = result.get("extra_successes") or 0
+    if not extra:
+        return ""
+    return (f'<p class="mirage-extra">{views.esc(_plural(extra, "extra success", "extra successes"))}: '
+            f'a bonus effect (in combat +{views.esc(extra)} damage).</p>')
+
+
+def _condition(result: dict, ui: dict) -> str:
+    gained = result.get("condition_gained")
+    if not gained or not _just_prayed(result):
+        return ""
+    if result.get("broken"):
+        msg = (f"A die shows 1 after the prayer: a fourth {gained} Condition. "
+               "You are Broken: no actions until a Condition heals (Broken is ticked in the form).")
+    else:
+        msg = (f"A die shows 1 after the prayer: you gain a {gained} Condition of your choice. "
+               "The next box is ticked in the form; change it if you choose another.")
+    return (f'<p class="mirage-condition" role="status" data-condition-gained="{views.esc(gained)}">'
+            f"{views.esc(msg)}</p>")
+
+
+def _steps(result: dict, ui: dict) -> str:
+    steps = _steps_line(result)
+    return f'<p class="mirage-steps">{views.esc(steps)}</p>' if steps else ""
+
+
+def _own_row(result: dict, ui: dict) -> str:
+    dice = result.get("dice") or []
+    can = _can_pray(result)
+    return dice_row(dice, keys=[str(i) for i in range(len(dice))] if can else None,
+                    selected=ui.get("selected", ()),
+                    caption="Your dice (tap the dice to pray with)" if can else "Your dice")
+
+
+def _before_row(result: dict, ui: dict) -> str:
+    before = result.get("before_prayer")
+    if not (isinstance(before, dict) and isinstance(before.get("dice"), list)):
+        return ""
+    return dice_row(before["dice"], size=40, caption=(
+        f"Before the prayer: {_successes(before.get('successes'))}, "
+        f"{views.outcome_name(before.get('outcome'))}"))
+
+
+def _opponent_row(result: dict, ui: dict) -> str:
+    opp = result.get("opponent")
+    if not (isinstance(opp, dict) and isinstance(opp.get("dice"), list)):
+        return ""
+    return dice_row(opp["dice"], caption=f"Opponent's dice: {_successes(opp.get('successes'))} "
+                    "(each cancels one of yours)")
+
+
+def _pray_button(targets: list, tapped: bool) -> str:
+    which = "The tapped dice" if tapped else "Every die without a success"
+    return (f'<p class="mirage-pray"><button type="button" data-act="pray" class="pray">'
+            f"Pray: reroll {_plural(len(targets), 'die', 'dice')}</button> "
+            f'<span class="hint">{views.esc(which)}; a 1 afterwards costs a Condition. '
+            "The bonus is the form's Prayer setting.</span></p>")
+
+
+def _pray_part(result: dict, ui: dict) -> str:
+    if not _can_pray(result):
+        return ""
+    dice = result.get("dice") or []
+    ones = [i for i in _tapped(dice, ui) if dice[i].get("face") == 1]
+    hint = '<p class="hint">A die showing 1 cannot be rerolled: that tap is ignored.</p>' if ones else ""
+    targets = _pray_targets(result, ui)
+    if not targets:
+        return hint + ('<p class="hint">Every die without a success shows 1: tap the dice to '
+                       "reroll, or keep the roll.</p>")
+    return hint + _pray_button(targets, len(ones) < len(ui.get("selected") or ()))
+
+
+def _tiebreak_part(result: dict, ui: dict) -> str:
+    """A tie: the button that rolls the opposed roll again (only on a tie,
+    and only while the rules allow another)."""
+    if result.get("outcome") != "tie" or not result.get("can_tiebreak"):
+        return ""
+    return ('<p class="mirage-tiebreak"><button type="button" data-act="tiebreak" class="tiebreak">'
+            "Tie-break: roll again</button> "
+            '<span class="hint">A tie fails the active side, unless the GM asks for the opposed '
+            "roll to be rolled again: both sides roll.</span></p>")
+
+
+def _tied_row(t: dict) -> str:
+    opp = t.get("opponent") if isinstance(t.get("opponent"), dict) else {}
+    after = " after the prayer" if t.get("prayed") else ""
+    return (dice_row(t.get("dice") or [], size=40,
+                     caption=f"Roll {t.get('round')}{after}: {_successes(t.get('successes'))}, a tie")
+            + dice_row(opp.get("dice") or [], size=40,
+                       caption=f"Opponent, roll {t.get('round')}: {_successes(opp.get('successes'))}"))
+
+
+def _tied_rows(result: dict, ui: dict) -> str:
+    """The earlier rolls that tied, smaller, under the current one."""
+    rows = "".join(_tied_row(t) for t in result.get("tied_rounds") or [] if isinstance(t, dict))
+    return f'<div class="mirage-tied">{rows}</div>' if rows else ""
+
+
+def _explain(result: dict, ui: dict) -> str:
+    return views.explain_list(result.get("explain"))
+
+
+_RESULT_PARTS = (_banner, _extra, _condition, _steps, _own_row, _before_row, _opponent_row,
+                 _pray_part, _tiebreak_part, _tied_rows, _explain)
 
 
 def render_result(result: dict, ui: dict) -> str:
     """The tray: outcome, the dice by kind (tappable while a prayer is
     allowed), the roll before the prayer, the opponent's dice, any Condition
-    gained, the Pray button and the explanation."""
-    dice = result.get("dice") or []
-    can_pray = bool(result.get("can_pray")) and not result.get("prayed")
-    keys = [str(i) for i in range(len(dice))] if can_pray else None
-    parts = [views.outcome_banner(SYSTEM, result.get("outcome", ""), _headline(result))]
-    extra = result.get("extra_successes") or 0
-    if extra:
-        parts.append(f'<p class="mirage-extra">{extra} extra success{"es" if extra > 1 else ""}: '
-                     f'a bonus effect (in combat +{extra} damage).</p>')
-    gained = result.get("condition_gained")
-    if gained:
-        if result.get("broken"):
-            msg = (f"A die shows 1 after the prayer: a fourth {gained} Condition. "
-                   "You are Broken: no actions until a Condition heals (Broken is ticked in the form).")
-        else:
-            msg = (f"A die shows 1 after the prayer: you gain a {gained} Condition of your choice. "
-                   "The next box is ticked in the form; change it if you choose another.")
-        parts.append(f'<p class="mirage-condition" role="status" data-condition-gained="{views.esc(gained)}">'
-                     f"{views.esc(msg)}</p>")
-    steps = _steps_line(result)
-    if steps:
-        parts.append(f'<p class="mirage-steps">{views.esc(steps)}</p>')
-    parts.append(dice_row(dice, keys=keys, selected=ui.get("selected", ()),
-                          caption="Your dice (tap the dice to pray with)" if can_pray else "Your dice"))
-    before = result.get("before_prayer")
-    if isinstance(before, dict) and isinstance(before.get("dice"), list):
-        parts.append(dice_row(before["dice"], caption=(
-            f"Before the prayer: {before.get('successes')} success{'' if before.get('successes') == 1 else 'es'}, "
-            f"{views.outcome_name(before.get('outcome'))}"), size=40))
-    opp = result.get("opponent")
-    if isinstance(opp, dict) and isinstance(opp.get("dice"), list):
-        n = opp.get("successes")
-        parts.append(dice_row(opp["dice"], caption=f"Opponent's dice: {n} success{'' if n == 1 else 'es'} "
-                              "(each cancels one of yours)"))
-    if can_pray:
-        targets = _pray_targets(result, ui)
-        tapped = bool(ui.get("selected"))
-        ones = [k for k in ui.get("selected") or () if str(k).isdigit() and int(k) < len(dice)
-                and dice[int(k)].get("face") == 1]
-        if ones:
-            parts.append('<p class="hint">A die showing 1 cannot be rerolled: that tap is ignored.</p>')
-        tapped = tapped and len(ones) < len(ui.get("selected"))
-        if targets:
-            which = "The tapped dice" if tapped else "Every die without a success"
-            parts.append(f'<p class="mirage-pray"><button type="button" data-act="pray" class="pray">'
-                         f"Pray: reroll {len(targets)} di{'c' if len(targets) > 1 else ''}e</button> "
-                         f'<span class="hint">{views.esc(which)}; a 1 afterwards costs a Condition. '
-                         "The bonus is the form's Prayer setting.</span></p>")
-        else:
-            parts.append('<p class="hint">Every die without a success shows 1: tap the dice to '
-                         "reroll, or keep the roll.</p>")
-    parts.append(views.explain_list(result.get("explain")))
-    return "".join(parts)
+    gained, the Pray and Tie-break buttons, the earlier tied rolls and the
+    explanation."""
+    ui = ui or {}
+    return "".join(part(result, ui) for part in _RESULT_PARTS)
 
 
 def action_for(verb: str, result: dict, ui: dict, fields: dict) -> dict:
     """``pray``: the tapped dice (or every die without a success and not
-    showing 1), with the bonus chosen in the form.
+    showing 1), with the bonus chosen in the form. ``tiebreak``: roll the
+    opposed roll again.
 
     >>> r = {"dice": [{"face": 3}, {"face": 7, "success": True}, {"face": 1}], "can_pray": True}
     >>> action_for("pray", r, {"selected": []}, {"prayer_bonus": ["1"]})
     {'do': 'pray', 'dice': [0], 'bonus': 1}
+    >>> action_for("tiebreak", {"outcome": "tie"}, {}, {})
+    {'do': 'tiebreak'}
     """
+    if verb == "tiebreak":
+        return {"do": "tiebreak"}
     if verb != "pray":
-        raise SpecError("_form", f"Mirage has no step called {verb!r}; only Pray")
+        raise SpecError("_form", f"Mirage has no step called {verb!r}; only Pray and Tie-break")
     bonus = _one(fields, "prayer_bonus", "0")
     if bonus not in PRAYER_BONUS:
         raise SpecError("prayer_bonus", "must be none, preparatory prayer (+1) or temple (+2)")
@@ -298,74 +399,103 @@ def action_for(verb: str, result: dict, ui: dict, fields: dict) -> dict:
 # --------------------------------------------------------------------------
 # Odds.
 
+def _pct(p) -> str:
+    return views.esc(views.pct(p))
+
+
 def _outcome_line(o: dict, opposed: bool) -> str:
-    if opposed:
-        return (f'<p class="mirage-odds-line">Win {views.esc(views.pct(o["win"]))} · '
-                f'tie {views.esc(views.pct(o["tie"]))} (you fail) · lose {views.esc(views.pct(o["lose"]))} · '
-                f'win with a bonus {views.esc(views.pct(o["p_bonus"]))}</p>')
-    return (f'<p class="mirage-odds-line">Success {views.esc(views.pct(o["p_success"]))} · '
-            f'with a bonus (2+) {views.esc(views.pct(o["p_bonus"]))} · '
-            f'failure {views.esc(views.pct(o["outcome"]["failure"]))}</p>')
+    if not opposed:
+        return (f'<p class="mirage-odds-line">Success {_pct(o["p_success"])} · '
+                f'with a bonus (2+) {_pct(o["p_bonus"])} · failure {_pct(o["outcome"]["failure"])}</p>')
+    line = (f'<p class="mirage-odds-line">Win {_pct(o["win"])} · tie {_pct(o["tie"])} (you fail) · '
+            f'lose {_pct(o["lose"])} · win with a bonus {_pct(o["p_bonus"])}</p>')
+    tb = o.get("with_tiebreaks")
+    if tb:
+        line += (f'<p class="mirage-odds-line mirage-tiebreak-odds">If the GM breaks ties by rolling '
+                 f'again: win {_pct(tb["win"])}, lose {_pct(tb["lose"])} (win / (win + lose) = '
+                 f'{_pct(tb["if_ties_repeat"])})</p>')
+    return line
 
 
 def questions(spec: dict, result, ui: dict) -> dict:
     """The roll in the form; after a roll that may still be prayed for,
-    the prayer of the tapped dice at each bonus (asked of the spec the roll
-    was made with)."""
+    the prayer of the tapped dice at each bonus; after a tie that may be
+    broken, the tie-break (both asked of the spec the roll was made with)."""
     out = {"roll": tab.before()}
-    if isinstance(result, dict) and result.get("can_pray") and not result.get("prayed"):
-        targets = _pray_targets(result, ui or {})
-        if targets:
-            for b in (0, 1, 2):
-                out[f"pray{b}"] = {"spec": result.get("spec") or spec,
-                                   **tab.after(result, {"do": "pray", "dice": targets, "bonus": b})}
+    if not isinstance(result, dict):
+        return out
+    rolled = {"spec": result.get("spec") or spec}
+    targets = _pray_targets(result, ui or {}) if _can_pray(result) else []
+    for b in (0, 1, 2) if targets else ():
+        out[f"pray{b}"] = {**rolled, **tab.after(result, {"do": "pray", "dice": targets, "bonus": b})}
+    if result.get("can_tiebreak"):
+        out["tiebreak"] = {**rolled, **tab.after(result, {"do": "tiebreak"})}
     return out
+
+
+def _prayer_row(b: int, o: dict) -> str:
+    win = o["win"] if "win" in o else o["p_success"]
+    return (f"<tr><th scope=\"row\">{views.esc(BONUS_NAMES[b])}</th>"
+            f"<td>{_pct(win)}</td><td>{_pct(o['p_bonus'])}</td><td>{_pct(o['condition'])}</td></tr>")
 
 
 def _prayer_table(answers: dict, opposed: bool) -> str:
     """The prayer's odds at each bonus, or the rules' refusal (a result from
     a link that does not hold up)."""
-    rows = []
-    for b in (0, 1, 2):
-        o = answers[f"pray{b}"]
-        if "error" in o:
-            return views.error_html(o["error"])
-        win = o["win"] if "win" in o else o["p_success"]
-        rows.append(f"<tr><th scope=\"row\">{views.esc(BONUS_NAMES[b])}</th>"
-                    f"<td>{views.esc(views.pct(win))}</td><td>{views.esc(views.pct(o['p_bonus']))}</td>"
-                    f"<td>{views.esc(views.pct(o['condition']))}</td></tr>")
+    errors = [answers[f"pray{b}"]["error"] for b in (0, 1, 2) if "error" in answers[f"pray{b}"]]
+    if errors:
+        return views.error_html(errors[0])
+    rows = "".join(_prayer_row(b, answers[f"pray{b}"]) for b in (0, 1, 2))
     n = len(answers["pray0"]["dice"])  # no bonus: exactly the tapped dice are rerolled
-    return (f'<h3 class="odds-title">If you pray, rerolling {n} di{"c" if n > 1 else ""}e</h3>'
+    return (f'<h3 class="odds-title">If you pray, rerolling {_plural(n, "die", "dice")}</h3>'
             + views.scroll_box("Chances by prayer bonus")
             + '<table class="mirage-pray-odds"><thead><tr><th>Prayer</th>'
             f"<th>{'Win' if opposed else 'Success'}</th><th>2+</th>"
-            "<th>Condition</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>")
+            "<th>Condition</th></tr></thead><tbody>" + rows + "</tbody></table></div>")
+
+
+def _tiebreak_odds(o: dict) -> str:
+    if "error" in o:
+        return views.error_html(o["error"])
+    tb = o["with_tiebreaks"]
+    return ('<h3 class="odds-title">If the GM breaks the tie</h3>'
+            f'<p class="mirage-odds-line">The tie-break with {views.esc(format_pool(o["dice"]))}: '
+            f'win {_pct(o["win"])} · tie again {_pct(o["tie"])} · lose {_pct(o["lose"])}</p>'
+            f'<p class="mirage-odds-line">Rolling again until the tie breaks: win {_pct(tb["win"])}, '
+            f'lose {_pct(tb["lose"])}</p>')
+
+
+def _roll_odds(spec: dict, o: dict) -> str:
+    if "error" in o:
+        return views.error_html(o["error"])
+    opposed = spec.get("opponent") is not None
+    title = ("Net successes (yours minus the opponent's)" if opposed else "Successes") + \
+        f" with {format_pool(o['dice'])}"
+    return ('<h3 class="odds-title">Odds of the roll in the form</h3>' + _outcome_line(o, opposed)
+            + views.bar_chart(o["value"], title=title, highlight=(lambda v: v >= 1)))
+
+
+def _broken_note(spec: dict) -> str:
+    try:
+        mirage.check_not_broken(spec)
+    except SpecError as e:
+        return (f'<p class="mirage-broken-note" role="status">{views.esc(e.detail)}. '
+                "Untick Broken when a Condition heals.</p>")
+    return ""
 
 
 def render_odds(spec: dict, answers: dict, result) -> str:
     """Before a roll: the exact distribution of successes and P(success),
-    P(2+) (or win/tie/lose). After a roll that may still be prayed for: the
-    prayer's odds for the tapped dice at each bonus, with P(Condition)."""
+    P(2+) (or win/tie/lose, and with ties rolled again). After a roll that
+    may still be prayed for: the prayer's odds for the tapped dice at each
+    bonus, with P(Condition). After a tie: the tie-break's odds."""
     out = []
     if "pray0" in answers:
         out.append(_prayer_table(answers, bool((result.get("spec") or spec).get("opponent"))))
-    try:
-        mirage.check_not_broken(spec)
-    except SpecError as e:
-        out.append(f'<p class="mirage-broken-note" role="status">{views.esc(e.detail)}. '
-                   "Untick Broken when a Condition heals.</p>")
-        return "".join(out)
-    o = answers["roll"]
-    if "error" in o:
-        return "".join(out) + views.error_html(o["error"])
-    opposed = spec.get("opponent") is not None
-    title = ("Net successes (yours minus the opponent's)" if opposed else "Successes") + \
-        f" with {format_pool(o['dice'])}"
-    out.append('<h3 class="odds-title">Odds of the roll in the form</h3>')
-    out.append(_outcome_line(o, opposed))
-    out.append(views.bar_chart(o["value"], title=title,
-                               highlight=(lambda v: v >= 1)))
-    return "".join(out)
+    if "tiebreak" in answers:
+        out.append(_tiebreak_odds(answers["tiebreak"]))
+    broken = _broken_note(spec)
+    return "".join(out) + (broken or _roll_odds(spec, answers["roll"]))
 
 
 # --------------------------------------------------------------------------
@@ -373,7 +503,8 @@ def render_odds(spec: dict, answers: dict, result) -> str:
 
 def render_reference() -> str:
     """The tables the rules text gives (skills, difficulty), the step rules,
-    and the level -> die legend it does not give (RULES-NOTES Mirage 1)."""
+    and the level -> die legend it does not give (RULES-NOTES Mirage 1: a
+    default, said so on the page)."""
     skills = "".join(f"<tr><td>{views.esc(_title(s))}</td><td>{views.esc(_title(a))}</td></tr>"
                      for s, a in mirage.SKILLS.items())
     diff = "".join(f"<tr><td>{views.esc(_title(n))}</td><td>{views.esc(f'+{m}' if m > 0 else m)}</td></tr>"
@@ -407,8 +538,20 @@ def render_reference() -> str:
         "Strength/Agility, mental for Wits/Empathy.</li>"
         f"<li>Conditions: {views.esc(conds)}. A fourth of one type: Broken, no actions.</li>"
         "<li>Opposed: each opposing success cancels one of yours; a tie fails the active side unless the "
-        "GM has it rolled again. Only the active side prays, even after the opponent rolled.</li>"
+        "GM has it rolled again (Tie-break: both sides roll the opposed roll again, as often as it ties, "
+        f"at most {mirage.MAX_TIEBREAKS} times). Only the active side prays, even after the opponent "
+        "rolled, and once for the roll and its tie-breaks; a Condition the prayer cost counts on a "
+        "tie-break.</li>"
         "</ul>")
+
+
+def _summary_tail(result: dict) -> str:
+    parts = [(isinstance(result.get("opponent"), dict),
+              f" vs {(result.get('opponent') or {}).get('successes')}"),
+             (result.get("prayed"), ", prayed"),
+             (result.get("tiebreaks"), f", {_plural(result.get('tiebreaks'), 'tie-break')}"),
+             (result.get("condition_gained"), f", +{result.get('condition_gained')} Condition")]
+    return "".join(text for on, text in parts if on)
 
 
 def summary(result: dict) -> str:
@@ -423,12 +566,5 @@ def summary(result: dict) -> str:
     who = _title(spec.get("skill_name")) or _title(spec.get("attribute_name")) or "Mirage"
     pool = format_pool([d.get("sides") for d in (result.get("dice") or []) if isinstance(d, dict)
                         and isinstance(d.get("sides"), int)])
-    n = result.get("successes", result.get("value"))
-    text = f"{who}: {pool} \u2192 {n} success{'es' if n != 1 else ''}"
-    if isinstance(result.get("opponent"), dict):
-        text += f" vs {result['opponent'].get('successes')}"
-    if result.get("prayed"):
-        text += ", prayed"
-    if result.get("condition_gained"):
-        text += f", +{result['condition_gained']} Condition"
-    return text
+    n = _successes(result.get("successes", result.get("value")))
+    return f"{who}: {pool} \u2192 {n}{_summary_tail(result)}"

@@ -52,25 +52,29 @@ def spec_from_form(fields: dict) -> dict:
     if not re.fullmatch(r"[1-9]", text):
         raise SpecError("level", "choose a level from 1 to 9")
     level = int(text)
-    name = f"pair_{level}"
-    pair = _one(fields, name)
-    valid = ot.valid_pairs(level)
-    if not pair:
-        dice = list(ot.even_pair(level))
-    else:
-        m = re.fullmatch(r"(\d{1,2})-(\d{1,2})", pair)
-        dice = [int(m.group(1)), int(m.group(2))] if m else None
-        if dice is None or tuple(dice) not in valid:
-            raise SpecError(name, "choose one of " + ", ".join(ot.pair_text(p) for p in valid))
-    target = _one(fields, "target")
     return {
         "level": level,
-        "dice": dice,
+        "dice": _pair(fields, level),
         "heroic": bool(fields.get("heroic")),
         "modifiers": [str(v) for v in fields.get("modifiers", [])],
         "tie_break": _one(fields, "tie_break", "best") or "best",
-        "target": target or None,
+        "target": _one(fields, "target") or None,
     }
+
+
+def _pair(fields: dict, level: int) -> list[int]:
+    """The pair ticked in the level's own group (``pair_5`` for level 5);
+    none ticked: the most even."""
+    name = f"pair_{level}"
+    pair = _one(fields, name)
+    if not pair:
+        return list(ot.even_pair(level))
+    m = re.fullmatch(r"(\d{1,2})-(\d{1,2})", pair)
+    dice = (int(m.group(1)), int(m.group(2))) if m else None
+    valid = ot.valid_pairs(level)
+    if dice not in valid:
+        raise SpecError(name, "choose one of " + ", ".join(ot.pair_text(p) for p in valid))
+    return list(dice)
 
 
 def form_values(spec: dict) -> dict:
@@ -127,14 +131,11 @@ def _die_label(die: dict) -> str:
     return ", ".join(parts)
 
 
-def _chain(die: dict, key: str, selected) -> str:
-    """One die with its history and its explosion chain:
-    [die] → [6] → [2] = 14, the rerolled die's old face struck through."""
+def _chain_dice(die: dict, key: str, selected) -> list[str]:
+    """The die, then each explosion as a smaller die after an arrow."""
+    parts = [draw.die_svg(_display_die(die), key, size=64, selected=key in selected, label=_die_label(die))]
     sides = die.get("sides")
-    parts = [draw.die_svg(_display_die(die), key, size=64, selected=key in selected,
-                          label=_die_label(die))]
-    expl = die.get("explosions") or []
-    for j, f in enumerate(expl):
+    for j, f in enumerate(die.get("explosions") or []):
         sub = {"sides": sides, "face": f, "role": "exploded" if f == sides else "rolled", "history": [f]}
         if die.get("heroic"):
             sub["colour"] = HEROIC_COLOUR
@@ -142,23 +143,55 @@ def _chain(die: dict, key: str, selected) -> str:
         parts.append('<span class="ot-arrow" aria-hidden="true">→</span>')
         parts.append(draw.die_svg(sub, k, size=44, selected=k in selected,
                                   label=f"explosion {j + 1} of the {die.get('name')}: {f}"))
-    words = []
+    return parts
+
+
+def _reroll_words(die: dict) -> list[str]:
+    """The modifier's reroll: the face set aside struck through."""
     hist = die.get("history") or []
-    if die.get("role") == "rerolled" and len(hist) > 1:
-        first, second = views.esc(hist[0]), views.esc(hist[1])
-        gone = '<span class="visually-hidden"> (set aside)</span>'
-        if die.get("kept_first"):
-            words.append(f"<ins>{first}</ins> ⟲ <del>{second}</del>{gone}")
-        else:
-            words.append(f"<del>{first}</del>{gone} ⟲ <ins>{second}</ins>")
+    if die.get("role") != "rerolled" or len(hist) < 2:
+        return []
+    first, second = views.esc(hist[0]), views.esc(hist[1])
+    gone = '<span class="visually-hidden"> (set aside)</span>'
+    if die.get("kept_first"):
+        return [f"<ins>{first}</ins> ⟲ <del>{second}</del>{gone}"]
+    return [f"<del>{first}</del>{gone} ⟲ <ins>{second}</ins>"]
+
+
+def _chain_caption(die: dict) -> str:
+    words = _reroll_words(die)
+    expl = die.get("explosions") or []
     if expl:
         words.append("→ " + " → ".join(views.esc(x) for x in expl))
     total = die.get("total", die.get("face"))
-    caption = (f'<figcaption><span class="ot-name">{views.esc(die.get("name"))}</span> '
-               f'{" ".join(words)}{" " if words else ""}<strong>= {views.esc(total)}</strong>'
-               f'{" <em>(cap reached)</em>" if die.get("capped") else ""}</figcaption>')
-    cls = "ot-die" + (" ot-heroic-die" if die.get("heroic") else "") + (" ot-exploding" if expl else "")
-    return f'<figure class="{cls}"><div class="ot-chain">{"".join(parts)}</div>{caption}</figure>'
+    return (f'<figcaption><span class="ot-name">{views.esc(die.get("name"))}</span> '
+            f'{" ".join(words)}{" " if words else ""}<strong>= {views.esc(total)}</strong>'
+            f'{" <em>(cap reached)</em>" if die.get("capped") else ""}</figcaption>')
+
+
+def _chain(die: dict, key: str, selected) -> str:
+    """One die with its history and its explosion chain:
+    [die] → [6] → [2] = 14, the rerolled die's old face struck through."""
+    cls = ("ot-die" + (" ot-heroic-die" if die.get("heroic") else "")
+           + (" ot-exploding" if die.get("explosions") else ""))
+    return (f'<figure class="{cls}"><div class="ot-chain">{"".join(_chain_dice(die, key, selected))}</div>'
+            f"{_chain_caption(die)}</figure>")
+
+
+def _headline(result: dict) -> str:
+    """After the outcome's name: "Scored 21", "Success 14 against the
+    target 12" (the name is not repeated)."""
+    target = result.get("target")
+    return f"{result.get('value')}" + (f" against the target {target}" if target is not None else "")
+
+
+def _net_line(result: dict) -> str:
+    mod = result.get("modifier") or {}
+    names = mod.get("from")
+    if not names:
+        return ""
+    single = " → " + views.esc(NET_TEXT.get(mod.get("net", 0), "")) if len(names) == 1 else ""
+    return f'<p class="ot-net">{views.esc(ot.modifier_text(names))}{single}</p>'
 
 
 def render_result(result: dict, ui: dict) -> str:
@@ -166,21 +199,13 @@ def render_result(result: dict, ui: dict) -> str:
     (Open Tale has no step after a roll)."""
     sel = set((ui or {}).get("selected") or ())
     dice = [d for d in result.get("dice", []) if isinstance(d, dict)]
-    target = result.get("target")
-    headline = f"Score {result.get('value')}" + (f" vs target {target}" if target is not None else "")
     chains = "".join(_chain(d, str(i), sel) for i, d in enumerate(dice))
-    mod = result.get("modifier") or {}
-    net = mod.get("net", 0)
-    net_line = ""
-    if mod.get("from"):
-        net_line = (f'<p class="ot-net">{views.esc(ot.modifier_text(mod["from"]))}'
-                    f'{" → " + views.esc(NET_TEXT.get(net, "")) if len(mod["from"]) == 1 else ""}</p>')
     cap = ""
     if result.get("capped"):
         cap = (f'<p class="ot-cap" role="note">Safety cap reached: a die stops after '
                f'{views.esc(result.get("cap"))} explosions.</p>')
-    return (views.outcome_banner(SYSTEM, result.get("outcome", ""), headline)
-            + net_line
+    return (views.outcome_banner(SYSTEM, result.get("outcome", ""), _headline(result))
+            + _net_line(result)
             + f'<div class="ot-tray" role="group" aria-label="Your dice">{chains}</div>'
             + cap
             + views.explain_list(result.get("explain")))
@@ -197,16 +222,13 @@ def summary(result: dict) -> str:
     """
     spec = result.get("spec") or {}
     dice = spec.get("dice") or []
-    text = f"Level {spec.get('level')}, {ot.pair_text(dice) if len(dice) == 2 else ''}"
-    if spec.get("heroic"):
-        text += " + Heroic d4"
     net = (result.get("modifier") or {}).get("net", 0)
-    if net:
-        text += f", {NET_TEXT[net]}"
-    text += f": score {result.get('value')}"
-    if result.get("target") is not None:
-        text += f" vs {result['target']}"
-    return text
+    parts = [f"Level {spec.get('level')}, {ot.pair_text(dice) if len(dice) == 2 else ''}",
+             " + Heroic d4" if spec.get("heroic") else "",
+             f", {NET_TEXT[net]}" if net else "",
+             f": score {result.get('value')}",
+             f" vs {result['target']}" if result.get("target") is not None else ""]
+    return "".join(parts)
 
 
 # --------------------------------------------------------------------------
@@ -234,40 +256,50 @@ def questions(spec: dict, result, ui: dict) -> dict:
     return {"roll": tab.before()}
 
 
+def _odds_lines(spec: dict, o: dict, last: int, rest: float) -> list[str]:
+    net = o["modifier"]["net"]
+    single = f' → {views.esc(NET_TEXT[net])}' if len(spec["modifiers"]) == 1 else ""
+    lines = [
+        f'<p class="ot-net"><span class="ot-net-label">Modifier:</span> {views.esc(o["modifier"]["text"])}'
+        f"{single}</p>",
+        f'<p class="ot-median">Median (marked): <strong>{views.esc(o["median"])}</strong> '
+        f'— the score reached at least half the time; mean {o["mean"]:.2f}.</p>',
+    ]
+    if spec["target"] is not None:
+        lines.append(f'<p class="ot-target">P(score ≥ {views.esc(spec["target"])}) = '
+                     f'<strong>{views.esc(views.pct(o["at_least"]))}</strong> (darker bars).</p>')
+    if rest > 0:
+        lines.append(f'<p class="ot-rest">Scores above {views.esc(last)}: {views.esc(views.pct(rest))} '
+                     f'(explosions have no ceiling).</p>')
+    lines.append(f'<p class="ot-exact">Exact for every score up to {views.esc(o["bound"])}; '
+                 f'above it: {o["tail"]["p"]:.1e}.</p>')
+    return lines
+
+
+def _this_roll(spec: dict, o: dict, result) -> list[str]:
+    """Where the roll on the tray sits: how often a score this high comes."""
+    if not (result and isinstance(result.get("value"), int) and result.get("spec") == spec):
+        return []
+    v = result["value"]
+    p = sum(pv for sv, pv in o["value"].items() if sv >= v) + o["tail"]["p"]
+    return [f'<p class="ot-this">This roll, {views.esc(v)}: a score at least this high '
+            f'comes {views.esc(views.pct(p))} of the time.</p>']
+
+
 def render_odds(spec: dict, answers: dict, result) -> str:
     """The score's exact distribution with the median marked, the net
     modifier, and P(score >= target)."""
     o = answers["roll"]
     if "error" in o:
         return views.error_html(o["error"])
-    dist = o["value"]
-    tail = o["tail"]["p"]
-    shown, last, rest = _shown(dist, tail)
+    shown, last, rest = _shown(o["value"], o["tail"]["p"])
     target = spec["target"]
     dice = ot.pair_text(spec["dice"]) + (" + Heroic d4" if spec["heroic"] else "")
     net = o["modifier"]["net"]
     title = f"Score with {dice}, {NET_TEXT[net].lower() if net else 'no modifier'}"
     chart = views.bar_chart(shown, title=title, mark=o["median"],
                             highlight=(lambda v: v >= target) if target is not None else None)
-    lines = [
-        f'<p class="ot-net"><span class="ot-net-label">Modifier:</span> {views.esc(o["modifier"]["text"])}'
-        + (f' → {views.esc(NET_TEXT[net])}' if len(spec["modifiers"]) == 1 else "") + "</p>",
-        f'<p class="ot-median">Median (marked): <strong>{views.esc(o["median"])}</strong> '
-        f'— the score reached at least half the time; mean {o["mean"]:.2f}.</p>',
-    ]
-    if target is not None:
-        lines.append(f'<p class="ot-target">P(score ≥ {views.esc(target)}) = '
-                     f'<strong>{views.esc(views.pct(o["at_least"]))}</strong> (darker bars).</p>')
-    if rest > 0:
-        lines.append(f'<p class="ot-rest">Scores above {views.esc(last)}: {views.esc(views.pct(rest))} '
-                     f'(explosions have no ceiling).</p>')
-    lines.append(f'<p class="ot-exact">Exact for every score up to {views.esc(o["bound"])}; '
-                 f'above it: {tail:.1e}.</p>')
-    if result and isinstance(result.get("value"), int) and result.get("spec") == spec:
-        v = result["value"]
-        p = sum(pv for sv, pv in dist.items() if sv >= v) + tail
-        lines.append(f'<p class="ot-this">This roll, {views.esc(v)}: a score at least this high '
-                     f'comes {views.esc(views.pct(p))} of the time.</p>')
+    lines = _odds_lines(spec, o, last, rest) + _this_roll(spec, o, result)
     return f'<h3 class="ot-odds-title">Odds</h3>{chart}{"".join(lines)}'
 
 
@@ -279,6 +311,29 @@ def fields_after(result: dict, fields: dict) -> None:
     return None
 
 
+def _computed(c: dict) -> str:
+    """A computed number; one that differs from the text's is marked by a
+    sign and words, not by colour alone."""
+    if c["match"]:
+        return views.esc(c["computed"])
+    return (f'<mark class="ot-differs" title="text: {views.esc(c["text"])}, '
+            f'computed {c["point"]:.2f}">{views.esc(c["computed"])}*'
+            f'<span class="visually-hidden"> (differs from the text)</span></mark>')
+
+
+def _cell(by: dict, lv: int, n: int) -> str:
+    pair = [by[(lv, n, h)] for h in (False, True)]
+    cls = ' class="ot-cell-differs"' if not all(c["match"] for c in pair) else ""
+    return (f'<td{cls}><span class="ot-text">{" ⇒ ".join(views.esc(c["text"]) for c in pair)}</span>'
+            f'<span class="ot-comp">{" ⇒ ".join(_computed(c) for c in pair)}</span></td>')
+
+
+def _differ_item(c: dict) -> str:
+    return (f'<li>Level {c["level"]}, {views.esc(NET_TEXT[c["net"]] if c["net"] else "neutral")}, '
+            f'{"with" if c["heroic"] else "without"} Heroism: text {c["text"]}, computed '
+            f'{c["point"]:.2f} → {c["computed"]}</li>')
+
+
 def render_reference() -> str:
     """Seed 001, 3.4's table beside ours (RULES-NOTES Open Tale 4): each cell
     shows the text's numbers and the computed ones; a number that differs is
@@ -286,46 +341,24 @@ def render_reference() -> str:
     comp = ot.table_comparison()
     by = {(c["level"], c["net"], c["heroic"]): c for c in comp["cells"]}
     head = "".join(f'<th scope="col">{views.esc(NET_TEXT[n] if n else "Neutral")}</th>' for n in range(-2, 3))
-    rows = []
-    for lv in range(1, 10):
-        cells = []
-        for n in range(-2, 3):
-            text_pair, comp_pair = [], []
-            differ = False
-            for h in (False, True):
-                c = by[(lv, n, h)]
-                text_pair.append(views.esc(c["text"]))
-                if c["match"]:
-                    comp_pair.append(views.esc(c["computed"]))
-                else:
-                    differ = True
-                    comp_pair.append(f'<mark class="ot-differs" title="text: {views.esc(c["text"])}, '
-                                     f'computed {c["point"]:.2f}">{views.esc(c["computed"])}*'
-                                     f'<span class="visually-hidden"> (differs from the text)</span></mark>')
-            cls = ' class="ot-cell-differs"' if differ else ""
-            cells.append(f'<td{cls}><span class="ot-text">{" ⇒ ".join(text_pair)}</span>'
-                         f'<span class="ot-comp">{" ⇒ ".join(comp_pair)}</span></td>')
-        rows.append(f'<tr><th scope="row">{lv}</th>{"".join(cells)}</tr>')
-    differ = "".join(
-        f'<li>Level {c["level"]}, {views.esc(NET_TEXT[c["net"]] if c["net"] else "neutral")}, '
-        f'{"with" if c["heroic"] else "without"} Heroism: text {c["text"]}, computed '
-        f'{c["point"]:.2f} → {c["computed"]}</li>' for c in comp["differ"])
+    rows = "".join(f'<tr><th scope="row">{lv}</th>{"".join(_cell(by, lv, n) for n in range(-2, 3))}</tr>'
+                   for lv in range(1, 10))
     return (
         '<summary>Expected scores: the text\'s table beside the computed one</summary>'
         '<div class="ot-ref">'
         '<p>Each cell: the expected minimum score <em>without ⇒ with</em> Heroism; upper line the '
         'text\'s own numbers (3.4), lower line computed from the exact odds: the level\'s valid pairs '
         'mixed in equal parts, the score reached with 50 % chance (P(score ≥ x) interpolated between '
-        'whole scores), rounded (RULES-NOTES Open Tale 4). Ties are broken for the better expected '
-        'score.</p>'
+        'whole scores), rounded. That reading gives the rule of thumb "level + 5" exactly; no reading '
+        'gives all 90 numbers. Ties are broken for the better expected score.</p>'
         + views.scroll_box("Expected minimum score by level and modifier")
         + f'<table class="ot-table"><caption>Expected minimum score by level '
         f'and modifier</caption><thead><tr><th scope="col">Level</th>{head}</tr></thead>'
-        f'<tbody>{"".join(rows)}</tbody></table></div>'
+        f'<tbody>{rows}</tbody></table></div>'
         f'<p class="ot-match"><strong>{comp["matches"]} of {comp["total"]}</strong> numbers match; '
         f'the {len(comp["differ"])} marked * differ. Each sits within a few hundredths of a '
         'half-point, where a table estimated by simulation rounds either way:</p>'
-        f'<ul class="ot-differ-list">{differ}</ul>'
+        f'<ul class="ot-differ-list">{"".join(_differ_item(c) for c in comp["differ"])}</ul>'
         '<p>Rule of thumb (3.4): the expected minimum score of level <em>X</em> is <em>X</em> + 5 '
         '— the computed neutral column without Heroism gives exactly that.</p>'
         '</div>')

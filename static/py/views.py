@@ -43,9 +43,13 @@ def pct(p) -> str:
     return f"{p * 100:.1f} %"
 
 
+#: Outcome names that read better with an article (Milhamah's one wording).
+_OUTCOME_WORDS = {"success_at_cost": "success at a cost"}
+
+
 def outcome_name(outcome) -> str:
-    """'success_at_cost' → 'Success at cost'."""
-    s = str(outcome or "").replace("_", " ").strip()
+    """'success_at_cost' → 'Success at a cost', 'double_botch' → 'Double botch'."""
+    s = _OUTCOME_WORDS.get(outcome, str(outcome or "").replace("_", " ").strip())
     return s[:1].upper() + s[1:]
 
 
@@ -60,6 +64,48 @@ def explain_list(lines) -> str:
         return ""
     items = "".join(f"<li>{esc(line)}</li>" for line in lines)
     return f'<ul class="explain">{items}</ul>'
+
+
+def _lit(k, highlight) -> bool:
+    """Whether value ``k`` is drawn darker: ``highlight`` is a set of values
+    or a predicate."""
+    if callable(highlight):
+        return bool(highlight(k))
+    return highlight is not None and k in highlight
+
+
+def _bar(i: int, k, v: float, *, bw: float, scale: float, height: int, lit: bool, marked: bool,
+         tick: bool) -> str:
+    """One bar with its tooltip, its tick label and, when marked, a dashed line."""
+    pad_l, pad_b, pad_t = CHART_PAD
+    h = scale * v
+    x = pad_l + i * bw
+    cls = "bar" + (" hl" if lit else "") + (" marked" if marked else "")
+    out = (f'<rect class="{cls}" x="{x + 1:.1f}" y="{height - pad_b - h:.1f}" width="{max(bw - 2, 1):.1f}" '
+           f'height="{max(h, 0.5):.1f}"><title>{esc(k)}: {esc(pct(v))}</title></rect>')
+    if tick or marked:
+        out += f'<text class="tick" x="{x + bw / 2:.1f}" y="{height - 8}" text-anchor="middle">{esc(k)}</text>'
+    if marked:
+        out += (f'<line class="mark" x1="{x + bw / 2:.1f}" y1="{pad_t - 4}" x2="{x + bw / 2:.1f}" '
+                f'y2="{height - pad_b}" stroke-dasharray="4 3"/>')
+    return out
+
+
+def _chart_summary(title: str, items: list, mark, darker: list) -> str:
+    """The chart in words, for screen readers: each value's chance, the
+    marked value, and which bars are darker."""
+    summary = f"{title}: " + ", ".join(f"{k} {pct(v)}" for k, v in items[:40])
+    if mark is not None:
+        summary += f"; marked: {mark}"
+    if darker and len(darker) < len(items):
+        run = darker[-1][0] - darker[0][0] == len(darker) - 1
+        summary += "; drawn darker: " + (f"{darker[0][1]} to {darker[-1][1]}" if run and len(darker) > 3
+                                         else ", ".join(str(k) for _, k in darker[:40]))
+    return summary
+
+
+#: Left, bottom and top padding of a chart, in its own units.
+CHART_PAD = (8, 26, 24)
 
 
 def bar_chart(dist: dict, *, title: str, mark=None, highlight=None, width: int = 560,
@@ -80,39 +126,15 @@ def bar_chart(dist: dict, *, title: str, mark=None, highlight=None, width: int =
     if not items:
         return ""
     n = len(items)
-    top = max(v for _, v in items) or 1.0
-    pad_l, pad_b, pad_t = 8, 26, 24
-    bw = (width - pad_l * 2) / n
-    if label_every is None:
-        label_every = max(1, int(n / 24) + (1 if n > 24 else 0))
-    bars = []
-    darker = []
-    for i, (k, v) in enumerate(items):
-        h = (height - pad_b - pad_t) * v / top
-        x = pad_l + i * bw
-        y = height - pad_b - h
-        hl = highlight(k) if callable(highlight) else (highlight is not None and k in highlight)
-        if hl:
-            darker.append((i, k))
-        cls = "bar hl" if hl else "bar"
-        if k == mark:
-            cls += " marked"
-        bars.append(f'<rect class="{cls}" x="{x + 1:.1f}" y="{y:.1f}" width="{max(bw - 2, 1):.1f}" '
-                    f'height="{max(h, 0.5):.1f}"><title>{esc(k)}: {esc(pct(v))}</title></rect>')
-        if i % label_every == 0 or k == mark:
-            bars.append(f'<text class="tick" x="{x + bw / 2:.1f}" y="{height - 8}" text-anchor="middle">{esc(k)}</text>')
-        if k == mark:
-            bars.append(f'<line class="mark" x1="{x + bw / 2:.1f}" y1="{pad_t - 4}" x2="{x + bw / 2:.1f}" '
-                        f'y2="{height - pad_b}" stroke-dasharray="4 3"/>')
-    summary = f"{title}: " + ", ".join(f"{k} {pct(v)}" for k, v in items[:40])
-    if mark is not None:
-        summary += f"; marked: {mark}"
-    if darker and len(darker) < n:  # which bars are drawn darker is said in words too
-        run = darker[-1][0] - darker[0][0] == len(darker) - 1
-        summary += "; drawn darker: " + (f"{darker[0][1]} to {darker[-1][1]}" if run and len(darker) > 3
-                                         else ", ".join(str(k) for _, k in darker[:40]))
+    pad_l, pad_b, pad_t = CHART_PAD
+    every = label_every or max(1, int(n / 24) + (1 if n > 24 else 0))
+    scale = (height - pad_b - pad_t) / (max(v for _, v in items) or 1.0)
+    lit = [_lit(k, highlight) for k, _ in items]
+    bars = "".join(_bar(i, k, v, bw=(width - pad_l * 2) / n, scale=scale, height=height, lit=lit[i],
+                        marked=k == mark, tick=i % every == 0) for i, (k, v) in enumerate(items))
+    summary = _chart_summary(title, items, mark, [(i, k) for i, (k, _) in enumerate(items) if lit[i]])
     return (f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-label="{esc(summary)}">'
-            f'<text class="chart-title" x="{pad_l}" y="16">{esc(title)}</text>{"".join(bars)}</svg>')
+            f'<text class="chart-title" x="{pad_l}" y="16">{esc(title)}</text>{bars}</svg>')
 
 
 def _is_num(v) -> bool:

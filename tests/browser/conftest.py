@@ -139,6 +139,14 @@ def open_app(browser, url, watch: Watch | None = None, *, viewport=(1024, 768), 
     return context, page, watch
 
 
+def show_history(page):
+    """Open the roll history where it is a drawer (below 1280 px wide)."""
+    toggle = page.locator("#history-toggle")
+    if toggle.is_visible() and toggle.get_attribute("aria-expanded") != "true":
+        toggle.click()
+    page.wait_for_selector("#history", state="visible")
+
+
 @contextmanager
 def watched_page(browser, url, **kw):
     """``open_app`` as a block: the page (its Watch as ``page.watch``) is

@@ -15,7 +15,7 @@ import re
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from conftest import open_app  # noqa: E402  (tests/browser/conftest.py)
+from conftest import open_app, show_history  # noqa: E402  (tests/browser/conftest.py)
 
 import rules
 
@@ -83,6 +83,8 @@ def test_axe_with_the_history_filled(watched):
     for system in rules.SYSTEMS:
         _roll(page, system)
     assert page.locator("#history-list [data-history-entry]").count() >= len(rules.SYSTEMS)
+    show_history(page)
+    assert audit(page, "history drawer") == []
     page.click("#history-list [data-history-entry] >> nth=2")
     assert audit(page, "history") == []
 

@@ -147,3 +147,30 @@ def test_layout_fits(browser, base_url, size):
         watch.check(page)
     finally:
         context.close()
+
+
+def test_still_tied_at_the_cap_is_the_gms(watched):
+    """Issue 13: with no rerolls allowed, equal characteristics and equal
+    totals end as a tie the GM decides, named as such, never a failure;
+    the odds give that share."""
+    page = watched
+    _open(page)
+    page.check(f'{FORM} input[name=mode][value=opposed]')
+    page.fill(f"{FORM} [name=characteristic]", "5")
+    page.fill(f"{FORM} [name=opp_characteristic]", "5")
+    page.click(f"{FORM} .alk-gm summary")
+    page.fill(f"{FORM} [name=max_rerolls]", "0")
+    page.wait_for_function("document.querySelector('#odds-alkemy').innerText.includes('at most 0 rerolls')")
+    assert "still tied then, the GM decides" in page.inner_text("#odds-alkemy")
+    for _ in range(120):
+        page.evaluate("document.querySelector('#tray-alkemy').innerHTML = ''")
+        page.click(f"{FORM} [data-roll]")
+        page.wait_for_selector(f"{TRAY} .outcome")
+        if page.get_attribute(f"{TRAY} .outcome", "data-outcome") == "tie":
+            break
+    else:
+        pytest.fail("no tie in 120 rolls")
+    assert "still tied after 0 rerolls, the GM decides" in page.inner_text(f"{TRAY} .outcome")
+    page.fill(f"{FORM} [name=max_rerolls]", "20")
+    page.fill(f"{FORM} [name=characteristic]", "8")
+    page.check(f'{FORM} input[name=mode][value=difficulty]')

@@ -7,7 +7,7 @@ import zlib
 
 import pytest
 
-from conftest import open_app
+from conftest import open_app, show_history
 
 import share
 import store
@@ -124,6 +124,7 @@ def test_hostile_entries_in_store_are_skipped_and_escaped(browser, base_url):
         assert page.locator("#history-list [data-history-entry]").count() == 1
         assert page.locator("#pwned").count() == 0 and page.evaluate("() => window.__pwned") is None
         # Opening it replays the recorded draws: the stored outcome is not believed.
+        show_history(page)
         page.click("#history-list li:first-child [data-history-open]")
         page.wait_for_selector("#tray-jadeclaw [data-die]")
         assert "Score 4" in page.inner_text("#tray-jadeclaw")

@@ -153,3 +153,83 @@ def test_layout_fits(browser, base_url, size):
         watch.check(page)
     finally:
         context.close()
+
+
+def test_opponents_modifiers_roll_their_worst(watched):
+    """Issue 13: the opposing side's own Penalties ("the NPC rolls twice
+    and takes the worse") and Favored: set in the "Opponent's modifiers"
+    group, previewed in the odds, rolled and drawn side by side with their
+    worst kept; hidden when the roll is against nothing."""
+    page = watched
+    _open(page)
+    group = page.locator(f"{FORM} fieldset.jc-if-rolled")
+    assert group.is_visible()  # against the default Difficulty
+    page.check(f'{FORM} input[name=against][value=dice]')
+    page.fill(f"{FORM} [name=opponent]", "d12 & d8")
+    page.fill(f"{FORM} [name=opponent_penalties]", "2")
+    page.check(f"{FORM} [name=opponent_favored]")
+    page.wait_for_function(
+        "document.querySelector('#odds-jadeclaw').innerText.includes('d12 & d8 × 3 rolls (worst kept), Favored')")
+    page.click(f"{FORM} [data-roll]")
+    page.wait_for_selector(f"{TRAY} .jc-opp-rolls")
+    figs = page.locator(f"{TRAY} .jc-opp-rolls .jc-opposition")
+    assert figs.count() == 3
+    caps = page.locator(f"{TRAY} .jc-opp-rolls figcaption").all_inner_texts()
+    scores = [int(re.search(r"Score (\d+)", c).group(1)) for c in caps]
+    kept = int(page.get_attribute(f"{TRAY} .jc-opp-rolls [data-kept]", "data-opponent-roll"))
+    assert scores[kept] == min(scores)
+    assert f"vs {min(scores)}" in page.inner_text(f"{TRAY} .outcome")
+    assert "Their 2 Penalties: 3 rolls" in page.inner_text(f"{TRAY} .explain")
+    page.check(f'{FORM} input[name=against][value=none]')
+    assert group.is_hidden()
+    page.check(f'{FORM} input[name=against][value=difficulty]')
+    page.fill(f"{FORM} [name=opponent_penalties]", "0")
+    page.uncheck(f"{FORM} [name=opponent_favored]")
+
+
+def test_soak_modifiers_remove_the_smallest_soak_die(watched):
+    """A Penalty on the soak dice removes the smallest before rolling (our
+    reading of "On Damage Rolls, Penalties Remove the Smallest Dice")."""
+    page = watched
+    _open(page)
+    page.check(f'{FORM} input[name=kind][value=damage]')
+    page.fill(f"{FORM} [name=dice]", "d12 & d8")
+    page.fill(f"{FORM} [name=soak]", "d8 & d6")
+    page.fill(f"{FORM} [name=soak_penalties]", "1")
+    page.wait_for_function("document.querySelector('#odds-jadeclaw').innerText.includes('Soak d8')")
+    page.click(f"{FORM} [data-roll]")
+    page.wait_for_selector(f"{TRAY} .jc-pair")
+    assert "Soak dice removed before rolling: d6." in page.inner_text(TRAY)
+    assert page.locator(f'{TRAY} [data-die="p1.s"]').count() == 1  # the second damage die faces an imaginary 1
+    assert "imaginary 1" in page.get_attribute(f'{TRAY} [data-die="p1.s"]', "aria-label")
+    page.fill(f"{FORM} [name=soak_penalties]", "0")
+    page.check(f'{FORM} input[name=kind][value=simple]')
+
+
+@pytest.mark.parametrize("size", [(390, 844), (768, 1024)], ids=["phone", "tablet"])
+def test_checkboxes_are_whole_label_touch_targets(browser, base_url, size):
+    """Issue 16 item 7: Favored, Slaying, Enervated (and the other sides'
+    Favored) are tapped on their whole label, at least 44 px each way; a
+    tap on the label's far end, away from the box, toggles it."""
+    context, page, watch = open_app(browser, base_url, viewport=size)
+    try:
+        _open(page)
+        for kind, names in (("simple", ["favored", "opponent_favored", "double_botch_tie"]),
+                            ("damage", ["favored", "soak_favored", "slaying", "enervated"])):
+            page.check(f'{FORM} input[name=kind][value={kind}]')
+            for name in names:
+                box = page.locator(f"{FORM} input[name={name}]")
+                label = page.locator(f"{FORM} label.jc-check:has(input[name={name}])")
+                label.scroll_into_view_if_needed()
+                r = label.bounding_box()
+                assert r["height"] >= 44 and r["width"] >= 44, (name, r)
+                assert box.bounding_box()["height"] >= 24, name
+                before = box.is_checked()
+                page.mouse.click(r["x"] + r["width"] - 6, r["y"] + r["height"] / 2)
+                assert box.is_checked() is not before, name
+                label.click()
+                assert box.is_checked() is before, name
+        page.check(f'{FORM} input[name=kind][value=simple]')
+        watch.check(page)
+    finally:
+        context.close()

@@ -1,16 +1,19 @@
-"""Tablet first (issue 8, point 5): every tab, after a roll, at 1024×768 (a
-tablet held sideways), 768×1024 (upright) and 390×844 (a phone): nothing
-sticks out sideways, every control a finger uses is at least 44×44 CSS px,
-and the dice in the tray are large. A full-page screenshot of each case is
-saved under test-results/screens/ (git-ignored) for a person to look at."""
+"""Tablet first (issue 8, point 5; issue 16): every tab, after a roll, at
+1024×768 (a tablet held sideways), 768×1024 (upright) and 390×844 (a
+phone): nothing sticks out sideways, every control a finger uses is at
+least 44×44 CSS px, the dice in the tray are large, and the outcome and
+the dice lie inside the screen without the player scrolling, after the roll
+and after a step. Sideways, the form and the result stand side by side
+and a whole Milhamah turn (roll, tap, reroll) needs no scroll at all.
+Screenshots of the screen (``<tab>-<size>.png``) and of the whole page
+(``…-full.png``) are saved under test-results/screens/ (git-ignored) for a
+person to look at."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from conftest import ROOT, open_app  # noqa: E402  (tests/browser/conftest.py)
+from conftest import ROOT, open_app, watched_page  # noqa: E402  (tests/browser/conftest.py)
 
 import rules
 
@@ -96,36 +99,186 @@ def _roll(page, system):
     page.evaluate(f"document.querySelector('#tray-{system}').innerHTML = ''")
     page.click(f"#form-{system} [data-roll]")
     page.wait_for_selector(f"#tray-{system} [data-die]", timeout=SLOW)
-    # let the landing animation end, so sizes and the screenshot are final
+    _settle(page, system)
+
+
+def _settle(page, system):
+    """Let the landing animation and any smooth scroll end, so sizes and
+    the screenshot are final."""
     page.wait_for_function(f"""() => document.querySelector('#tray-{system}').getAnimations({{subtree: true}})
         .every(a => a.playState !== 'running')""", timeout=SLOW)
+    page.wait_for_function("""() => new Promise(done => {
+        const y = scrollY; requestAnimationFrame(() => requestAnimationFrame(() => done(scrollY === y))); })""",
+                           timeout=SLOW)
+
+
+#: The outcome line and the first row of dice, and whether each lies inside the screen.
+IN_VIEW = """(system) => {
+  const tray = document.querySelector('#tray-' + system);
+  const outcome = tray.querySelector('.outcome');
+  const first = tray.querySelector('svg.die');
+  if (!outcome || !first) return {missing: true};
+  const top = first.getBoundingClientRect().top;
+  const row = [...tray.querySelectorAll('svg.die')].filter(d => Math.abs(d.getBoundingClientRect().top - top) < 2);
+  const inside = e => { const r = e.getBoundingClientRect();
+    return r.top >= -0.5 && r.left >= -0.5 && r.bottom <= innerHeight + 0.5 && r.right <= innerWidth + 0.5; };
+  return {outcome: inside(outcome), dice: row.every(inside), n: row.length,
+          box: [outcome.getBoundingClientRect().top, row.map(d => d.getBoundingClientRect().bottom)]};
+}"""
+
+
+def assert_in_view(page, system, when):
+    seen = page.evaluate(IN_VIEW, system)
+    assert seen.get("outcome") and seen.get("dice"), (when, seen, page.evaluate("[scrollY, innerHeight]"))
+
+
+def _shoot(page, name):
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENS / f"{name}.png"))
+    page.screenshot(path=str(SCREENS / f"{name}-full.png"), full_page=True)
 
 
 @pytest.mark.parametrize("system", rules.SYSTEMS)
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_tab_fits_the_screen(pages, size, system):
-    """After a roll: no sideways scroll, nothing cut off at the edge, every
-    control at least 44×44 px, the dice large; a screenshot for a look."""
+    """After a roll: the outcome and the dice inside the screen, no
+    sideways scroll, nothing cut off at the edge, every control at least
+    44×44 px, the dice large; a screenshot for a look."""
     page = pages(size)
     _roll(page, system)
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENS / f"{system}-{size[0]}x{size[1]}.png"), full_page=True)
+    assert_in_view(page, system, "after the roll")
+    _shoot(page, f"{system}-{size[0]}x{size[1]}")
 
     assert page.evaluate("document.documentElement.scrollWidth") <= page.evaluate("innerWidth")
     assert page.evaluate(STICKING_OUT) == []
     small = page.evaluate(SMALL_TARGETS, [list(EXCEPTIONS), TOUCH])
     assert small == [], f"targets under {TOUCH} px: {small}"
 
-    # the dice tray is large: it spans the tab's width, and its dice are big
-    # (a size up on a tablet, where the tray has the room)
+    # sideways the result stands beside the form; upright and on a phone
+    # it spans the tab below it
     tray = page.locator(f"#tray-{system}").bounding_box()
+    form = page.locator(f"#form-{system}").bounding_box()
     panel = page.locator(f"#tab-{system}").bounding_box()
-    assert tray["width"] >= 0.85 * panel["width"]
+    if size[0] >= 900:
+        assert tray["x"] >= form["x"] + form["width"] and tray["width"] >= 0.4 * panel["width"]
+    else:
+        assert tray["width"] >= 0.85 * panel["width"]
     sizes = page.evaluate(f"""() => [...document.querySelectorAll('#tray-{system} svg.die')]
         .map(e => e.getBoundingClientRect().width)""")
     assert sizes
-    biggest = 64 if size[0] >= 768 else 52
+    biggest = 76 if size[0] >= 768 else 52  # a tablet draws its dice a size up
     assert max(sizes) >= biggest, (max(sizes), biggest)
+
+
+def _tap(page, selector):
+    """A finger's tap where the element is on screen now: it must be inside
+    the screen already (Playwright's click would scroll it there)."""
+    el = page.locator(selector).first
+    el.wait_for(timeout=SLOW)
+    box = el.bounding_box()
+    w, h = page.viewport_size["width"], page.viewport_size["height"]
+    assert box and box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= w \
+        and box["y"] + box["height"] <= h, (selector, box)
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def test_a_milhamah_turn_without_a_scroll(browser, base_url):
+    """On a tablet held sideways: Roll, tap a die to freeze it, Reroll,
+    then Roll again: every button is on screen when it is tapped, the
+    outcome and the dice are on screen after each step, and the page
+    never scrolls."""
+    with watched_page(browser, base_url, viewport=SIZES[0]) as page:
+        tray = "#tray-milhamah"
+        _tap(page, "#form-milhamah [data-roll]")
+        page.wait_for_selector(f"{tray} [data-die]", timeout=SLOW)
+        _settle(page, "milhamah")
+        assert_in_view(page, "milhamah", "after the roll")
+        _tap(page, f'{tray} [data-die="0"]')
+        page.wait_for_selector(f'{tray} [data-die="0"][aria-pressed="true"]', timeout=SLOW)
+        _tap(page, f'{tray} [data-act="reroll"]')
+        page.wait_for_selector(f"{tray} svg.role-rerolled", timeout=SLOW)
+        _settle(page, "milhamah")
+        assert_in_view(page, "milhamah", "after the reroll")
+        assert "frozen" in page.get_attribute(f"{tray} svg.die >> nth=0", "aria-label")
+        _shoot(page, "turn-milhamah-1024x768")
+        entries = page.locator("[data-history-entry]").count()
+        _tap(page, f"{tray} [data-roll-again]")
+        page.wait_for_function(f"() => document.querySelectorAll('[data-history-entry]').length > {entries}")
+        _settle(page, "milhamah")
+        assert_in_view(page, "milhamah", "after Roll again")
+        assert page.evaluate("scrollY") == 0
+
+
+def _step_milhamah(page):
+    page.click('#tray-milhamah [data-die="0"]')
+    page.wait_for_selector('#tray-milhamah [data-die="0"][aria-pressed="true"]', timeout=SLOW)
+    page.click('#tray-milhamah [data-act="reroll"]')
+    page.wait_for_selector("#tray-milhamah svg.role-rerolled", timeout=SLOW)
+
+
+def _step_mirage(page):
+    for _ in range(30):  # a roll whose dice all succeeded or show 1 leaves nothing to pray for
+        if page.locator('#tray-mirage [data-act="pray"]').count():
+            break
+        _roll(page, "mirage")
+    page.click('#tray-mirage [data-act="pray"]')
+    page.wait_for_selector("#tray-mirage svg.role-rerolled", timeout=SLOW)
+
+
+def _step_alkemy(page):
+    """Keep the dropped die with a kept one (the pair already kept would
+    change nothing)."""
+    dice = page.locator("#tray-alkemy .alk-hand-initiator svg[data-die]")
+    labels = [dice.nth(i).get_attribute("aria-label") for i in range(dice.count())]
+    picked = [next(i for i, l in enumerate(labels) if l.endswith(word)) for word in ("dropped", "kept")]
+    keys = [dice.nth(i).get_attribute("data-die") for i in picked]
+    for key in keys:
+        page.click(f'#tray-alkemy [data-die="{key}"]')
+        page.wait_for_selector(f'#tray-alkemy [data-die="{key}"][aria-pressed="true"]', timeout=SLOW)
+    page.click('#tray-alkemy [data-act="keep"]')
+    page.wait_for_function("() => /chose dice/.test(document.querySelector('#tray-alkemy .explain').textContent)",
+                           timeout=SLOW)
+
+
+STEPS = {"milhamah": ({}, _step_milhamah), "mirage": ({}, _step_mirage),
+         "alkemy": ({"bonus": "1"}, _step_alkemy)}
+
+
+@pytest.mark.parametrize("system", list(STEPS))
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_after_a_step_the_outcome_is_in_view(pages, size, system):
+    """Milhamah's reroll, Mirage's prayer, ALKEMY's keep: wherever the
+    step's button was, the new outcome and the dice are on screen after it."""
+    page = pages(size)
+    fill, step = STEPS[system]
+    page.click(f"#tabbtn-{system}")
+    for name, value in fill.items():
+        page.fill(f"#form-{system} [name={name}]", value)
+    try:
+        _roll(page, system)
+        step(page)
+        _settle(page, system)
+        assert_in_view(page, system, f"after the {system} step")
+        _shoot(page, f"step-{system}-{size[0]}x{size[1]}")
+    finally:
+        page.click(f"#tab-{system} [data-reset-form]")
+
+
+def test_a_shared_result_is_shown_first(browser, base_url):
+    """A result link opened on a phone: the shared dice and outcome are on
+    the screen as the page opens, above the form."""
+    with watched_page(browser, base_url, viewport=SIZES[0]) as page:
+        _roll(page, "jadeclaw")
+        page.click("#share-result")
+        link = page.input_value("#share-link")
+    with watched_page(browser, link, viewport=SIZES[2]) as page:
+        page.wait_for_selector("#tray-jadeclaw [data-die]", timeout=SLOW)
+        _settle(page, "jadeclaw")
+        assert_in_view(page, "jadeclaw", "a shared result")
+        tray = page.locator("#tray-jadeclaw").bounding_box()
+        assert tray["y"] < page.locator("#form-jadeclaw").bounding_box()["y"]
+        assert page.evaluate("scrollY") == 0
+        _shoot(page, "shared-result-390x844")
 
 
 @pytest.mark.parametrize("button", ["#share-setup", "#share-result"])

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from conftest import open_app  # noqa: E402  (tests/browser/conftest.py)
+from conftest import open_app, show_history, watched_page  # noqa: E402  (tests/browser/conftest.py)
 
 pytestmark = pytest.mark.browser
 
@@ -113,3 +113,76 @@ def test_no_sideways_scroll_and_big_targets(browser, base_url, size):
         watch.check(page)
     finally:
         context.close()
+
+
+def _history_script(results) -> str:
+    """An init script that stores these Milhamah results as the roll
+    history (as the page itself stores them), so a test opens a roll whose
+    dice it chose."""
+    import json
+
+    import store
+    entries = [{"system": "milhamah", "result": r, "time": 0, "label": "forced"} for r in results]
+    return f"localStorage.setItem('dice-table/history', {json.dumps(store.dump(entries))});"
+
+
+def _forced_natural_vs_opponent():
+    """A first-roll natural אשר against a reacting חנן at zero letters."""
+    import rules
+    from rules import milhamah as M
+    from rules.dice import ScriptedRng
+    ra = {f: i + 1 for i, f in enumerate(M.die_faces("red", "A"))}
+    rb = {f: i + 1 for i, f in enumerate(M.die_faces("red", "B"))}
+    ba = {f: i + 1 for i, f in enumerate(M.die_faces("blue", "A"))}
+    bb = {f: i + 1 for i, f in enumerate(M.die_faces("blue", "B"))}
+    spec = {"shoresh": "אשר", "pool": {"red": 2, "blue": 2}, "rerolls": 2,
+            "opponent": {"shoresh": "חנן", "pool": {"red": 2}, "rerolls": 2}}
+    return rules.roll("milhamah", spec, ScriptedRng([ra["ר"], rb["*"], ba["א"], bb["ש"], ra["ב"], rb["*"]]))
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (768, 1024), (390, 844)], ids=["landscape", "tablet", "phone"])
+def test_let_them_react_order(browser, base_url, size):
+    """Issue 16 item 4: opposed, a natural, "let them react": the opponent
+    reacts first (their buttons, no hit location), and Roll hit location
+    appears only once they stand; the letter is drawn large."""
+    with watched_page(browser, base_url, viewport=size,
+                      init_script=_history_script([_forced_natural_vs_opponent()])) as page:
+        page.click("#tabbtn-milhamah")
+        show_history(page)
+        page.click("#history-list [data-history-open]")
+        page.wait_for_selector(f'{TRAY} [data-act="natural:critical"]')
+        assert page.locator(f'{TRAY} [data-act="hit_location"]').count() == 0
+        assert page.locator(f'{TRAY} [data-act$=":opponent"]').count() == 0
+        assert "void" not in page.inner_text(TRAY)
+        page.click(f'{TRAY} [data-act="natural:critical"]')
+        page.wait_for_selector(f'{TRAY} [data-act="stand:opponent"]')
+        assert page.locator(f'{TRAY} [data-act="reroll:opponent"]').count() == 1
+        assert page.locator(f'{TRAY} [data-act="hit_location"]').count() == 0
+        assert "So far: critical success" in page.inner_text(f"{TRAY} .outcome")
+        assert "after their reaction" in page.inner_text(TRAY)
+        page.screenshot(path=f"test-results/milhamah-react-{size[0]}x{size[1]}.png", full_page=True)
+        page.click(f'{TRAY} [data-act="stand:opponent"]')
+        page.wait_for_selector(f'{TRAY} [data-act="hit_location"]')
+        assert page.locator(f'{TRAY} [data-act$=":opponent"]').count() == 0
+        assert page.inner_text(f"{TRAY} .outcome-name") == "Critical success"
+        page.click(f'{TRAY} [data-act="hit_location"]')
+        page.wait_for_selector(f"{TRAY} .m-hitbox svg")
+        box = page.locator(f"{TRAY} .m-hitbox svg").bounding_box()
+        assert box["width"] >= 100 and box["height"] >= 100
+        assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+        page.screenshot(path=f"test-results/milhamah-hit-{size[0]}x{size[1]}.png", full_page=True)
+
+
+def test_legend_and_words_on_a_first_roll(watched):
+    """The legend of the marks shows while the dice may change; a botch
+    that can still be rerolled reads "So far: no letter"."""
+    page = watched
+    page.click("#tabbtn-milhamah")
+    page.fill(f"{FORM} [name=shoresh]", "אשר")
+    page.click(f"{FORM} [data-roll]")
+    page.wait_for_selector(f"{TRAY} .m-legend")
+    legend = page.inner_text(f"{TRAY} .m-legend")
+    for words in ("a success", "the next reroll takes it", "tapped: it stays as it is"):
+        assert words in legend
+    name = page.inner_text(f"{TRAY} .outcome-name")
+    assert name.startswith("So far") and name != "Botch"

@@ -166,3 +166,35 @@ def test_a_fourth_condition_breaks_the_character(watched):
     assert "Broken" in err.inner_text()
     for n in ("exhausted", "battered", "wounded", "broken"):
         page.uncheck(f"{FORM} [name=conditions][value={n}]")
+
+
+def test_a_tie_is_broken_by_rolling_again(watched):
+    """Issue 13: an opposed roll that ties offers Tie-break (and only then);
+    pressing it rolls both sides again, the tied roll stays in view, the
+    odds panel gives the tie-break's chances, and the history gets the step."""
+    page = watched
+    _open(page)
+    page.check(f"{FORM} [name=opposed]")
+    page.select_option(f"{FORM} [name='opponent.attribute']", "8")
+    page.select_option(f"{FORM} [name='opponent.skill']", "6")
+    tied = False
+    for _ in range(40):
+        _roll(page)
+        button = page.locator(f'{TRAY} [data-act="tiebreak"]')
+        outcome = page.get_attribute(f"{TRAY} [data-outcome]", "data-outcome")
+        assert (button.count() == 1) == (outcome == "tie")
+        if outcome == "tie":
+            tied = True
+            break
+    assert tied, "no tie in 40 opposed rolls"
+    page.wait_for_function("() => document.querySelector('#odds-mirage').textContent"
+                           ".includes('If the GM breaks the tie')")
+    entries = page.locator("#history-list [data-history-entry]").count()
+    button.click()
+    page.wait_for_selector(f"{TRAY} .mirage-tied figure", timeout=SLOW)
+    assert "Roll 1" in page.inner_text(f"{TRAY} .mirage-tied")
+    assert "tie-break 1" in page.inner_text(f"{TRAY} .outcome")
+    outcome = page.get_attribute(f"{TRAY} [data-outcome]", "data-outcome")
+    assert (page.locator(f'{TRAY} [data-act="tiebreak"]').count() == 1) == (outcome == "tie")
+    assert page.locator("#history-list [data-history-entry]").count() == entries + 1
+    page.uncheck(f"{FORM} [name=opposed]")

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from conftest import open_app
+from conftest import open_app, show_history
 
 import share
 
@@ -36,6 +36,7 @@ def test_history_survives_reload(browser, base_url):
         assert page.locator("#history-list [data-history-entry]").count() == 2
         assert page.inner_text("#history-list li:first-child") == first
         # tapping an entry shows the full result again, replayed from its dice
+        show_history(page)
         page.click("#history-list li:first-child [data-history-open]")
         page.wait_for_selector("#tray-jadeclaw [data-die]")
         assert "2d12 & d4" in page.inner_text("#tray-jadeclaw")
@@ -50,6 +51,7 @@ def test_export_clear_import_restores(browser, base_url, tmp_path):
     try:
         roll_jadeclaw(page)
         roll_jadeclaw(page, "d10, d6")
+        show_history(page)
         entries = page.locator("#history-list [data-history-entry]").all_inner_texts()
         with page.expect_download() as dl:
             page.click("#history-export")

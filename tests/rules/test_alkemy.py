@@ -8,7 +8,6 @@ from __future__ import annotations
 import itertools
 import json
 import random
-import time
 from fractions import Fraction
 
 import pytest
@@ -157,15 +156,49 @@ def test_equal_characteristics_reroll_until_one_wins():
 
 
 def test_reroll_cap_stated():
-    """The reroll loop is bounded: at the cap the result says so, and the
-    initiator has not won."""
+    """The reroll loop is bounded: at the cap the result says so, nobody
+    has won, and the outcome is its own, ``tie``: "still tied after N
+    rerolls: the GM decides" (issue 13), never a silent failure."""
     spec = {"characteristic": 3, "opponent": {"characteristic": 3}, "max_rerolls": 2}
     rng = ScriptedRng([3, 3, 3, 3] * 3)
     r = rules.roll(SYSTEM, spec, rng)
     assert rng.exhausted
     assert r["capped"] and r["rerolls"] == 2 and r["reroll_cap"] == 2
-    assert r["outcome"] == "failure" and r["winner"] is None
-    assert any("cap" in line for line in r["explain"])
+    assert r["outcome"] == "tie" and r["winner"] is None
+    assert r["explain"][-1] == "Still tied after 2 rerolls, the cap (a GM setting): the GM decides."
+
+
+def test_tie_sits_between_failure_and_success():
+    """DESIGN.md's outcome order, worst to best."""
+    assert rules.OUTCOMES[SYSTEM] == ("failure", "tie", "success")
+
+
+def test_no_rerolls_allowed_a_tie_is_the_gms():
+    """``max_rerolls: 0``: equal totals and equal characteristics are a tie
+    at once, with no further draw; unequal totals still decide."""
+    spec = {"characteristic": 4, "opponent": {"characteristic": 4}, "max_rerolls": 0}
+    rng = ScriptedRng([2, 5, 3, 4])
+    r = rules.roll(SYSTEM, spec, rng)
+    assert rng.exhausted and r["outcome"] == "tie" and r["capped"] and r["rerolls"] == 0
+    assert rules.roll(SYSTEM, spec, ScriptedRng([2, 6, 3, 4]))["outcome"] == "success"
+
+
+def test_tie_odds_with_no_rerolls_match_enumeration():
+    """With ``max_rerolls: 0`` the tie is a real share of the rolls: the odds
+    give it the mass that enumerating every draw through ``rules.roll``
+    finds tied (a white 1-6 hand against a yellow 1-5 one)."""
+    spec = {"characteristic": 2, "faces": "by_health", "max_rerolls": 0,
+            "opponent": {"characteristic": 2, "health": "yellow"}}
+    counts: dict = {}
+    draws = list(itertools.product(range(1, 7), range(1, 7), range(1, 6), range(1, 6)))
+    for d in draws:
+        o = rules.roll(SYSTEM, spec, ScriptedRng(d))["outcome"]
+        counts[o] = counts.get(o, 0) + 1
+    o = rules.odds(SYSTEM, spec)
+    assert counts["tie"] > 0
+    for name in ("failure", "tie", "success"):
+        assert o["outcome"][name] == pytest.approx(counts[name] / len(draws), abs=1e-12)
+    assert o["capped"] == pytest.approx(counts["tie"] / len(draws), abs=1e-12)
 
 
 def test_higher_characteristic_wins_without_reroll():
@@ -226,14 +259,41 @@ def test_keep_not_allowed(extra, draws, action, field):
     lambda r: r["dice"][0].update(draw="1"),
     lambda r: r["dice"][0].update(role="kept"),
     lambda r: r.update(dice="x"),
-], ids=["missing-die", "draw-off-die", "draw-not-int", "three-kept", "dice-not-list"])
-def test_keep_on_a_tampered_result(tamper):
-    """A result that is not what this spec rolled gives SpecError, not a crash."""
+    lambda r: r.update(kept=[1, 2], outcome="success"),
+], ids=["missing-die", "draw-off-die", "draw-not-int", "three-kept", "dice-not-list", "kept-and-outcome"])
+def test_keep_ignores_a_tampered_copy(tamper):
+    """Issue 17: ``keep`` rebuilds the hands from the recorded stages, so a
+    result's dice altered beside them never reach the rules: the step gives
+    what it gives on the true result, and so do its odds."""
     spec = {"characteristic": 3, "bonus": 1}
     r = rules.roll(SYSTEM, spec, ScriptedRng([1, 2, 3]))
+    action = {"do": "keep", "dice": [0, 1]}
+    good = rules.act(SYSTEM, spec, r, action, ScriptedRng([]))
+    odds = rules.odds(SYSTEM, spec, r, action)
     tamper(r)
+    assert rules.act(SYSTEM, spec, r, action, ScriptedRng([])) == good
+    assert rules.odds(SYSTEM, spec, r, action) == odds
+
+
+@pytest.mark.parametrize("stages", [
+    [{"do": "roll", "draws": [1, 2]}],
+    [{"do": "roll", "draws": [1, 2, 7]}],
+    [{"do": "roll", "draws": [1, 2, "3"]}],
+    [{"do": "roll", "draws": [1, 2, 3, 4]}],
+    [{"do": "keep", "dice": [0, 1], "draws": [1, 2, 3]}],
+    [{"do": "roll", "draws": [1, 2, 3]}, {"do": "keep", "dice": [0, 0], "draws": []}],
+    [{"do": "roll", "draws": [1, 2, 3]}, {"do": "keep", "dice": [0, 1], "draws": [4]}],
+    "x",
+], ids=["missing-draw", "draw-off-die", "draw-not-int", "extra-draw", "no-roll-first", "forged-keep",
+        "keep-with-draws", "stages-not-list"])
+def test_keep_on_tampered_stages(stages):
+    """Stages the rules did not record give SpecError, not a crash."""
+    spec = {"characteristic": 3, "bonus": 1}
+    r = {**rules.roll(SYSTEM, spec, ScriptedRng([1, 2, 3])), "stages": stages}
     with pytest.raises(SpecError):
         rules.act(SYSTEM, spec, r, {"do": "keep", "dice": [0, 1]}, ScriptedRng([]))
+    with pytest.raises(SpecError):
+        rules.odds(SYSTEM, spec, r, {"do": "keep", "dice": [0, 1]})
 
 
 # --------------------------------------------------------------------------
@@ -404,10 +464,11 @@ def _enumerate(spec):
             tie += w
         elif r["outcome"] == "success":
             win += w
-    success = Fraction(0)
+    success, still = Fraction(0), Fraction(1)
     for _ in range(norm["max_rerolls"] + 1):
         success = win + tie * success
-    return values, success
+        still = tie * still
+    return values, success, still
 
 
 def test_full_tree_enumeration_with_a_reroll():
@@ -452,12 +513,14 @@ BRUTE = [
 @pytest.mark.parametrize("spec", BRUTE)
 def test_odds_match_brute_force(spec):
     """``rules.odds`` (exact, closed form with the geometric tie series) equals
-    enumerating every draw through ``rules.roll``, rerolls by recursion."""
-    values, success = _enumerate(spec)
+    enumerating every draw through ``rules.roll``, rerolls by recursion; the
+    mass still tied at the cap is the outcome ``tie``."""
+    values, success, still = _enumerate(spec)
     o = rules.odds(SYSTEM, spec)
     assert o["exact"] is True
     assert o["value"] == pytest.approx({k: float(v) for k, v in values.items()}, abs=1e-12)
     assert o["outcome"]["success"] == pytest.approx(float(success), abs=1e-12)
+    assert o["outcome"]["tie"] == pytest.approx(float(still), abs=1e-12)
     assert sum(o["outcome"].values()) == pytest.approx(1.0)
 
 
@@ -482,6 +545,7 @@ def test_geometric_series_symmetry():
     assert o["tie"] == pytest.approx(float(tie))
     assert o["capped"] == pytest.approx(float(tie ** 21))
     assert o["outcome"]["success"] == pytest.approx(float((1 - tie ** 21) / 2))
+    assert o["outcome"]["tie"] == pytest.approx(float(tie ** 21))
 
 
 @pytest.mark.parametrize("pair, success", [([0, 1], 1.0), ([0, 2], 0.0)], ids=["best-pair", "axe-axe"])
@@ -504,7 +568,7 @@ def test_odds_after_keep_that_ties():
 
 def test_heaviest_odds_are_whole():
     """The heaviest question (both sides four dice, opposed, equal
-    characteristics) gives a whole distribution (speed is the benchmark's to measure (tests/benchmark.py), not a test's)."""
+    characteristics) gives a whole distribution."""
     alkemy._kept_counts.cache_clear()
     spec = {"characteristic": 3, "bonus": 4, "opponent": {"characteristic": 3, "malus": 2}}
     o = rules.odds(SYSTEM, spec)
@@ -547,3 +611,17 @@ def test_keep_with_a_deeply_nested_die_number_is_refused():
         with pytest.raises(SpecError) as e:
             rules.act(SYSTEM, r["spec"], r, {"do": "keep", "dice": [bad, 1]})
         assert len(str(e.value)) < 200
+
+
+def test_keep_that_ties_at_the_cap_is_the_gms():
+    """With no rerolls left, a keep that makes equal totals between equal
+    characteristics ends tied: the act says ``tie`` and its odds put all
+    their mass there."""
+    spec = {"characteristic": 2, "opponent": {"characteristic": 2, "bonus": 1}, "max_rerolls": 0}
+    r = rules.roll(SYSTEM, spec, ScriptedRng([4, 5, 6, 5, 4]))
+    assert r["outcome"] == "failure"
+    action = {"do": "keep", "dice": [1, 2], "side": "opponent"}
+    o = rules.odds(SYSTEM, spec, r, action)
+    assert o["outcome"] == {"failure": 0.0, "tie": 1.0, "success": 0.0} and o["tie"] is True
+    r2 = rules.act(SYSTEM, spec, r, action, ScriptedRng([]))
+    assert r2["outcome"] == "tie" and r2["capped"] and r2["winner"] is None

@@ -16,10 +16,12 @@ caps:
   (``capped``); odds exact to ``SCORE_BOUND`` (100), the rest as ``tail``;
 - ALKEMY: ties between equal characteristics reroll at most
   ``max_rerolls`` (<= 100) times (``capped``, ``reroll_cap``);
-- Jadeclaw: at most 20 Penalties (21 rolls); damage odds exact below a work
+- Mirage: an opposed tie is broken at most ``MAX_TIEBREAKS`` (20) times
+  (``can_tiebreak`` false, "the GM decides");
+- Jadeclaw: at most 20 Penalties (21 rolls) on either side; damage odds exact below a work
   budget, else sampled (``samples``, ``margin``);
-- Milhamah: odds exact below ``STATE_LIMIT`` states, else sampled
-  (``sampled``, ``margin``, ``note``);
+- Milhamah: odds exact below a work limit (``milhamah_odds.EXACT_WORK``),
+  else partly or wholly sampled (``sampled``, ``margin``, ``note``);
 - a result: at most ``rules.MAX_STAGES`` stages of at most 10 000 draws.
 """
 
@@ -32,7 +34,7 @@ import time
 import pytest
 
 import rules
-from rules import alkemy, jadeclaw, milhamah, mirage, open_tale
+from rules import alkemy, jadeclaw, milhamah, milhamah_odds, mirage, open_tale
 from rules.dice import SpecError
 
 PYODIDE = sys.platform == "emscripten"
@@ -65,7 +67,7 @@ class Lowest:
 
 def clear_caches():
     """Odds caches would hide the first, slowest computation."""
-    for mod in (open_tale, jadeclaw, alkemy, milhamah, mirage):
+    for mod in (open_tale, jadeclaw, alkemy, milhamah, milhamah_odds, mirage):
         for name in dir(mod):
             obj = getattr(mod, name)
             if name.endswith("_CACHE") and isinstance(obj, dict):
@@ -109,6 +111,14 @@ WORST = {
          "damage_type": "enervated"},
         {"kind": "damage", "dice": "40d12", "soak": {"faces": [12] * 40}, "favored": True},
         {"kind": "damage", "dice": "40d12", "soak": "40d12", "penalties": 20},
+        {"dice": "40d12", "penalties": 20, "favored": True, "opponent": "40d12", "opponent_penalties": 20,
+         "opponent_favored": True, "opponent_limit": 12},
+        {"dice": "d4", "difficulty": "for_legends_only", "opponent_bonuses": 20, "opponent_penalties": 0,
+         "opponent_favored": True},
+        {"kind": "damage", "dice": "40d12", "favored": True, "soak": "30d12", "soak_favored": True,
+         "soak_bonuses": 1, "soak_limit": 12},
+        {"kind": "damage", "dice": "3d12 & 3d10", "favored": True, "soak": "3d12 & 3d10", "soak_favored": True,
+         "soak_penalties": 1},
     ],
     "milhamah": [
         {"shoresh": "אבגד", "pool": ALL12, "rerolls": 12, "bonus_rerolls": 12, "rounds": 4,
@@ -187,14 +197,32 @@ def test_open_tale_odds_state_their_bound_and_tail():
 @pytest.mark.parametrize("cap", [0, 1, 20, alkemy.MAX_REROLL_CAP])
 def test_alkemy_reroll_cap_is_stated(cap):
     """Equal characteristics and hands that tie every time: the rerolls stop
-    at the cap, the result says capped, no winner, and why."""
+    at the cap, the result says capped, no winner, and why: still tied,
+    the GM decides (its own outcome, ``tie``)."""
     spec = {"characteristic": 5, "opponent": {"characteristic": 5}, "max_rerolls": cap}
     r = rules.roll("alkemy", spec, Highest())
     assert r["capped"] is True and r["rerolls"] == cap and r["reroll_cap"] == cap
-    assert r["winner"] is None and r["outcome"] == "failure"
+    assert r["winner"] is None and r["outcome"] == "tie"
     assert len(r["tied_rounds"]) == cap
     assert any(f"after {cap} rerolls, the cap" in line for line in r["explain"])
     assert rules.replay("alkemy", r["spec"], r["stages"]) == r
+
+
+def test_mirage_tiebreaks_are_bounded():
+    """Dice that show 1 every time tie 0-0 every time: tie-breaks stop at
+    MAX_TIEBREAKS, the result says the GM decides, a further one is refused,
+    and the longest such result still replays within the stage cap."""
+    spec = {"attribute": 12, "skill": 12, "gear": [12] * 6,
+            "opponent": {"attribute": 12, "skill": 12, "gear": [12] * 6}}
+    r = rules.roll("mirage", spec, Lowest())
+    while r["can_tiebreak"]:
+        r = rules.act("mirage", spec, r, {"do": "tiebreak"}, Lowest())
+    assert r["tiebreaks"] == mirage.MAX_TIEBREAKS and r["outcome"] == "tie"
+    assert any("the GM decides" in line for line in r["explain"])
+    with pytest.raises(SpecError, match="GM decides"):
+        rules.act("mirage", spec, r, {"do": "tiebreak"}, Lowest())
+    again, took = timed(lambda: rules.replay("mirage", r["spec"], r["stages"]))
+    assert again == r and took < LIMIT
 
 
 def test_alkemy_reroll_cap_above_the_maximum_is_refused():
@@ -205,8 +233,8 @@ def test_alkemy_reroll_cap_above_the_maximum_is_refused():
 def test_alkemy_odds_state_the_chance_of_reaching_the_cap():
     o = rules.odds("alkemy", {"characteristic": 5, "opponent": {"characteristic": 5},
                               "max_rerolls": 2})
-    assert 0 < o["capped"] < 0.01
-    assert abs(o["outcome"]["success"] + o["outcome"]["failure"] - 1) < 1e-12
+    assert 0 < o["capped"] < 0.01 and o["outcome"]["tie"] == o["capped"]
+    assert abs(o["outcome"]["success"] + o["outcome"]["tie"] + o["outcome"]["failure"] - 1) < 1e-12
 
 
 @pytest.mark.parametrize("spec, field", [
@@ -219,6 +247,10 @@ def test_alkemy_odds_state_the_chance_of_reaching_the_cap():
     ({"dice": "d8", "penalties": jadeclaw.MAX_MODS + 1}, "penalties"),
     ({"dice": "d8", "opponent": {"faces": [3] * 41}}, "opponent"),
     ({"level": jadeclaw.MAX_LEVEL + 1}, "level"),
+    ({"dice": "d8", "opponent": "40d12", "opponent_bonuses": 1}, "opponent_bonuses"),
+    ({"dice": "d8", "difficulty": "routine", "opponent_penalties": jadeclaw.MAX_MODS + 1}, "opponent_penalties"),
+    ({"kind": "damage", "dice": "d8", "soak": "40d12", "soak_bonuses": 1}, "soak_bonuses"),
+    ({"kind": "damage", "dice": "d8", "soak": "d8", "soak_penalties": jadeclaw.MAX_MODS + 1}, "soak_penalties"),
 ], ids=lambda x: str(x)[:40])
 def test_jadeclaw_pool_caps_are_field_errors(spec, field):
     """Past MAX_POOL dice, 20 Penalties or level 60, the spec is refused,
@@ -244,7 +276,7 @@ def test_jadeclaw_big_damage_odds_are_sampled_and_say_so():
 
 
 def test_milhamah_big_odds_are_sampled_and_say_so():
-    """Past STATE_LIMIT the odds are sampled, seeded by the spec (the same
+    """Past the work limit the odds are sampled, seeded by the spec (the same
     answer twice), and say how many plays and the margin (read-only here:
     Milhamah's own tests hold its figures)."""
     spec = {"shoresh": "אבג", "pool": {"red": 4, "green": 4}, "rerolls": 6, "rounds": 4}

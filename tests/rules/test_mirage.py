@@ -7,8 +7,6 @@ from __future__ import annotations
 import itertools
 import json
 import random
-import statistics
-import time
 from fractions import Fraction
 
 import pytest
@@ -322,6 +320,193 @@ def test_opposed_pray_after_the_opponent_rolled():
     assert p["opponent"] == r["opponent"]
 
 
+# --------------------------------------------------------------------------
+# Tie-breaks: "If a tie needs to be broken, re-roll the opposed roll to
+# determine the outcome" ("Opposed Rolls"; README, rules decisions).
+
+OPPOSED_SPEC = {"attribute": 8, "skill": 6, "skill_name": "might", "opponent": {"attribute": 8}}
+
+
+def tiebreak(result, draws):
+    return rules.act("mirage", result["spec"], result, {"do": "tiebreak"}, ScriptedRng(draws))
+
+
+def test_tiebreak_rolls_the_opposed_roll_again():
+    """A 1-1 tie: both sides roll again (yours, then theirs); the new roll
+    decides, and the tied roll stays visible in ``tied_rounds``."""
+    r = roll(OPPOSED_SPEC, [6, 2, 7])
+    assert r["outcome"] == "tie" and r["can_tiebreak"] and r["tied_rounds"] == []
+    t = tiebreak(r, [8, 6, 3])
+    assert [d["face"] for d in t["dice"]] == [8, 6] and [d["face"] for d in t["opponent"]["dice"]] == [3]
+    assert (t["outcome"], t["value"], t["tiebreaks"]) == ("success_with_bonus", 2, 1)
+    tied = t["tied_rounds"]
+    assert len(tied) == 1 and [d["face"] for d in tied[0]["dice"]] == [6, 2]
+    assert [d["face"] for d in tied[0]["opponent"]["dice"]] == [7]
+    assert tied[0]["outcome"] == "tie" and tied[0]["successes"] == tied[0]["opponent"]["successes"] == 1
+    assert [s["do"] for s in t["stages"]] == ["roll", "tiebreak"] and t["stages"][1]["draws"] == [8, 6, 3]
+    assert t["explain"][0].startswith("Roll 1: 1 success against 1")
+    assert rules.replay("mirage", t["spec"], t["stages"]) == t
+
+
+def test_tiebreaks_repeat_while_tied():
+    """A tie-break that ties again may be broken again; every tied roll stays."""
+    r = roll(OPPOSED_SPEC, [2, 2, 2])
+    t = tiebreak(tiebreak(r, [3, 3, 3]), [2, 5, 6])
+    assert t["tiebreaks"] == 2 and [x["round"] for x in t["tied_rounds"]] == [1, 2]
+    assert t["outcome"] == "failure" and not t["can_tiebreak"]
+    assert rules.replay("mirage", t["spec"], t["stages"]) == t
+
+
+@pytest.mark.parametrize("spec,draws", [
+    (OPPOSED_SPEC, [7, 2, 3]),
+    (OPPOSED_SPEC, [2, 2, 7]),
+    ({"attribute": 8, "skill": 6}, [2, 2]),
+], ids=["won", "lost", "unopposed"])
+def test_tiebreak_only_on_a_tie(spec, draws):
+    """No tie, no tie-break: the verb is refused, and the result does not
+    offer it."""
+    r = roll(spec, draws)
+    assert not r["can_tiebreak"]
+    with pytest.raises(SpecError) as e:
+        tiebreak(r, [5, 5, 5])
+    assert e.value.field == "action" and "tie" in str(e.value)
+    with pytest.raises(SpecError):
+        rules.odds("mirage", r["spec"], r, {"do": "tiebreak"})
+
+
+def test_tiebreak_takes_no_arguments():
+    r = roll(OPPOSED_SPEC, [6, 2, 7])
+    with pytest.raises(SpecError) as e:
+        rules.act("mirage", r["spec"], r, {"do": "tiebreak", "dice": [0]}, ScriptedRng([5, 5, 5]))
+    assert e.value.field == "action"
+
+
+def test_tiebreaks_are_bounded():
+    """At most MAX_TIEBREAKS tie-breaks on one roll: dice that tie every
+    time stop there, the result says so, and a further one is refused."""
+    t = roll(OPPOSED_SPEC, [1, 1, 1])
+    for _ in range(mirage.MAX_TIEBREAKS):
+        assert t["can_tiebreak"]
+        t = tiebreak(t, [1, 1, 1])
+    assert t["outcome"] == "tie" and t["tiebreaks"] == mirage.MAX_TIEBREAKS and not t["can_tiebreak"]
+    assert "GM decides" in " ".join(t["explain"])
+    with pytest.raises(SpecError, match="GM decides"):
+        tiebreak(t, [1, 1, 1])
+    assert len(t["stages"]) == mirage.MAX_TIEBREAKS + 1 <= rules.MAX_STAGES - 2  # room for a prayer
+    assert rules.replay("mirage", t["spec"], t["stages"]) == t
+
+
+def test_pray_then_tiebreak_the_condition_counts():
+    """A prayer that ties and costs a Condition: the tie-break is a new roll,
+    so the Condition's -1 steps the active side down on it ("Conditions":
+    each "gives you a -1 modifier"); no second prayer ("only once for each
+    roll"); the prayer's roll stays visible, marked as prayed."""
+    r = roll(OPPOSED_SPEC, [2, 3, 7])
+    p = pray(r, [0, 1], [6, 1])
+    assert p["outcome"] == "tie" and p["condition_gained"] == "physical" and p["can_tiebreak"]
+    t = tiebreak(p, [2, 3, 4])  # Might d8 & d6 with one physical Condition: 2d6
+    assert [d["sides"] for d in t["dice"]] == [6, 6]
+    assert t["steps"]["conditions"] == -1 and t["condition_gained"] == "physical"
+    assert t["tied_rounds"][0]["prayed"] is True and t["before_prayer"] is None
+    assert not t["can_pray"]
+    with pytest.raises(SpecError, match="once"):
+        pray(t, [0], [5])
+    assert any("counts on this roll" in line for line in t["explain"])
+
+
+def test_tiebreak_then_pray():
+    """No prayer on the tied roll: the active side may pray on the tie-break
+    roll, and a tie after that prayer may be broken again."""
+    r = roll(OPPOSED_SPEC, [6, 2, 7])
+    t = tiebreak(r, [2, 2, 7])
+    assert t["outcome"] == "failure" and t["can_pray"]
+    p = pray(t, [0, 1], [7, 3])
+    assert p["outcome"] == "tie" and p["before_prayer"]["outcome"] == "failure"
+    assert p["prayed"]["round"] == 2 and p["can_tiebreak"]
+    t2 = tiebreak(p, [8, 2, 2])
+    assert t2["outcome"] == "success" and [x["prayed"] for x in t2["tied_rounds"]] == [False, True]
+    assert rules.replay("mirage", t2["spec"], t2["stages"]) == t2
+
+
+def test_broken_by_the_prayer_no_tiebreak():
+    """A prayer that breaks the character ends its actions: the tie stands,
+    the active side fails, and the tie-break is refused."""
+    spec = {**OPPOSED_SPEC, "conditions": {"physical": 3}}  # Might d8 & d6, -3: d6 alone
+    r = roll(spec, [2, 7])
+    p = pray(r, [0], [1])
+    assert p["broken"] and p["outcome"] == "failure"
+    r = roll(spec, [3, 2])
+    p = pray(r, [0], [1])
+    assert p["broken"] and p["outcome"] == "tie" and not p["can_tiebreak"]
+    with pytest.raises(SpecError, match="Broken"):
+        tiebreak(p, [6, 6])
+
+
+def _opposed_rounds(spec):
+    """Every face of one opposed roll of ``spec``, through ``rules.roll``:
+    the probability of each outcome."""
+    r0 = rules.roll("mirage", spec, ScriptedRng([2] * 20))
+    sizes = [d["sides"] for d in r0["dice"] + r0["opponent"]["dice"]]
+    counts: dict = {}
+    faces_all = list(itertools.product(*[range(1, s + 1) for s in sizes]))
+    for faces in faces_all:
+        o = rules.roll("mirage", spec, ScriptedRng(list(faces)))["outcome"]
+        counts[o] = counts.get(o, 0) + 1
+    return {k: Fraction(v, len(faces_all)) for k, v in counts.items()}
+
+
+def test_tiebreak_odds_match_enumeration():
+    """The odds of a tie-break (after a prayer that cost a Condition, so
+    the active side rolls smaller dice) equal enumerating every face of
+    the tie-break through ``rules.act``."""
+    r = roll(OPPOSED_SPEC, [2, 3, 7])
+    p = pray(r, [0, 1], [6, 1])
+    o = rules.odds("mirage", p["spec"], p, {"do": "tiebreak"})
+    assert o["dice"] == [6, 6]
+    counts: dict = {}
+    faces_all = list(itertools.product(range(1, 7), range(1, 7), range(1, 9)))
+    for faces in faces_all:
+        out = rules.act("mirage", p["spec"], p, {"do": "tiebreak"}, ScriptedRng(list(faces)))["outcome"]
+        counts[out] = counts.get(out, 0) + 1
+    for name, prob in o["outcome"].items():
+        assert prob == pytest.approx(counts.get(name, 0) / len(faces_all), abs=1e-12)
+    assert o["with_tiebreaks"]["tiebreaks"] == mirage.MAX_TIEBREAKS - 1  # left after this one
+
+
+def test_odds_of_the_last_tiebreak_and_if_ties_repeat_match_enumeration():
+    """``with_tiebreaks`` of the last tie-break allowed is that roll's own
+    win, and ``if_ties_repeat`` is win / (win + lose), both as enumerating
+    every face of one opposed roll through ``rules.roll`` gives them."""
+    spec = {"attribute": 6, "skill": 6, "opponent": {"attribute": 8}}
+    r = roll(spec, [1, 1, 1])
+    for _ in range(mirage.MAX_TIEBREAKS - 1):
+        r = tiebreak(r, [1, 1, 1])
+    o = rules.odds("mirage", spec, r, {"do": "tiebreak"})
+    assert o["with_tiebreaks"]["tiebreaks"] == 0  # this is the last one
+    first = _opposed_rounds(spec)
+    assert o["with_tiebreaks"]["win"] == pytest.approx(
+        float(first.get("success", 0) + first.get("success_with_bonus", 0)), abs=1e-12)
+    before = rules.odds("mirage", spec)["with_tiebreaks"]
+    win = first.get("success", 0) + first.get("success_with_bonus", 0)
+    assert before["if_ties_repeat"] == pytest.approx(float(win / (win + first["failure"])), abs=1e-12)
+
+
+def test_odds_with_tiebreaks_match_played_turns():
+    """Played samples, a second route: 4000 seeded opposed rolls, each tie
+    broken through ``rules.act`` until it is not, win as often as
+    ``with_tiebreaks`` says (within four standard errors)."""
+    spec = {"attribute": 8, "skill": 6, "opponent": {"attribute": 8, "skill": 6}}
+    want = rules.odds("mirage", spec)["with_tiebreaks"]["win"]
+    rng = random.Random(2024)
+    n, wins = 4000, 0
+    for _ in range(n):
+        r = rules.roll("mirage", spec, rng)
+        while r["can_tiebreak"]:
+            r = rules.act("mirage", spec, r, {"do": "tiebreak"}, rng)
+        wins += r["outcome"] in ("success", "success_with_bonus")
+    assert abs(wins / n - want) < 4 * (want * (1 - want) / n) ** 0.5
+
+
 def test_opponent_steps_and_errors_name_the_opponent_field():
     """The opponent is a spec of the same shape, stepped by its own modifiers."""
     r = roll({"attribute": 6, "opponent": {"attribute": 10, "skill": 6, "helpers": 1}}, [2, 2, 2])
@@ -418,22 +603,54 @@ def test_any_json_normalizes_or_raises_spec_error(seed):
 
 
 HOSTILE = [
-    ("not a dict", "nonsense"),
     ("no dice", {"dice": []}),
     ("a die off its sides", {"dice": [{"kind": "attribute", "sides": 6, "face": 9, "history": [9]}]}),
     ("a die of no kind", {"dice": [{"sides": 6, "face": 3, "history": [3]}]}),
     ("a bool face", {"dice": [{"kind": "gear", "sides": 6, "face": True, "history": []}]}),
     ("an opponent that is not one", {"dice": [{"kind": "attribute", "sides": 8, "face": 3, "history": [3]}],
                                      "opponent": "x"}),
+    ("already prayed", {"prayed": {"dice": [0]}, "can_pray": False}),
 ]
 
 
-@pytest.mark.parametrize("result", [h[1] for h in HOSTILE], ids=[h[0] for h in HOSTILE])
-def test_a_hostile_result_is_refused(result):
-    """A result from a link may be anything: a prayer on it is a SpecError."""
+@pytest.mark.parametrize("junk", [h[1] for h in HOSTILE], ids=[h[0] for h in HOSTILE])
+def test_a_result_is_rebuilt_from_its_stages_not_its_copies(junk):
+    """Issue 17: a step rebuilds the state from the recorded stages, so what
+    a link or stored history altered beside them never reaches the rules:
+    the prayer on the altered result is the prayer on the true one."""
     spec = rules.normalize("mirage", {"attribute": 8, "opponent": {"attribute": 6}})
-    if isinstance(result, dict):
-        result = {**result, "stages": [{"do": "roll", "draws": [3, 2]}]}
+    r = roll(spec, [3, 2])
+    action = {"do": "pray", "dice": [0]}
+    good = rules.act("mirage", spec, r, action, ScriptedRng([4]))
+    bad = {**r, **junk}
+    assert rules.act("mirage", spec, bad, action, ScriptedRng([4])) == good
+    assert rules.odds("mirage", spec, bad, action) == rules.odds("mirage", spec, r, action)
+
+
+HOSTILE_STAGES = [
+    ("not a dict", "nonsense"),
+    ("no stages", {"dice": []}),
+    ("stages not a list", {"stages": "roll"}),
+    ("a draw off its die", {"stages": [{"do": "roll", "draws": [9, 2]}]}),
+    ("a draw missing", {"stages": [{"do": "roll", "draws": [3]}]}),
+    ("a draw too many", {"stages": [{"do": "roll", "draws": [3, 2, 1]}]}),
+    ("a bool draw", {"stages": [{"do": "roll", "draws": [True, 2]}]}),
+    ("the first stage not the roll", {"stages": [{"do": "pray", "dice": [0], "draws": [3, 2]}]}),
+    ("a second roll", {"stages": [{"do": "roll", "draws": [3, 2]}, {"do": "roll", "draws": [3, 2]}]}),
+    ("a forged verb", {"stages": [{"do": "roll", "draws": [3, 2]}, {"do": "push", "draws": []}]}),
+    ("a forged prayer on a die showing 1", {"stages": [{"do": "roll", "draws": [1, 2]},
+                                                       {"do": "pray", "dice": [0], "draws": [5]}]}),
+    ("a tie-break without a tie", {"stages": [{"do": "roll", "draws": [7, 2]},
+                                              {"do": "tiebreak", "draws": [3, 2]}]}),
+]
+
+
+@pytest.mark.parametrize("result", [h[1] for h in HOSTILE_STAGES], ids=[h[0] for h in HOSTILE_STAGES])
+def test_hostile_stages_are_refused(result):
+    """A result from a link may be anything: stages that the rules did not
+    record (a draw off its die, missing or extra, a forged step) are a
+    SpecError for a prayer and for its odds."""
+    spec = rules.normalize("mirage", {"attribute": 8, "opponent": {"attribute": 6}})
     with pytest.raises(SpecError):
         rules.act("mirage", spec, result, {"do": "pray", "dice": [0]}, ScriptedRng([4]))
     with pytest.raises(SpecError):
@@ -537,8 +754,7 @@ def test_prayer_odds_match_brute_force(spec, draws, chosen, bonus):
 
 
 def test_odds_over_a_grid_are_whole():
-    """Odds over a grid of specs and prayers are whole distributions
-    (speed is the benchmark's to measure (tests/benchmark.py), not a test's)."""
+    """Odds over a grid of specs and prayers are whole distributions."""
     for a, s, g, m in itertools.product([6, 8, 10, 12], [0, 6, 10, 12], [[], [8, 8, 6]], [-3, 0, 3]):
         spec = {"attribute": a, "skill": s, "gear": g, "modifier": m,
                 "opponent": {"attribute": 12, "skill": 12, "gear": [12] * 6}}

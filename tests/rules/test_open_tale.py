@@ -478,7 +478,7 @@ def test_text_table_is_the_texts():
 
 def test_the_whole_table_computes_from_cold_caches():
     """Every pair × modifier × Heroism from cleared caches, and the whole
-    90-number table (speed is the benchmark's to measure (tests/benchmark.py), not a test's)."""
+    90-number table."""
     for c in (ot._DIST_CACHE, ot._BOOM_CACHE, ot._KEPT_CACHE, ot._EXPLODE_CACHE,
               ot._GAIN_CACHE, ot._TABLE_CACHE):
         c.clear()

@@ -5,7 +5,6 @@ reference (seed 003; RULES-NOTES ALKEMY 1-3)."""
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
@@ -247,10 +246,60 @@ def test_odds_panel_with_pending_keep():
 
 
 def test_odds_panel_renders_the_heaviest_case():
-    """The heaviest panel (opposed, four dice a side) renders (speed is the benchmark's to measure (tests/benchmark.py), not a test's)."""
+    """The heaviest panel (opposed, four dice a side): each figure is the
+    rules' own, the opponent's share is what is left when neither the
+    initiator wins nor the hands stay tied, and the net table marks the
+    initiator's clamped net (+2)."""
     rules.alkemy._kept_counts.cache_clear()
     spec = ui.spec_from_form({**DEFAULT_FORM, "mode": ["opposed"], "bonus": ["3"], "opp_malus": ["4"]})
-    assert "%" in odds_panel(ui, spec, None, {"selected": []})
+    o = rules.odds(SYSTEM, spec)
+    html = odds_panel(ui, spec, None, {"selected": []})
+    win, lose = o["outcome"]["success"], o["outcome"]["failure"]
+    assert f"Initiator wins: <strong>{ui.views.pct(win)}</strong>" in html
+    assert f"opponent wins: <strong>{ui.views.pct(lose)}</strong>" in html
+    assert lose == pytest.approx(1 - win - o["outcome"]["tie"])
+    assert re.search(r'<tr class="alk-current" aria-current="true"><th scope="row">2 bonus</th>', html)
+    assert f"One more bonus die: {ui.views.pct(o['extra']['bonus'])}" in html
+
+
+def test_odds_panel_names_the_tie_share():
+    """Equal characteristics: the share still tied at the reroll cap is
+    named (the GM decides), with no rerolls allowed a real share."""
+    spec = ui.spec_from_form({**DEFAULT_FORM, "mode": ["opposed"], "characteristic": ["5"],
+                              "opp_characteristic": ["5"], "max_rerolls": ["0"]})
+    o = rules.odds(SYSTEM, spec)
+    assert o["outcome"]["tie"] > 0.1
+    html = odds_panel(ui, spec, None, {"selected": []})
+    assert f"at most 0 rerolls; still tied then, the GM decides: {ui.views.pct(o['outcome']['tie'])}" in html
+
+
+def test_still_tied_at_the_cap_is_a_tie_the_gm_decides():
+    """Issue 13: hands still tied at the reroll cap are not a failure: the
+    banner says tie, and that the GM decides."""
+    spec = {"characteristic": 3, "opponent": {"characteristic": 3}, "max_rerolls": 1}
+    r = rules.roll(SYSTEM, spec, ScriptedRng([3, 3, 3, 3] * 2))
+    html = ui.render_result(r, {"selected": []})
+    assert 'data-outcome="tie"' in html
+    assert "9 against 9: still tied after 1 reroll, the GM decides" in html
+    assert "Still tied after 1 rerolls, the cap (a GM setting): the GM decides." in html
+
+
+def test_every_bad_control_can_be_found():
+    """Issue 16, item 5: the form shows every error, not only the first.
+    Each SpecError names its own control, so putting the control the error
+    names back to the form's default and reading again finds the next:
+    characteristic -5 and bonus 50 name both."""
+    fields = {**DEFAULT_FORM, "characteristic": ["-5"], "bonus": ["50"], "max_rerolls": ["x"]}
+    found = []
+    for _ in range(len(fields)):
+        try:
+            ui.spec_from_form(fields)
+            break
+        except SpecError as e:
+            assert e.field in DEFAULT_FORM and e.field not in found
+            found.append(e.field)
+            fields = {**fields, e.field: DEFAULT_FORM[e.field]}
+    assert sorted(found) == ["bonus", "characteristic", "max_rerolls"]
 
 
 def test_reference_lists_faces_per_colour():

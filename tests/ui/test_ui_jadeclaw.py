@@ -6,7 +6,6 @@ odds panel and the levels reference computed from the rule."""
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
@@ -20,7 +19,9 @@ DEFAULT_FIELDS = {"kind": ["simple"], "dice": ["d12 & d8"], "level": [""], "tabl
                   "table_sides": [""], "include": [""], "remove": ["0"], "limit": [""], "bonuses": ["0"],
                   "penalties": ["0"], "against": ["difficulty"], "difficulty": ["routine"],
                   "opponent": ["2d10"], "opponent_faces": [""], "opponent_sides": [""], "quality": [""],
-                  "opponent_quality": [""], "soak": ["d8 & d6"]}
+                  "opponent_quality": [""], "soak": ["d8 & d6"], "opponent_bonuses": ["0"],
+                  "opponent_penalties": ["0"], "opponent_limit": [""], "soak_bonuses": ["0"], "soak_penalties": ["0"],
+                  "soak_limit": [""]}
 
 
 def fields(**over):
@@ -54,6 +55,22 @@ FORM_CASES = [
     ("damage-table-dice", fields(kind="damage", table_faces="9, 3", table_sides="2d10", bonuses="3"),
      {"dice": {"faces": [9, 3], "sides": [10, 10]}, "bonuses": 0}),
     ("damage-no-soak", fields(kind="damage", soak=""), {"soak": []}),
+    ("opponent-modifiers", fields(against="dice", opponent="d12 & d8", opponent_bonuses="1", opponent_penalties="2",
+                                  opponent_limit="10", opponent_favored="on"),
+     {"opponent": [12, 8], "opponent_bonuses": 1, "opponent_penalties": 2, "opponent_limit": 10,
+      "opponent_favored": True}),
+    ("difficulty-modifiers", fields(opponent_penalties="1", opponent_favored="on"),
+     {"difficulty": "routine", "opponent_penalties": 1, "opponent_favored": True}),
+    ("table-ignores-hidden-opponent-modifiers",
+     fields(against="table", opponent_faces="7, 6", opponent_penalties="3", opponent_favored="on"),
+     {"opponent": {"faces": [7, 6], "sides": None}, "opponent_penalties": 0, "opponent_favored": False}),
+    ("nothing-ignores-hidden-opponent-modifiers", fields(against="none", opponent_bonuses="2"),
+     {"difficulty": None, "opponent_bonuses": 0}),
+    ("soak-modifiers", fields(kind="damage", soak="d10 & d6", soak_bonuses="1", soak_penalties="1",
+                              soak_limit="8", soak_favored="on"),
+     {"soak": [10, 6], "soak_bonuses": 1, "soak_penalties": 1, "soak_limit": 8, "soak_favored": True}),
+    ("damage-ignores-hidden-opponent-modifiers", fields(kind="damage", opponent_penalties="4"),
+     {"opponent_penalties": 0}),
 ]
 
 
@@ -78,6 +95,9 @@ def test_spec_from_form_and_back(form, want):
     (fields(against="table", opponent_faces="9", opponent_sides="d6"), "opponent_sides"),
     (fields(against="dice", opponent=""), "opponent"), (fields(quality="grand"), "quality"),
     (fields(kind="damage", soak="d5"), "soak"), (fields(kind="both"), "kind"),
+    (fields(opponent_penalties="x"), "opponent_penalties"), (fields(opponent_bonuses="21"), "opponent_bonuses"),
+    (fields(against="dice", opponent="40d12", opponent_bonuses="1"), "opponent_bonuses"),
+    (fields(kind="damage", soak_penalties="-1"), "soak_penalties"), (fields(kind="damage", soak_limit="d7"), "soak_limit"),
 ], ids=lambda v: v if isinstance(v, str) else "")
 def test_errors_name_the_form_control(form, name):
     """A bad field raises SpecError naming the control, so the page shows it
@@ -100,7 +120,9 @@ def test_every_error_field_has_a_slot_in_the_form():
     slots = set(re.findall(r'data-error-for="([a-z_]+)"', block))
     assert {"dice", "level", "bonuses", "penalties", "include", "remove", "limit", "difficulty", "opponent",
             "opponent_faces", "opponent_sides", "quality", "opponent_quality", "soak", "table_faces",
-            "table_sides", "kind", "against", "_form"} <= slots
+            "table_sides", "kind", "against", "_form", "opponent_bonuses", "opponent_penalties", "opponent_limit",
+            "opponent_favored", "soak_bonuses", "soak_penalties", "soak_limit", "soak_favored"} <= slots
+    assert {"opponent_favored", "soak_favored", "favored", "slaying", "enervated"} <= names
     assert set(DEFAULT_FIELDS) <= names
     assert "style=" not in block and not re.search(r"\son[a-z]+=", block)
 
@@ -199,8 +221,8 @@ def test_odds_panel_simple():
     assert "× 2 rolls" in html2 and "data-auto-success" not in html2
 
 
-def test_odds_panel_damage_and_speed():
-    """Damage odds: chance of a hit, mean, exact or sampled stated; fast."""
+def test_odds_panel_damage():
+    """Damage odds: chance of a hit, mean, exact or sampled stated."""
     spec = rules.normalize("jadeclaw", {"kind": "damage", "dice": "3d12", "soak": "2d12", "favored": True})
     html = odds_panel(ui, spec, None, {})
     assert "Chance of at least one hit" in html and ("exact" in html or "sampled" in html)
@@ -224,3 +246,76 @@ def test_summary_lines():
     assert ui.summary(r) == "d8 & d6 & d4 damage: 2 hits"
     r = rules.roll("jadeclaw", {"dice": "d10"}, ScriptedRng([1]))
     assert ui.summary(r) == "d10: Score 1"
+
+
+def test_opposing_penalty_rolls_side_by_side_their_worst_kept():
+    """The opposition's Penalty rolls are drawn like the roller's: each roll
+    a figure, their worst marked kept, the others dropped; every die keyed."""
+    r = rules.roll("jadeclaw", {"dice": "d8", "opponent": "d12 & d10", "opponent_penalties": 1},
+                   ScriptedRng([6, 2, 5, 8, 4]))
+    html = ui.render_result(r, {"selected": []})
+    figs = re.findall(r'<figure class="(jc-roll jc-opposition[^"]*)" data-opponent-roll="(\d)"', html)
+    assert figs == [("jc-roll jc-opposition is-kept", "0"), ("jc-roll jc-opposition is-dropped", "1")]
+    assert "kept (their worst)" in html
+    assert re.findall(r'data-die="(o\d\.\d)"', html) == ["o0.0", "o0.1", "o1.0", "o1.1"]
+    # the roller's figures are told apart from the opposition's
+    assert re.findall(r'<figure class="(jc-roll[^"]*)" data-roll-index="(\d)"', html) == [("jc-roll is-kept", "0")]
+    assert "roll 1 of 2 · Score 5" in html and "roll 2 of 2 · Score 8" in html
+
+
+def test_outcome_lines_never_say_the_same_word_twice():
+    """Issue 16's words: "Scored 5", not "Scored Score 5"; "2 hits", not
+    "Hits 2 hits"; opposed, the name then the two Scores."""
+    banner = re.compile(r'<p class="outcome[^>]*>(.*?)</p>')
+    strip = re.compile(r"<[^>]+>")
+
+    def line(spec, draws):
+        html = ui.render_result(rules.roll("jadeclaw", spec, ScriptedRng(draws)), {})
+        return strip.sub("", banner.search(html).group(1))
+    assert line({"dice": "d10"}, [5]) == "Scored 5"
+    assert line({"dice": "d10"}, [1]) == "Botch — Score 1"
+    assert line({"dice": "d10 & d4", "difficulty": "routine"}, [7, 2, 3, 4]) == "Success — Score 7 vs 4"
+    assert line({"kind": "damage", "dice": "d8, d6, d4", "soak": "d8 & d6"}, [7, 6, 2, 8, 3]) == "2 hits"
+    assert line({"kind": "damage", "dice": "d4", "soak": "d8"}, [1, 5]) == "0 hits"
+    assert line({"kind": "damage", "dice": "d4", "soak": "d4"}, [3, 2]) == "1 hit"
+
+
+@pytest.mark.parametrize("spec,draws", [
+    ({"dice": "d8 & d6", "penalties": 2, "opponent": "d6"}, [7, 3, 1, 1, 4, 2, 5]),
+    ({"dice": "d4", "opponent": "d4"}, [1, 1]),
+    ({"dice": "d4", "opponent": "d4", "double_botch": "tie"}, [1, 1]),
+    ({"dice": "d6", "difficulty": "trivial"}, [1, 3]),
+    ({"dice": "d6", "opponent": "d4", "opponent_penalties": 1}, [4, 2, 3]),
+    ({"kind": "damage", "dice": "d8", "penalties": 1, "bonuses": 2, "soak": "d6 & d4", "soak_penalties": 1}, [5, 2]),
+], ids=["penalties", "double-botch", "double-botch-tie", "botch", "their-penalty", "damage"])
+def test_no_note_numbers_shown_to_players(spec, draws):
+    """Players have no RULES-NOTES: the result and the odds name rules in
+    words or by the text's headings."""
+    r = rules.roll("jadeclaw", spec, ScriptedRng(draws))
+    html = ui.render_result(r, {}) + odds_panel(ui, spec, r, {}) + ui.render_reference()
+    assert "RULES-NOTES" not in html and "Jadeclaw 3" not in html
+
+
+def test_odds_panel_shows_the_other_sides_dice():
+    """Before rolling, the opposing dice after their own modifiers (and how
+    many times they roll), and the soak dice after theirs."""
+    spec = {"dice": "d10", "opponent": "d12, d10, d4", "opponent_limit": 8, "opponent_penalties": 2,
+            "opponent_favored": True}
+    html = odds_panel(ui, spec, None, {})
+    assert "They (Opposing dice) roll 2d8 &amp; d4 × 3 rolls (worst kept), Favored" in html
+    assert "Limit d8: dice bigger than d8 drop to d8" in html
+    plain = odds_panel(ui, {"dice": "d10", "opponent": "d12"}, None, {})
+    assert "They (" not in plain  # nothing to show when their dice are as written
+    soak = odds_panel(ui, {"kind": "damage", "dice": "d10", "soak": "d8 & d6", "soak_penalties": 1,
+                           "soak_favored": True}, None, {})
+    assert "Soak d8, Favored" in soak and "removed the smallest die (d6)" in soak
+
+
+def test_odds_panel_draws_their_worst_score():
+    """The outcome table under their Penalty: a canned answer's figures are
+    the ones drawn (the tab asks, main answers)."""
+    spec = rules.normalize("jadeclaw", {"dice": "d10", "opponent": "d6", "opponent_penalties": 1})
+    answers = {"roll": {"outcome": {k: 0.0 for k in jc.CONTEST_OUTCOMES} | {"success": 0.7531},
+                        "value": {1: 1.0}, "rolls": 1, "exact": True, "opponent_label": "Opposing dice"}}
+    html = ui.render_odds(spec, answers, None)
+    assert "75.3 %" in html and "They (Opposing dice) roll d6 × 2 rolls (worst kept)" in html

@@ -117,8 +117,11 @@ def test_tray_shows_dice_and_reroll_only_while_allowed():
     assert 'data-act="reroll"' in html and "Reroll 3" in html
     assert 'data-act="cipher"' not in html and 'data-act="natural' not in html
     assert 'data-outcome="botch"' in html
+    # untapped, Reroll takes the advice: red A and the two green B dice (the
+    # best play, milhamah_odds); they show the text's ק and ר and a dud ק
+    assert U.action_for("reroll", r, {"selected": []}, {})["dice"] == r["best_reroll"] == [0, 5, 7]
     r2 = rules.act("milhamah", spec, r, U.action_for("reroll", r, {"selected": []}, {}),
-                   ScriptedRng([RA["ק"], RB["ז"], RA["ר"]]))
+                   ScriptedRng([RA["ק"], GB["ר"], GB["ק"]]))
     html2 = U.render_result(r2, {"selected": []})
     assert "data-act" not in html2 and "data-die" not in html2
     assert "1 of 3 needed" in html2
@@ -170,15 +173,25 @@ def test_cipher_and_natural_buttons():
 
 
 def test_opposed_critical_and_hit_location_from_form_fields():
+    """Opposed, "let them react": your turn first (no opponent step, no
+    hit location), then the opponent's reaction (their tray tappable,
+    their reroll and stand buttons, their odds), and the hit location only
+    once they have stood (issue 16 item 4)."""
     spec = rules.normalize("milhamah", {"shoresh": "אשר", "pool": {"red": 2, "blue": 2},
                                         "opponent": {"shoresh": "חנן", "pool": {"red": 2}}})
     r = rules.roll("milhamah", spec, ScriptedRng([RA["ר"], RB["*"], BA["א"], BB["ש"], RA["ב"], RB["*"]]))
+    html = U.render_result(r, {"selected": []})
+    assert 'data-act="natural:critical"' in html and 'data-act="natural:uncounterable"' in html
+    assert 'data-die="opponent:0"' not in html and ":opponent" not in html
+    assert 'data-act="hit_location"' not in html and "void" not in html
+    r = rules.act("milhamah", spec, r, U.action_for("natural:critical", r, {}, {}), ScriptedRng([]))
     html = U.render_result(r, {"selected": ["opponent:0"]})
     assert 'data-die="opponent:0"' in html and 'data-act="reroll:opponent"' in html
+    assert 'data-act="stand:opponent"' in html and 'data-act="hit_location"' not in html
     odds = odds_panel(U, spec, r, {"selected": ["opponent:0"]})
     assert 'data-odds="opponent"' in odds and "If the opponent rerolls 1 die" in odds
-    assert 'data-act="natural:critical"' in html
-    r = rules.act("milhamah", spec, r, U.action_for("natural:critical", r, {}, {}), ScriptedRng([]))
+    assert U.action_for("reroll:opponent", r, {"selected": []}, {})["side"] == "opponent"
+    r = rules.act("milhamah", spec, r, U.action_for("stand:opponent", r, {}, {}), ScriptedRng([]))
     assert 'data-act="hit_location"' in U.render_result(r, {})
     fields = {"hit.armour": ["2"], "hit.vig": ["1"], "hit.light": ["1"], "hit.serious": ["0"], "hit.critical": ["0"]}
     action = U.action_for("hit_location", r, {}, fields)
@@ -187,10 +200,10 @@ def test_opposed_critical_and_hit_location_from_form_fields():
     assert 'data-odds="opponent"' not in odds_panel(U, spec, h, {})
     html = U.render_result(h, {})
     assert "Chest" in html and "m-hitbox" in html and "beyond the wound track" in html
+    assert 'width="128"' in html  # the letter drawn large (issue 16 item 7)
     with pytest.raises(SpecError) as e:
         U.action_for("hit_location", r, {}, {"hit.vig": ["-3"]})
     assert e.value.field == "hit.vig"
-    assert U.action_for("reroll:opponent", r, {"selected": []}, {})["side"] == "opponent"
 
 
 def test_everything_from_a_result_is_escaped():
@@ -243,7 +256,9 @@ def test_reference_shows_every_face_and_the_cipher_pairs():
     for colour in ("Atbash", "Akhbi", "Albam"):
         assert colour in html
     assert '<bdi lang="he">א</bdi> ⇄ <bdi lang="he">ת</bdi>' in html
-    assert "RULES-NOTES Milhamah 2" in html and "Head" in html
+    # players have no RULES-NOTES: the rule is named in words (issue 16 item 6)
+    assert "RULES-NOTES" not in html and "reconstructed from the game's public material" in html
+    assert "Head" in html
     assert html.count('class="m-opp"') == 3 * 2 * 6
 
 
@@ -263,3 +278,182 @@ def test_hebrew_runs_are_isolated():
 def test_a_list_of_shorashim_keeps_its_order():
     """Comma-separated Hebrew words stay in reading order (one isolate each)."""
     assert U.he("גד, זט") == '<bdi lang="he">גד</bdi>, <bdi lang="he">זט</bdi>'
+
+
+# --------------------------------------------------------------------------
+# Best play on the page (issue 13 §2), with canned advice and odds: the
+# advised dice marked ↻ in advance, one tap takes the advice, a tap on the
+# dice overrides it, and the odds panel prices both.
+
+def _advised(best=(0, 2)):
+    spec, r = _rachel()
+    return spec, {**r, "best_reroll": list(best)}
+
+
+def _canned(dice, meets, why=None, natural=0.05):
+    o = {"value": {"0": 1 - meets, "3": meets}, "outcome": {"botch": 0.2, "failure": 0.8 - meets,
+                                                          "success_at_cost": meets},
+         "exact": True, "dice": list(dice), "meets": meets, "natural": natural, "now": "botch",
+         "side": "initiator"}
+    if why:
+        o["why"] = why
+    return o
+
+
+def test_the_advised_dice_are_marked_and_rerolled_in_one_tap():
+    spec, r = _advised()
+    html = U.render_result(r, {"selected": []})
+    marks = re.findall(r'data-die="(\d)".*?<span class="die-tag" aria-hidden="true">([^<]*)</span>', html)
+    assert [k for k, tag in marks if "↻" in tag] == ["0", "2"]
+    assert "Reroll 2 of X = 3 (advised)" in html and 'data-act="advice"' not in html
+    assert U.action_for("reroll", r, {"selected": []}, {}) == {"do": "reroll", "dice": [0, 2]}
+
+
+def test_tapping_dice_overrides_the_advice_and_the_advice_stays_one_tap_away():
+    spec, r = _advised()
+    ui = {"selected": ["0", "1", "2", "3", "4"]}
+    html = U.render_result(r, ui)
+    assert "Reroll 3 (your choice)" in html and 'data-act="advice"' in html
+    assert "Reroll the advised 2" in html
+    assert U.action_for("reroll", r, ui, {}) == {"do": "reroll", "dice": [5, 6, 7]}
+    assert U.action_for("advice", r, ui, {}) == {"do": "reroll", "dice": [0, 2]}
+    with pytest.raises(SpecError):
+        U.action_for("advice", {**r, "best_reroll": []}, ui, {})
+
+
+def test_odds_questions_ask_best_play_and_the_players_choice():
+    """Best play is asked as the action None; the player's own choice only
+    once they tap, as the reroll of exactly the dice Reroll would take."""
+    spec, r = _advised()
+    q = U.questions(spec, r, {"selected": []})
+    assert set(q) == {"best"} and q["best"]["action"] is None and q["best"]["result"] is r
+    q = U.questions(spec, r, {"selected": ["0", "1", "2", "3", "4"]})
+    assert set(q) == {"best", "choice"}
+    assert q["choice"]["action"] == {"do": "reroll", "dice": [5, 6, 7]}
+
+
+def test_odds_panel_shows_your_choice_beside_best_and_why():
+    spec, r = _advised()
+    answers = {"best": _canned([0, 2], 0.31, why="ט and כ are only on design B"),
+               "choice": _canned([5, 6, 7], 0.12)}
+    html = U.render_odds(spec, answers, r)
+    assert "Your choice: <strong>12.0 %</strong>, best: <strong>31.0 %</strong>" in html
+    assert 'data-odds="reroll"' in html and 'data-odds="best"' in html
+    assert 'Why these dice: <bdi lang="he">ט</bdi> and <bdi lang="he">כ</bdi> are only on design B' in html
+    assert "If you reroll 3 dice now" in html
+    html = U.render_odds(spec, {"best": answers["best"]}, r)
+    assert "If you reroll 2 dice now" in html and "Best play (↻): rerolling" in html and "31.0 %" in html
+    assert "Why these dice" in html and 'data-odds="best"' not in html
+    keep = U.render_odds(spec, {"best": {**_canned([], 0.5), "why": "the first-roll bonus is worth more"}}, r)
+    assert "Best play now: keep the roll" in keep and "the first-roll bonus is worth more" in keep
+
+
+def test_a_refused_odds_question_does_not_hide_the_others():
+    spec, r = _advised()
+    html = U.render_odds(spec, {"best": {"error": "action: odds are given for a reroll"},
+                                "choice": _canned([5, 6, 7], 0.12)}, r)
+    assert "12.0 %" in html and "error" not in html.lower()
+    assert "odds are given" in U.render_odds(spec, {"best": {"error": "action: odds are given for a reroll"}}, r)
+
+
+def test_the_opponents_turn_asks_their_best_play():
+    spec = rules.normalize("milhamah", {"shoresh": "אשר", "pool": {"red": 2}, "rerolls": 2,
+                                        "opponent": {"shoresh": "חנן", "pool": {"red": 2}, "rerolls": 2}})
+    r = rules.roll("milhamah", spec, ScriptedRng([RA["א"], RB["ז"], RA["ב"], RB["ז"]]))
+    r = rules.act("milhamah", spec, r, {"do": "stand"}, ScriptedRng([]))
+    q = U.questions(spec, r, {"selected": []})
+    assert set(q) == {"opponent_best"} and q["opponent_best"]["action"] == {"do": "best", "side": "opponent"}
+    q = U.questions(spec, r, {"selected": ["opponent:1"]})
+    assert q["opponent_choice"]["action"] == {"do": "reroll", "side": "opponent", "dice": [0]}
+
+
+# --------------------------------------------------------------------------
+# Words and marks (issue 16 items 6 and 7; issue 13 §3).
+
+def test_a_botch_that_can_still_be_rerolled_reads_so_far_no_letter():
+    spec, r = _rachel()
+    html = U.render_result(r, {"selected": []})
+    assert '<strong class="outcome-name">So far: no letter</strong>' in html
+    assert ">Botch<" not in html
+
+
+def test_a_final_botch_says_how_catastrophic():
+    spec = {"shoresh": "אב", "pool": {"red": 4}, "rounds": 0, "difficulty": 1}
+    r = rules.roll("milhamah", spec, ScriptedRng([RA["ג"], RB["*"], RA["ג"], RB["*"]]))
+    html = U.render_result(r, {"selected": []})
+    assert '<strong class="outcome-name">Botch</strong> no shoresh letter, 2 wilds: a disaster' in html
+    assert U.summary(r) == "אב: no letter, 2 wilds → botch (a disaster)"
+    r = rules.roll("milhamah", spec, ScriptedRng([RA["ג"], RB["*"], RA["ג"], RB["ז"]]))
+    assert "1 wild: a bad botch" in U.render_result(r, {}) and "1 wilds" not in U.render_result(r, {})
+    assert U.summary(r) == "אב: no letter, 1 wild → botch (a bad botch)"
+
+
+def test_success_at_a_cost_is_worded_one_way():
+    r = rules.roll("milhamah", {"shoresh": "אשר", "pool": ["red"], "difficulty": 1, "rounds": 0},
+                   ScriptedRng([1, 2, 3, 4]))
+    html = U.render_result(r, {})
+    assert '<strong class="outcome-name">Success at a cost</strong>' in html
+    assert "at cost" not in html.replace("at a cost", "")
+    odds = U.render_odds(rules.normalize("milhamah", RACHEL), {"roll": rules.odds("milhamah", RACHEL)}, None)
+    assert "Success at a cost" in odds and "Success at cost" not in odds
+
+
+def test_the_legend_explains_the_marks_while_the_dice_may_change():
+    spec, r = _rachel()
+    html = U.render_result(r, {"selected": []})
+    for mark, words in U.MARKS:
+        assert f'<b class="m-mark" aria-hidden="true">{mark}</b> {words}' in html
+    r2 = rules.act("milhamah", spec, r, {"do": "reroll", "dice": [0]}, ScriptedRng([1]))
+    assert "m-legend" not in U.render_result(r2, {})
+
+
+def test_the_dice_also_spell():
+    """"The dice also spell: שלם (be whole, at peace; repay), …": written
+    with final forms, glossed, bounded, "and N more"."""
+    spec = {"shoresh": "אב", "pool": {"red": 4, "green": 4}, "rounds": 0, "difficulty": 1}
+    draws = [RA["א"], RB["ל"], RA["ש"], RB["מ"], GA["כ"], GB["ר"], GA["ב"], GB["*"]]
+    r = rules.roll("milhamah", spec, ScriptedRng(draws))
+    html = U.render_result(r, {})
+    assert 'The dice also spell: <bdi lang="he">' in html
+    assert '<bdi lang="he">שלם</bdi> (be whole, at peace; repay)' in html
+    more = r["also_spell_count"] - len(r["also_spell"])
+    assert more > 0 and f", and {more} more." in html
+    assert U.spelled_html({"also_spell": []}) == ""
+
+
+def test_fresh_dice_follow_the_last_stage():
+    spec, r = _rachel()
+    assert U.fresh_dice(r, {"selected": []}) == set(range(8))
+    r2 = rules.act("milhamah", spec, r, {"do": "reroll", "dice": [4, 1]}, ScriptedRng([1, 1]))
+    assert U.fresh_dice(r2, {"selected": []}) == {1, 4}
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_players_never_see_our_notes_on_the_tab(seed):
+    """No "RULES-NOTES" and no "1 wilds" in anything the tab draws."""
+    import random
+    rng = random.Random(seed)
+    spec = {"shoresh": rng.choice(["אשר", "רוח", "שלום"]), "rerolls": rng.randint(0, 4),
+            "difficulty": rng.randint(1, 6), "reaction": rng.random() < 0.3}
+    if rng.random() < 0.5:
+        spec["opponent"] = {"shoresh": "חנן"}
+    r = rules.roll("milhamah", spec, rng)
+    spec = rules.normalize("milhamah", spec)
+    for html in (U.render_result(r, {"selected": []}), odds_panel(U, spec, r, {"selected": []}),
+                 odds_panel(U, spec, None, {"selected": []}), U.render_reference(), U.summary(r)):
+        assert "RULES-NOTES" not in html and "1 wilds" not in html
+
+
+def test_when_best_play_keeps_the_roll_no_die_is_marked():
+    spec, r = _advised(best=())
+    html = U.render_result(r, {"selected": []})
+    assert "↻</span>" not in html and "(best play keeps the roll)" in html
+    assert "↻</span>" in U.render_result(r, {"selected": ["0"]})
+
+
+def test_the_history_entry_says_success_at_a_cost():
+    """The roll history words the outcome as the tab does."""
+    r = rules.roll("milhamah", {"shoresh": "אשר", "pool": ["red"], "difficulty": 1, "rounds": 0},
+                   ScriptedRng([1, 2, 3, 4]))
+    html = U.views.history_entry({"system": "milhamah", "result": r}, 1, "Milhamah RPG", U.summary(r))
+    assert ">Success at a cost<" in html

@@ -244,3 +244,92 @@ def test_form_values_keep_the_skills_own_attribute_automatic():
     assert ui.form_values(rules.default_spec("mirage"))["attribute_name"] == ""
     spec = rules.normalize("mirage", {"skill_name": "healing", "attribute_name": "wits"})
     assert ui.form_values(spec)["attribute_name"] == "wits"
+
+
+# --------------------------------------------------------------------------
+# Tie-breaks (issue 13): a button only on a tie, the earlier rolls kept in
+# view, the odds including the tie-break.
+
+OPPOSED = {"attribute": 8, "skill": 6, "skill_name": "might", "opponent": {"attribute": 8}}
+
+
+def _tiebreak_button(html: str) -> bool:
+    return 'data-act="tiebreak"' in html
+
+
+@pytest.mark.parametrize("draws,tie", [([6, 2, 7], True), ([7, 2, 3], False), ([2, 2, 7], False)],
+                         ids=["tie", "won", "lost"])
+def test_tiebreak_button_only_on_a_tie(draws, tie):
+    r = _roll(OPPOSED, draws)
+    assert _tiebreak_button(ui.render_result(r, {"selected": []})) is tie
+    assert ("tiebreak" in ui.questions(r["spec"], r, {"selected": []})) is tie
+
+
+def test_tiebreak_keeps_the_tied_roll_in_view():
+    """After the tie-break the tray shows the new dice and, smaller, the
+    tied roll of both sides; the button goes when the tie is broken."""
+    r = _roll(OPPOSED, [6, 2, 7])
+    action = ui.action_for("tiebreak", r, {"selected": []}, {})
+    t = rules.act("mirage", r["spec"], r, action, ScriptedRng([8, 6, 3]))
+    html = ui.render_result(t, {"selected": []})
+    assert not _tiebreak_button(html) and "tie-break 1" in html
+    assert "Roll 1: 1 success, a tie" in html and "Opponent, roll 1: 1 success" in html
+    tied = html[html.index('class="mirage-tied"'):]
+    assert tied.count("<svg ") == 3  # your two dice and the opponent's one, as they tied
+    assert ui.summary(t).endswith("vs 0, 1 tie-break")
+
+
+def test_no_tiebreak_button_past_the_cap():
+    r = _roll(OPPOSED, [1, 1, 1])
+    for _ in range(mirage.MAX_TIEBREAKS):
+        r = rules.act("mirage", r["spec"], r, {"do": "tiebreak"}, ScriptedRng([1, 1, 1]))
+    assert r["outcome"] == "tie" and not _tiebreak_button(ui.render_result(r, {"selected": []}))
+
+
+def test_tiebreak_after_a_prayer_ticks_no_second_condition():
+    """The Condition a prayer cost is ticked once: a tie-break after the
+    prayer leaves the form alone and does not announce it again."""
+    r = _roll(OPPOSED, [2, 3, 7])
+    p = rules.act("mirage", r["spec"], r, {"do": "pray", "dice": [0, 1]}, ScriptedRng([6, 1]))
+    assert ui.fields_after(p, {"conditions": []}) == {"conditions": ["exhausted"]}
+    t = rules.act("mirage", p["spec"], p, {"do": "tiebreak"}, ScriptedRng([2, 3, 4]))
+    assert ui.fields_after(t, {"conditions": ["exhausted"]}) is None
+    assert "data-condition-gained" not in ui.render_result(t, {"selected": []})
+
+
+def test_odds_include_the_tiebreak():
+    """Before rolling: win including tie-breaks; on a tie: the tie-break's
+    own odds, each figure as the rules give it."""
+    spec = rules.normalize("mirage", OPPOSED)
+    o = rules.odds("mirage", spec)
+    html = odds_panel(ui, spec, None, {"selected": []})
+    assert "If the GM breaks ties by rolling again: win " + ui.views.pct(o["with_tiebreaks"]["win"]) in html
+    r = _roll(OPPOSED, [6, 2, 7])
+    html = odds_panel(ui, spec, r, {"selected": []})
+    t = rules.odds("mirage", spec, r, {"do": "tiebreak"})
+    assert "If the GM breaks the tie" in html
+    assert f"win {ui.views.pct(t['win'])} · tie again {ui.views.pct(t['tie'])}" in html
+
+
+def test_tiebreak_odds_render_canned_answers():
+    """The tab only renders: canned answers in, their figures out."""
+    spec = rules.normalize("mirage", OPPOSED)
+    roll_o = {"value": {0: 1.0}, "outcome": {"failure": 0.2, "tie": 0.3, "success": 0.4,
+                                             "success_with_bonus": 0.1},
+              "p_success": 0.5, "p_bonus": 0.1, "win": 0.5, "tie": 0.3, "lose": 0.2, "dice": [8, 6],
+              "with_tiebreaks": {"win": 0.712, "lose": 0.288, "tie": 0.0, "tiebreaks": 20,
+                                 "if_ties_repeat": 0.7143}}
+    tb = {**roll_o, "win": 0.25, "tie": 0.5, "lose": 0.25, "dice": [6, 6],
+          "with_tiebreaks": {"win": 0.5, "lose": 0.5, "tie": 0.0, "tiebreaks": 19, "if_ties_repeat": 0.5}}
+    html = ui.render_odds(spec, {"roll": roll_o, "tiebreak": tb}, None)
+    assert "win 71.2 %, lose 28.8 % (win / (win + lose) = 71.4 %)" in html
+    assert "The tie-break with 2d6: win 25.0 % · tie again 50.0 % · lose 25.0 %" in html
+    html = ui.render_odds(spec, {"roll": roll_o, "tiebreak": {"error": "result: <b>stale</b>"}}, None)
+    assert "&lt;b&gt;stale" in html and "<b>" not in html
+
+
+def test_action_for_names_both_verbs():
+    r = _roll(OPPOSED, [6, 2, 7])
+    assert ui.action_for("tiebreak", r, {"selected": []}, {}) == {"do": "tiebreak"}
+    with pytest.raises(SpecError, match="Tie-break"):
+        ui.action_for("reroll", r, {"selected": []}, {})

@@ -1,0 +1,1070 @@
+"""Fair rolls at a distance (issue 15): dice that neither the GM nor the
+player can steer, decided by both sides' secrets, passed in links with no
+server, and checkable by anyone offline. Pure: no DOM, no clock (the page
+passes ``now``), stdlib only (``hashlib``, ``hmac``, ``secrets``).
+
+**The rng.** The provably-fair construction of the online dice sites
+(server seed committed by its hash, client seed, nonce, HMAC-SHA256): the
+GM's committed secret is the HMAC key and the player's seed is in the
+message, so no one can compute a draw before the secret is revealed, and
+the GM, bound by its commitment before the seed existed, cannot pick one.
+Stage ``j`` (0 the roll, then each step) reads the byte stream::
+
+    HMAC-SHA256(key = GM secret, msg = "<player seed>:<request id>:<j>:<block>")
+
+for block = 0, 1, 2 ... (each 32 bytes, concatenated). ``randint(a, b)``
+with ``n = b - a + 1`` takes the fewest whole bytes ``k`` with
+``256**k >= n``, reads them big-endian as ``v``, rejects ``v`` at or above
+the largest multiple of ``n`` below ``256**k`` and reads the next ``k``
+bytes; otherwise the face is ``a + v % n`` (no modulo bias: every face has
+the same number of accepted values). ``n == 1`` reads nothing.
+
+**The protocol.** A request is a transcript of messages, each a small dict;
+each side keeps its copy. Every link after the request carries ``n`` (its
+place in the transcript) and ``h``, the transcript hash of everything
+before it (``H0 = SHA-256(TAG + "/transcript")``, ``H(i+1) = SHA-256(Hi ||
+canonical JSON of message i)``, first 32 hex digits), so a link that does
+not follow from the receiver's own copy is refused.
+
+====  ======  =====================================================
+kind  from    fields
+====  ======  =====================================================
+q     GM      request: ``i`` id, ``y`` system, ``p`` spec, ``w`` player,
+              ``l`` label (optional), ``c`` commitment =
+              SHA-256(TAG/commit, canonical JSON of i y p w l, secret)
+s     player  a fresh seed ``s`` for the next stage; ``x`` the player's
+              step (absent: the roll, or the GM's step just asked)
+d     GM      ``d``: the draws of the stage just seeded
+e     player  done: the turn passes to the GM
+g     GM      ``x``: the GM's own step (the opponent's side, hit location)
+====  ======  =====================================================
+
+The turn order: q, s, d, then after each d the player takes a step (s with
+x, then d) or passes (e); after e the GM takes a step (g, s, d) or reveals.
+The reveal link carries the secret, the request and every s, e and g: its
+verifier checks the secret against the commitment, derives every draw,
+rebuilds the transcript, checks its hash and replays the stages through
+``rules.replay``. Each stage's seed arrives with (or after) that stage's
+choice, so no one knows a step's dice before the step is chosen: the player
+never holds the secret before the end, and the GM gets the seed only with
+the choice.
+
+**Use from the page.** The page keeps one list of states (both roles,
+plain JSON: ``dump_requests``/``load_requests``), opens a fragment with
+``open_link(fragment, states, now=...)`` when ``is_link`` says it is one
+(storing the returned state, offering ``reply`` to send, adding ``entry``
+to the history), and calls ``new_request``, ``answer``, ``step``,
+``pass_turn``, ``gm_step`` and ``reveal`` from its buttons; each returns
+the new state and the link to send. ``view`` gives a row of the Requests
+list; ``provenance`` the label of a history entry.
+
+>>> import random                                   # (a fixed entropy source, for the example)
+>>> gm = new_request("jadeclaw", {"dice": [8]}, "Dana", entropy=random.Random(1).randbytes)
+>>> pl = open_link(request_link(gm), [])["state"]     # on the player's phone
+>>> pl, answer_link = answer(pl, entropy=random.Random(2).randbytes)
+>>> got = open_link(answer_link, [gm])            # no steps in Jadeclaw: revealed at once
+>>> got["state"]["revealed"], got["reply"][:5]
+(True, 'v1.v.')
+>>> done = open_link(got["reply"], [pl])
+>>> status(done["state"]), done["entry"]["source"]
+('verified', 'fair')
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import random
+import secrets
+
+import rules
+import share
+from rules.dice import SpecError
+
+__all__ = [
+    "FairRng", "FairError", "DamagedLink", "UnknownRequest", "ReusedRequest", "AlreadyAnswered",
+    "OutOfOrder", "Tampered", "OtherRequest", "WrongSecret", "WrongDice", "StepRefused",
+    "commitment", "transcript_hash", "new_request", "request_link", "answer", "step",
+    "pass_turn", "gm_step", "reveal", "reveal_link", "last_link", "is_link", "open_link", "verify",
+    "status", "turn", "view", "open_steps", "history_entry", "provenance", "provenance_key",
+    "PROVENANCE", "dump_requests", "load_requests", "public",
+]
+
+TAG = "dice-table/fair/v1"
+SECRET_BYTES = 32
+SEED_BYTES = 16
+RID_BYTES = 6
+#: The transcript hash in links: 128 bits (a collision costs 2**64 work).
+H_CHARS = 32
+#: No transcript holds more messages (24 stages of at most four each).
+MAX_MSGS = 100
+NAME_MAX = 40
+LABEL_MAX = 80
+#: A draw rejected this many times in a row (chance below 2**-500 for any
+#: die here, at most 22 faces) stops the roll rather than loop for ever.
+MAX_TRIES = 128
+#: The player's page says a request is still open after this long (ms).
+OPEN_TOO_LONG_MS = 24 * 3600 * 1000
+MAX_REQUESTS = 200
+
+PROVENANCE = {
+    "here": "rolled here",
+    "fair": "fair roll, verified",
+    "shared": "shared result, faces as reported",
+}
+
+
+# --------------------------------------------------------------------------
+# Errors: one family, each message for the banner.
+
+class FairError(ValueError):
+    """A fair-roll link or step refused; ``str(e)`` is for the banner.
+    Nothing was changed."""
+
+
+class DamagedLink(FairError):
+    """Truncated, hostile or not in the expected form."""
+
+
+class UnknownRequest(FairError):
+    """For a request this page does not hold."""
+
+
+class ReusedRequest(FairError):
+    """A request whose id this page already holds for another request."""
+
+
+class AlreadyAnswered(FairError):
+    """A second, different answer to a request: it would be a second roll."""
+
+
+class OutOfOrder(FairError):
+    """Not the move the transcript waits for: a step before the roll, a
+    missing link, an old link that differs from what happened."""
+
+
+class Tampered(FairError):
+    """The link does not follow from the transcript as this page has it."""
+
+
+class OtherRequest(Tampered):
+    """The link follows from another request's transcript."""
+
+
+class WrongSecret(FairError):
+    """The revealed secret does not match the commitment."""
+
+
+class WrongDice(FairError):
+    """Dice that were shown are not the dice the secret gives."""
+
+
+class StepRefused(FairError):
+    """The rules do not allow that step now."""
+
+
+# --------------------------------------------------------------------------
+# The rng.
+
+class FairRng:
+    """``randint(a, b)`` from the stage's HMAC-SHA256 byte stream, by
+    rejection (see the module docstring for the exact formula).
+
+    >>> rng = FairRng(bytes(range(32)).hex(), "00112233445566778899aabbccddeeff", "0123456789ab", 0)
+    >>> rng.block(0).hex()[:14]             # bytes 9a 7c e4 8e 80 a1 fc ...
+    '9a7ce48e80a1fc'
+    >>> [rng.randint(1, 6) for _ in range(7)]  # 154 % 6 + 1 = 5, ...; 0xfc = 252 is rejected
+    [5, 5, 1, 5, 3, 6, 1]
+    """
+
+    def __init__(self, secret: str, seed: str, rid: str, stage: int):
+        self._key = bytes.fromhex(secret)
+        self._prefix = f"{seed}:{rid}:{stage}:"
+        self._next_block = 0
+        self._buf = b""
+
+    def block(self, i: int) -> bytes:
+        """Block ``i`` of this stage's stream."""
+        msg = f"{self._prefix}{i}".encode("ascii")
+        return hmac.new(self._key, msg, hashlib.sha256).digest()
+
+    def _take(self, k: int) -> bytes:
+        while len(self._buf) < k:
+            self._buf += self.block(self._next_block)
+            self._next_block += 1
+        out, self._buf = self._buf[:k], self._buf[k:]
+        return out
+
+    def randint(self, a: int, b: int) -> int:
+        n = b - a + 1
+        if n < 1 or n > 2 ** 32:
+            raise ValueError(f"randint({a}, {b}) is not a die")
+        if n == 1:
+            return a
+        k = ((n - 1).bit_length() + 7) // 8
+        span = 1 << (8 * k)
+        limit = span - span % n
+        for _ in range(MAX_TRIES):
+            v = int.from_bytes(self._take(k), "big")
+            if v < limit:
+                return a + v % n
+        raise RuntimeError("the fair-roll stream rejected every draw")  # pragma: no cover
+
+
+# --------------------------------------------------------------------------
+# Hashes.
+
+def canonical(obj) -> bytes:
+    """The bytes a message is hashed as: sorted keys, no spaces, UTF-8."""
+    try:
+        return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                          allow_nan=False).encode("utf-8")
+    except (ValueError, TypeError, RecursionError):
+        raise DamagedLink("This link is damaged: its data cannot be read as a roll.") from None
+
+
+_REQUEST_FIELDS = ("i", "y", "p", "w", "l")
+
+
+def commitment(q: dict, secret: str) -> str:
+    """SHA-256 over the domain tag, the request (id, system, spec, player,
+    label) and the secret: binds the GM to its secret, and the secret to
+    this request, before any seed exists."""
+    body = canonical({k: q[k] for k in _REQUEST_FIELDS if k in q})
+    data = f"{TAG}/commit".encode() + b"\x00" + body + b"\x00" + bytes.fromhex(secret)
+    return hashlib.sha256(data).hexdigest()
+
+
+def _chain(msgs: list) -> bytes:
+    h = hashlib.sha256(f"{TAG}/transcript".encode()).digest()
+    for m in msgs:
+        h = hashlib.sha256(h + canonical(m)).digest()
+    return h
+
+
+def transcript_hash(msgs: list) -> str:
+    """The hash of a transcript (what ``h`` in a link must equal)."""
+    return _chain(msgs).hex()[:H_CHARS]
+
+
+def fingerprint(hex_text: str) -> str:
+    """A short form to read aloud or compare by eye: ``3f2a-9c1b``."""
+    return f"{hex_text[:4]}-{hex_text[4:8]}"
+
+
+# --------------------------------------------------------------------------
+# Checking what arrives in a link (every field, with a message).
+
+_HEX = frozenset("0123456789abcdef")
+
+
+def _damaged(what: str) -> DamagedLink:
+    return DamagedLink(f"This link is damaged: its {what} is not in the expected form.")
+
+
+def _hex(v, chars: int, what: str) -> str:
+    if not isinstance(v, str) or len(v) != chars or not set(v) <= _HEX:
+        raise _damaged(what)
+    return v
+
+
+def _count(v, lo: int, hi: int, what: str) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise _damaged(what)
+    return v
+
+
+def _text(v, hi: int, what: str, empty: bool = False) -> str:
+    if not isinstance(v, str) or len(v) > hi or (not v and not empty):
+        raise _damaged(what)
+    canonical(v)  # encodable (no lone surrogates)
+    return v
+
+
+def _keys(d, required: set, optional: set = frozenset(), what: str = "data") -> dict:
+    if not isinstance(d, dict) or not required <= set(d) or not set(d) <= required | optional:
+        raise _damaged(what)
+    return d
+
+
+def _check_request(q: dict) -> dict:
+    _keys(q, {"k", "i", "y", "p", "w", "c"}, {"l"}, "request")
+    _hex(q["i"], 2 * RID_BYTES, "request id")
+    _hex(q["c"], 64, "commitment")
+    if q["y"] not in rules.SYSTEMS:
+        raise DamagedLink("This request is for a game this page does not know.")
+    _text(q["w"], NAME_MAX, "player's name")
+    if "l" in q:
+        _text(q["l"], LABEL_MAX, "label")
+    try:
+        rules.normalize(q["y"], q["p"])
+    except SpecError as e:
+        raise DamagedLink(f"This request's roll is not valid here ({e}).") from None
+    return q
+
+
+def _check_action(x) -> dict:
+    if not isinstance(x, dict) or not 1 <= len(x) <= 12 or not isinstance(x.get("do"), str):
+        raise _damaged("step")
+    if x["do"] in ("roll", "") or len(x["do"]) > 20 or "draws" in x or len(canonical(x)) > 2000:
+        raise _damaged("step")
+    return x
+
+
+_MOVE_KEYS = {"s": ({"k", "s"}, {"x"}), "e": ({"k"}, set()), "d": ({"k", "d"}, set()),
+              "g": ({"k", "x"}, set())}
+
+
+def _check_move(m, kinds: str) -> dict:
+    """One message after the request, of one of ``kinds``."""
+    if not isinstance(m, dict) or not isinstance(m.get("k"), str) or m["k"] not in _MOVE_KEYS \
+            or m["k"] not in kinds:
+        raise _damaged("message")
+    _keys(m, *_MOVE_KEYS[m["k"]], what="message")
+    if m["k"] == "s":
+        _hex(m["s"], 2 * SEED_BYTES, "seed")
+    if "x" in m:
+        _check_action(m["x"])
+    if m["k"] == "d":
+        if not isinstance(m["d"], list) or len(m["d"]) > 10_000:
+            raise _damaged("dice")
+        for v in m["d"]:
+            _count(v, 1, 1000, "dice")
+    return m
+
+
+# --------------------------------------------------------------------------
+# The transcript: whose move, which stage, the result so far.
+
+#: last message -> the moves that may follow ("s0": a seed with no step).
+_NEXT = {"q": ("s0",), "s": ("d",), "d": ("sx", "e"), "e": ("g",), "g": ("s0",)}
+_WAITING = {
+    "q": "the player's answer (Roll)",
+    "s": "the GM's dice",
+    "d": "the player's next step or 'done'",
+    "e": "the GM's step or reveal",
+    "g": "the player to let the GM's step be rolled",
+}
+_THIS = {
+    "s0": "answers without a step", "sx": "takes a step", "e": "ends the player's turn",
+    "d": "brings dice", "g": "takes a step for the GM",
+}
+
+
+def _move(m: dict) -> str:
+    return ("sx" if "x" in m else "s0") if m["k"] == "s" else m["k"]
+
+
+def _turn(msgs: list, m: dict) -> None:
+    last = msgs[-1]["k"]
+    if _move(m) not in _NEXT[last]:
+        raise OutOfOrder(f"This link is out of order: the roll is waiting for {_WAITING[last]}, "
+                         f"but this link {_THIS[_move(m)]}.")
+
+
+def _stage_action(msgs: list) -> dict:
+    """The action the last seed (``s``) rolls."""
+    s, prev = msgs[-1], msgs[-2]
+    if "x" in s:
+        return s["x"]
+    return prev["x"] if prev["k"] == "g" else {"do": "roll"}
+
+
+#: A player's "done" (``e``) where the rules have a verb for ending a turn
+#: (Milhamah's opposed ``stand``: the opponent reacts only after it) is
+#: that step, with no dice, recorded in the result's stages.
+END_TURN = {"do": "stand"}
+
+
+def _end_turn(q: dict, stages: list) -> list:
+    """The stage a player's "done" adds: ``END_TURN`` when the rules allow
+    it now, else none."""
+    if not stages:
+        return []
+    result = rules.replay(q["y"], q["p"], stages)
+    return [{**END_TURN, "draws": []}] if END_TURN["do"] in (result.get("allowed") or []) else []
+
+
+def _stages(msgs: list) -> list:
+    """The ``stages`` a result records, rebuilt from the transcript."""
+    out, action = [], None
+    for i, m in enumerate(msgs):
+        if m["k"] == "s":
+            action = _stage_action(msgs[:i + 1])
+        elif m["k"] == "d":
+            out.append({**action, "draws": list(m["d"])})
+        elif m["k"] == "e":
+            out += _end_turn(msgs[0], out)
+    return out
+
+
+def _result(msgs: list):
+    stages = _stages(msgs)
+    if not stages:
+        return None
+    q = msgs[0]
+    return rules.replay(q["y"], q["p"], stages)
+
+
+def _roll_stage(msgs: list, secret: str, result):
+    """Roll the stage the last seed opens: (new result, its draws)."""
+    q, s = msgs[0], msgs[-1]
+    j = sum(1 for m in msgs if m["k"] == "d")
+    rng = FairRng(secret, s["s"], q["i"], j)
+    try:
+        if j == 0:
+            new = rules.roll(q["y"], q["p"], rng)
+        else:
+            new = rules.act(q["y"], q["p"], result, _stage_action(msgs), rng)
+    except SpecError as e:
+        raise StepRefused(f"This step is not allowed here: {e}.") from None
+    return new, new["stages"][-1]["draws"]
+
+
+def open_steps(result) -> tuple[bool, bool]:
+    """(may the player still take a step, may the GM) after ``result``:
+    the rules' own flags (Milhamah ``allowed``, Mirage ``can_pray``, ALKEMY
+    ``choice``). Open Tale and Jadeclaw have no steps. The player acts for
+    the initiator; the GM for the opponent, and draws the hit location."""
+    if not isinstance(result, dict):
+        return False, False
+    system = result.get("system")
+    if system == "milhamah":
+        mine = list(result.get("allowed") or [])
+        gm = bool(result.get("allowed_opponent")) or "hit_location" in mine
+        return bool(mine), gm
+    if system == "mirage":
+        return bool(result.get("can_pray")), False
+    if system == "alkemy":
+        opp = result.get("opponent")
+        return bool(result.get("choice")), isinstance(opp, dict) and bool(opp.get("choice"))
+    return False, False
+
+
+def _check_side(x: dict, role: str) -> None:
+    side = x.get("side")
+    if role == "player" and side not in (None, "initiator"):
+        raise StepRefused("A player's step acts on their own dice (side 'initiator').")
+    if role == "gm" and side != "opponent" and x.get("do") != "hit_location":
+        raise StepRefused("The GM's steps act for the opponent's side or draw the hit location; "
+                          "the player's own dice are the player's to choose.")
+
+
+def _try_step(msgs: list, x: dict, role: str) -> None:
+    """The step is allowed by the rules now (tried with throwaway dice: the
+    rules check a step before drawing)."""
+    _check_side(x, role)
+    q = msgs[0]
+    try:
+        rules.act(q["y"], q["p"], _result(msgs), x, random.Random(0))
+    except SpecError as e:
+        raise StepRefused(f"This step is not allowed here: {e}.") from None
+
+
+# --------------------------------------------------------------------------
+# Links out of a state.
+
+def _pack_msg_link(st: dict, n: int) -> str:
+    msgs = st["msgs"]
+    m = msgs[n]
+    if m["k"] == "q":
+        return share.encode_fair("q", {k: v for k, v in m.items() if k != "k"})
+    kind = "a" if m["k"] in ("s", "e") else "d"
+    return share.encode_fair(kind, {"i": st["rid"], "n": n, "h": transcript_hash(msgs[:n]), "m": m})
+
+
+def request_link(st: dict) -> str:
+    """The request link (``v1.q.``): the setup, the player, the commitment."""
+    return _pack_msg_link(st, 0)
+
+
+def reveal_link(st: dict) -> str:
+    """The final link (``v1.v.``): the secret, the request and every move;
+    the draws are left out (the verifier derives them)."""
+    if not st.get("revealed") or not st.get("secret"):
+        raise OutOfOrder("This roll is not revealed yet.")
+    msgs = st["msgs"]
+    q = msgs[0]
+    return share.encode_fair("v", {
+        "i": st["rid"], "h": transcript_hash(msgs), "c": q["c"], "z": st["secret"],
+        "q": {k: q[k] for k in _REQUEST_FIELDS if k in q and k != "i"},
+        "m": [m for m in msgs[1:] if m["k"] != "d"],
+    })
+
+
+def last_link(st: dict):
+    """The link this side sent last (to send again if it was lost), or None."""
+    if st.get("revealed"):
+        return reveal_link(st)
+    mine = ("q", "d", "g") if st["role"] == "gm" else ("s", "e")
+    for n in range(len(st["msgs"]) - 1, -1, -1):
+        if st["msgs"][n]["k"] in mine:
+            return _pack_msg_link(st, n)
+    return None
+
+
+# --------------------------------------------------------------------------
+# The GM's side.
+
+def _name(v, hi: int, field: str, empty: bool = False) -> str:
+    if not isinstance(v, str):
+        raise SpecError(field, "must be text")
+    v = " ".join(v.split())
+    if len(v) > hi or (not v and not empty):
+        raise SpecError(field, f"must be {'up to' if empty else '1 to'} {hi} characters")
+    return v
+
+
+def new_request(system: str, spec, player: str, label: str = "", *, existing=(), now=0,
+                entropy=secrets.token_bytes) -> dict:
+    """A GM's new request (state ``waiting``): a fresh secret and request id
+    (never one of ``existing``'s), the spec normalized. A bad spec or name
+    raises ``SpecError`` naming the field."""
+    spec = rules.normalize(system, spec)
+    player = _name(player, NAME_MAX, "player")
+    label = _name(label, LABEL_MAX, "label", empty=True)
+    taken = {s.get("rid") for s in existing if isinstance(s, dict)}
+    rid = entropy(RID_BYTES).hex()
+    for _ in range(8):
+        if rid not in taken:
+            break
+        rid = entropy(RID_BYTES).hex()
+    else:  # pragma: no cover - 48 random bits colliding eight times
+        raise RuntimeError("no fresh request id")
+    secret = entropy(SECRET_BYTES).hex()
+    q = {"k": "q", "i": rid, "y": system, "p": spec, "w": player}
+    if label:
+        q["l"] = label
+    q["c"] = commitment(q, secret)
+    return {"v": 1, "role": "gm", "rid": rid, "secret": secret, "msgs": [q], "revealed": False,
+            "created": now, "updated": now}
+
+
+def _append(st: dict, m: dict, now) -> dict:
+    return {**st, "msgs": st["msgs"] + [m], "updated": now}
+
+
+def _require(st: dict, role: str, lasts: tuple, doing: str) -> None:
+    if not isinstance(st, dict) or st.get("role") != role:
+        raise OutOfOrder(f"Only the {'GM' if role == 'gm' else 'player'} of this request can {doing}.")
+    if st.get("revealed"):
+        raise OutOfOrder("This roll is finished: its secret is revealed.")
+    last = st["msgs"][-1]["k"]
+    if last not in lasts:
+        raise OutOfOrder(f"Not now: the roll is waiting for {_WAITING[last]}.")
+
+
+def gm_step(st: dict, action: dict, *, now=0) -> tuple[dict, str]:
+    """The GM's own step, once the player has passed: fixed in a link before
+    the player's seed for it exists."""
+    _require(st, "gm", ("e",), "take the GM's step")
+    _check_action(action)
+    _try_step(st["msgs"], action, "gm")
+    st = _append(st, {"k": "g", "x": action}, now)
+    return st, last_link(st)
+
+
+def reveal(st: dict, *, now=0) -> tuple[dict, str]:
+    """End the roll and reveal the secret (after dice, or after the player
+    passed)."""
+    _require(st, "gm", ("d", "e"), "reveal the roll")
+    st = {**st, "revealed": True, "updated": now}
+    return st, reveal_link(st)
+
+
+def _gm_after(st: dict, result, now) -> tuple[dict, str | None]:
+    """After a player's move: reveal at once when no one can act; after
+    dice, the dice link to send; after the player passed with a GM step
+    still possible, nothing yet (the GM steps or reveals)."""
+    player_may, gm_may = open_steps(result)
+    last = st["msgs"][-1]["k"]
+    if (last == "d" and not player_may and not gm_may) or (last == "e" and not gm_may):
+        return reveal(st, now=now)
+    return st, (last_link(st) if last == "d" else None)
+
+
+def _gm_receive(st: dict, m: dict, now) -> tuple[dict, str]:
+    _turn(st["msgs"], m)
+    result = _result(st["msgs"])
+    if m["k"] == "s":
+        msgs = st["msgs"] + [m]
+        if "x" in m:
+            _check_side(m["x"], "player")
+        result, draws = _roll_stage(msgs, st["secret"], result)
+        st = {**st, "msgs": msgs + [{"k": "d", "d": draws}], "updated": now}
+    else:
+        st = _append(st, m, now)
+        result = _result(st["msgs"])  # a "done" may end the player's turn in the rules too
+    return _gm_after(st, result, now)
+
+
+# --------------------------------------------------------------------------
+# The player's side.
+
+def _new_seed(entropy) -> str:
+    return entropy(SEED_BYTES).hex()
+
+
+def answer(st: dict, *, now=0, entropy=secrets.token_bytes) -> tuple[dict, str]:
+    """The player's Roll (or "let the GM roll its step"): a fresh seed."""
+    _require(st, "player", ("q", "g"), "answer")
+    st = _append(st, {"k": "s", "s": _new_seed(entropy)}, now)
+    return st, last_link(st)
+
+
+def step(st: dict, action: dict, *, now=0, entropy=secrets.token_bytes) -> tuple[dict, str]:
+    """The player's step (a reroll, a prayer, a keep), sent with the fresh
+    seed its dice will come from."""
+    _require(st, "player", ("d",), "take a step")
+    _check_action(action)
+    _try_step(st["msgs"], action, "player")
+    st = _append(st, {"k": "s", "s": _new_seed(entropy), "x": action}, now)
+    return st, last_link(st)
+
+
+def pass_turn(st: dict, *, now=0) -> tuple[dict, str]:
+    """The player is done: the turn goes to the GM (who reveals)."""
+    _require(st, "player", ("d",), "end the turn")
+    st = _append(st, {"k": "e"}, now)
+    return st, last_link(st)
+
+
+def _player_receive(st: dict, m: dict, now) -> dict:
+    msgs = st["msgs"]
+    _turn(msgs, m)
+    if m["k"] == "g":
+        _try_step(msgs, m["x"], "gm")
+    else:
+        try:
+            rules.replay(msgs[0]["y"], msgs[0]["p"], _stages(msgs + [m]))
+        except SpecError as e:
+            raise WrongDice(f"The dice in this link do not fit the roll ({e}).") from None
+    return _append(st, m, now)
+
+
+# --------------------------------------------------------------------------
+# Opening a link.
+
+def _find(requests, role: str, rid: str):
+    for st in requests or ():
+        if isinstance(st, dict) and st.get("role") == role and st.get("rid") == rid:
+            return st
+    return None
+
+
+def _decode(fragment) -> tuple[str, dict]:
+    try:
+        link = share.decode(fragment)
+    except share.ShareError as e:
+        raise DamagedLink(str(e)) from None
+    if link["kind"] != "fair":
+        raise DamagedLink("This is a roll setup or result link, not part of a fair roll.")
+    return link["fair"], link["data"]
+
+
+def _opened(kind, st=None, reply=None, note="", verified=None, entry=None) -> dict:
+    rid = st["rid"] if st else (verified or {}).get("rid")
+    return {"kind": share.FAIR_KINDS[kind], "rid": rid,
+            "role": st["role"] if st else None, "state": st, "reply": reply, "note": note,
+            "verified": verified, "entry": entry}
+
+
+def _open_request(data: dict, requests, now) -> dict:
+    if "k" in data:
+        raise _damaged("request")
+    q = _check_request({"k": "q", **data})
+    old = _find(requests, "player", q["i"])
+    if old is not None:
+        if old["msgs"][0] == q:
+            return _opened("q", old, note="You already have this request; nothing changed.")
+        raise ReusedRequest("This request reuses the id of another request you hold "
+                            f"({old['msgs'][0]['w']}'s {rules.TITLES[old['msgs'][0]['y']]} roll); "
+                            "it was not opened.")
+    st = {"v": 1, "role": "player", "rid": q["i"], "msgs": [q], "revealed": False,
+          "created": now, "updated": now}
+    return _opened("q", st, note=f"A {rules.TITLES[q['y']]} roll requested by the GM for {q['w']}.")
+
+
+def _owner(requests, role: str, n: int, h: str):
+    for st in requests or ():
+        if (isinstance(st, dict) and st.get("role") == role and len(st.get("msgs", ())) >= n
+                and transcript_hash(st["msgs"][:n]) == h):
+            return st
+    return None
+
+
+def _position(st: dict, n: int, h: str, m: dict, requests) -> bool:
+    """Where the link falls in this transcript: True if it was already
+    opened (identical), False if it is the next move; otherwise refused."""
+    msgs = st["msgs"]
+    if n <= len(msgs) and transcript_hash(msgs[:n]) != h:
+        other = _owner(requests, st["role"], n, h)
+        if other is not None and other is not st:
+            q = other["msgs"][0]
+            raise OtherRequest(f"This link belongs to another request ({q['w']}'s "
+                               f"{rules.TITLES[q['y']]} roll), not to this one.")
+        raise Tampered("This link does not follow from the roll as your page has it: a field "
+                       "was changed on the way, or it belongs to another request.")
+    if n < len(msgs):
+        if msgs[n] == m:
+            return True
+        if n == 1 and m["k"] == "s":
+            raise AlreadyAnswered("This request was already answered with another seed: a second "
+                                  "answer would be a second roll, so it is refused.")
+        raise OutOfOrder("This link is older than the roll as your page has it, and differs "
+                         "from what happened then; it was not used.")
+    if n > len(msgs):
+        raise OutOfOrder(f"A link is missing: this is move {n + 1} of the roll but your page "
+                         f"has {len(msgs)}. Open the links in the order they were sent.")
+    if st.get("revealed"):
+        raise OutOfOrder("This roll is finished: its secret is already revealed.")
+    return False
+
+
+def _open_move(kind: str, data: dict, requests, now) -> dict:
+    _keys(data, {"i", "n", "h", "m"}, what="link")
+    rid = _hex(data["i"], 2 * RID_BYTES, "request id")
+    n = _count(data["n"], 1, MAX_MSGS - 1, "place in the roll")
+    h = _hex(data["h"], H_CHARS, "fingerprint")
+    m = _check_move(data["m"], "se" if kind == "a" else "dg")
+    role = "gm" if kind == "a" else "player"
+    st = _find(requests, role, rid)
+    if st is None:
+        raise UnknownRequest("This answer is for a request this page did not make (or that was "
+                             "deleted from its list)." if kind == "a" else
+                             "This link is for a request you have not opened on this page: "
+                             "open the GM's request link first.")
+    if _position(st, n, h, m, requests):
+        return _opened(kind, st, reply=last_link(st), note="This link was already opened; nothing changed.")
+    if kind == "a":
+        new, reply = _gm_receive(st, m, now)
+        note = ("The roll is revealed: send the final link." if new["revealed"] else
+                "Send the dice back." if reply else "The player is done: take the GM's step or reveal.")
+        entry = history_entry(new) if new["revealed"] else None
+        return _opened(kind, new, reply=reply, note=note, entry=entry)
+    new = _player_receive(st, m, now)
+    note = "The GM asks to roll its step." if m["k"] == "g" else "The dice as the GM's page reports them."
+    return _opened(kind, new, note=note)
+
+
+def is_link(fragment) -> bool:
+    """Whether a URL fragment is a fair-roll link (so the page sends it
+    here rather than to ``share.open_link``).
+
+    >>> is_link("#v1.q.abc"), is_link("v1.v.x"), is_link("#v1.s.abc"), is_link(None)
+    (True, True, False, False)
+    """
+    if not isinstance(fragment, str):
+        return False
+    parts = (fragment[1:] if fragment.startswith("#") else fragment).split(".", 2)
+    return len(parts) == 3 and parts[0] == "v1" and parts[1] in share.FAIR_KINDS
+
+
+def open_link(fragment, requests=(), *, now=0) -> dict:
+    """Open a fair-roll link against the requests this page holds (GM's
+    and player's states). Returns ``{"kind", "rid", "role", "state" (the
+    new state, to replace the stored one; None for a third party), "reply"
+    (the link to send back, or None), "note", "verified" (a reveal's view),
+    "entry" (a history entry when a roll was verified)}``. A refused link
+    raises a ``FairError``; nothing changed."""
+    kind, data = _decode(fragment)
+    if kind == "q":
+        return _open_request(data, requests, now)
+    if kind in ("a", "d"):
+        return _open_move(kind, data, requests, now)
+    return _open_reveal(data, requests, now)
+
+
+# --------------------------------------------------------------------------
+# The reveal: anyone can check it.
+
+def _derive(q: dict, secret: str, moves) -> tuple[list, dict]:
+    """The whole transcript from the request, the secret and the moves
+    (every s, e, g): every draw derived, every move checked in turn."""
+    if not isinstance(moves, list) or len(moves) > MAX_MSGS:
+        raise _damaged("list of moves")
+    msgs, result = [q], None
+    for m in moves:
+        _check_move(m, "seg")
+        _turn(msgs, m)
+        msgs.append(m)
+        if m["k"] == "s":
+            result, draws = _roll_stage(msgs, secret, result)
+            msgs.append({"k": "d", "d": draws})
+        elif m["k"] == "e":
+            result = _result(msgs)
+        if len(msgs) > MAX_MSGS:
+            raise _damaged("list of moves")
+    return msgs, result
+
+
+def _rebuild(q: dict, secret: str, moves) -> tuple[list, dict]:
+    """A revealed transcript: at least the roll, ending after dice or the
+    player's pass (the only points where the GM reveals)."""
+    msgs, result = _derive(q, secret, moves)
+    if msgs[-1]["k"] not in ("d", "e") or result is None:
+        raise OutOfOrder("This final link ends in the middle of a step.")
+    return msgs, result
+
+
+def verify(data: dict) -> dict:
+    """Check a reveal link's data on its own (what a third party can do):
+    the secret matches the commitment, every draw follows from it, the
+    transcript hash matches, the outcome is ``rules.replay``'s. Returns
+    ``{"msgs", "result", "secret", "commit", "player", "label", "rid",
+    "fingerprint", "transcript"}``."""
+    _keys(data, {"i", "h", "c", "z", "q", "m"}, what="final link")
+    _keys(data["q"], {"y", "p", "w"}, {"l"}, "request")
+    q = _check_request({"k": "q", "i": data["i"], **data["q"], "c": data["c"]})
+    secret = _hex(data["z"], 2 * SECRET_BYTES, "secret")
+    h = _hex(data["h"], H_CHARS, "fingerprint")
+    if commitment(q, secret) != q["c"]:
+        raise WrongSecret("The GM's secret in this link does not match the commitment made before "
+                          "the roll: the secret or the roll's setup was changed afterwards, so "
+                          "these dice cannot be trusted.")
+    msgs, result = _rebuild(q, secret, data["m"])
+    if transcript_hash(msgs) != h:
+        raise Tampered("This final link was changed after it was made: its fingerprint does not "
+                       "match its steps.")
+    result = rules.replay(q["y"], q["p"], _stages(msgs))
+    return {"msgs": msgs, "result": result, "secret": secret, "commit": q["c"], "player": q["w"],
+            "label": q.get("l", ""), "rid": q["i"], "fingerprint": fingerprint(q["c"]),
+            "transcript": fingerprint(h)}
+
+
+def _step_name(msgs: list, i: int) -> str:
+    stage = sum(1 for m in msgs[:i + 1] if m["k"] == "d")
+    return "the roll" if stage <= 1 else f"step {stage - 1}"
+
+
+def _mismatch(mine: list, theirs: list, i: int) -> FairError:
+    if i == 0:
+        a = {k: v for k, v in mine[0].items() if k != "c"}
+        b = {k: v for k, v in theirs[0].items() if k != "c"}
+        if a == b:
+            return WrongSecret("The GM's revealed secret does not match the commitment it sent "
+                               "with the request: these dice cannot be trusted.")
+        return OtherRequest("This reveal is for another request than the one you hold "
+                            "(its setup differs).")
+    if i == 1 and mine[1]["k"] == theirs[1]["k"] == "s":
+        return AlreadyAnswered("The GM's page rolled another answer than yours for this request: "
+                               "someone else pressed Roll first, or your answer was changed on the way.")
+    if mine[i]["k"] == "d" and theirs[i]["k"] == "d":
+        return WrongDice(f"The dice the GM's page sent for {_step_name(mine, i)} are not the dice "
+                         "its secret gives: they were changed.")
+    return Tampered(f"This reveal differs from the roll as your page has it (move {i + 1}): "
+                    "seeds or steps you sent were changed.")
+
+
+def _compare(mine: list, theirs: list) -> str:
+    """The reveal's transcript against this page's own copy: equal, or one
+    more set of dice (revealed at once), or missing this side's own last
+    move (the GM revealed before it arrived). Anything else is refused."""
+    for i, (a, b) in enumerate(zip(mine, theirs)):
+        if a != b:
+            raise _mismatch(mine, theirs, i)
+    extra = theirs[len(mine):]
+    if not extra and len(mine) == len(theirs):
+        return ""
+    if len(extra) == 1 and extra[0]["k"] == "d":
+        return ""
+    if not extra and len(mine) == len(theirs) + 1 and mine[-1]["k"] in ("s", "e"):
+        return "The GM revealed the roll before your last move reached it; that move was not rolled."
+    if extra:
+        raise Tampered("This reveal contains moves your page never sent or saw.")
+    raise Tampered("This reveal leaves out moves your page holds.")
+
+
+def _open_reveal(data: dict, requests, now) -> dict:
+    ver = verify(data)
+    st = _find(requests, "player", ver["rid"]) or _find(requests, "gm", ver["rid"])
+    if st is None:
+        entry = _entry(ver["result"], ver["player"], ver["label"], data)
+        return _opened("v", None, note="Fair roll, verified ✓", verified=_verified_view(ver),
+                       entry=entry)
+    note = _compare(st["msgs"], ver["msgs"])
+    if st.get("revealed"):
+        return _opened("v", st, note="This roll was already verified; nothing changed.",
+                       verified=_verified_view(ver))
+    new = {**st, "msgs": ver["msgs"], "secret": ver["secret"], "revealed": True, "updated": now}
+    return _opened("v", new, note=note or "Fair roll, verified ✓", verified=_verified_view(ver),
+                   entry=history_entry(new))
+
+
+def _verified_view(ver: dict) -> dict:
+    player_may, _gm = open_steps(ver["result"])
+    early = ver["msgs"][-1]["k"] == "d" and player_may
+    return {"result": ver["result"], "player": ver["player"], "label": ver["label"],
+            "rid": ver["rid"], "fingerprint": ver["fingerprint"], "transcript": ver["transcript"],
+            "steps": len(ver["result"]["stages"]) - 1, "ended_early": early}
+
+
+# --------------------------------------------------------------------------
+# Views for the page.
+
+def status(st: dict) -> str:
+    """GM: waiting → rolled → revealed. Player: received → answered →
+    rolled → … → verified."""
+    last = st["msgs"][-1]["k"]
+    if st["role"] == "gm":
+        return "revealed" if st.get("revealed") else ("waiting" if last == "q" else "rolled")
+    if st.get("revealed"):
+        return "verified"
+    return {"q": "received", "s": "answered", "e": "answered"}.get(last, "rolled")
+
+
+def turn(st: dict):
+    """Whose move: "player", "gm", or None once revealed."""
+    if st.get("revealed"):
+        return None
+    return "gm" if st["msgs"][-1]["k"] in ("s", "e") else "player"
+
+
+def view(st: dict, now=0) -> dict:
+    """What the Requests list and the tray show for one request."""
+    q = st["msgs"][0]
+    result = _result(st["msgs"])
+    player_may, gm_may = open_steps(result)
+    last = st["msgs"][-1]
+    return {
+        "rid": st["rid"], "role": st["role"], "status": status(st), "turn": turn(st),
+        "system": q["y"], "title": rules.TITLES[q["y"]], "spec": q["p"], "player": q["w"],
+        "label": q.get("l", ""), "fingerprint": fingerprint(q["c"]), "result": result,
+        "player_may_step": player_may and last["k"] == "d", "gm_may_step": gm_may and last["k"] == "e",
+        "gm_action": last["x"] if last["k"] == "g" else None,
+        "created": st.get("created", 0), "updated": st.get("updated", 0),
+        "overdue": (st["role"] == "player" and not st.get("revealed")
+                    and now - st.get("updated", 0) > OPEN_TOO_LONG_MS),
+        "link": last_link(st),
+    }
+
+
+def public(st: dict) -> dict:
+    """The state without the GM's secret while it is still secret."""
+    if st.get("revealed") or "secret" not in st:
+        return dict(st)
+    return {k: v for k, v in st.items() if k != "secret"}
+
+
+# --------------------------------------------------------------------------
+# History: where a result came from.
+
+def _entry(result: dict, player: str, label: str, reveal_data: dict) -> dict:
+    name = f"Fair roll: {player}" + (f" — {label}" if label else "")
+    return {"system": result["system"], "result": result, "label": name, "source": "fair",
+            "fair": share.encode_fair("v", reveal_data)}
+
+
+def history_entry(st: dict) -> dict:
+    """A history entry for a revealed request: the result, a label, and the
+    reveal link itself, so the label can be checked again later."""
+    q = st["msgs"][0]
+    link = reveal_link(st)
+    return {"system": q["y"], "result": _result(st["msgs"]),
+            "label": f"Fair roll: {q['w']}" + (f" — {q['l']}" if q.get("l") else ""),
+            "source": "fair", "fair": link}
+
+
+def provenance_key(entry) -> str:
+    """"fair" only if the entry carries a reveal link that verifies and
+    gives this very result; "shared" for a result opened from a link (or a
+    fair claim that does not verify); otherwise "here"."""
+    if not isinstance(entry, dict):
+        return "shared"
+    if entry.get("source") == "fair":
+        return "fair" if _entry_verifies(entry) else "shared"
+    if entry.get("source") == "shared" or entry.get("label") == "Shared link":
+        return "shared"
+    return "here"
+
+
+def provenance(entry) -> str:
+    """"rolled here", "fair roll, verified" or "shared result, faces as
+    reported"."""
+    return PROVENANCE[provenance_key(entry)]
+
+
+def _entry_verifies(entry: dict) -> bool:
+    try:
+        kind, data = _decode(entry.get("fair"))
+        if kind != "v":
+            return False
+        ver = verify(data)
+    except (FairError, SpecError):
+        return False
+    result = entry.get("result")
+    return (isinstance(result, dict) and entry.get("system") == ver["result"]["system"]
+            and result.get("stages") == ver["result"]["stages"])
+
+
+# --------------------------------------------------------------------------
+# Storage: the page keeps every request (both roles) in one list.
+
+def _check_state_form(st) -> None:
+    _keys(st, {"v", "role", "rid", "msgs", "revealed", "created", "updated"}, {"secret"}, "request")
+    if st["v"] != 1 or st["role"] not in ("gm", "player") or not isinstance(st["revealed"], bool):
+        raise _damaged("request")
+    if not isinstance(st["msgs"], list) or not 1 <= len(st["msgs"]) <= MAX_MSGS:
+        raise _damaged("request")
+    for t in (st["created"], st["updated"]):
+        if isinstance(t, bool) or not isinstance(t, (int, float)):
+            raise _damaged("time")
+
+
+def _check_state(st) -> dict:
+    """A stored state, every part checked again (a corrupt or hostile store
+    loses only the entries that fail)."""
+    _check_state_form(st)
+    q = _check_request(st["msgs"][0])
+    if q["i"] != st["rid"]:
+        raise _damaged("request id")
+    msgs = [q]
+    for m in st["msgs"][1:]:
+        _check_move(m, "sedg")
+        _turn(msgs, m)
+        msgs.append(m)
+    if "secret" in st:
+        secret = _hex(st["secret"], 2 * SECRET_BYTES, "secret")
+        if commitment(q, secret) != q["c"]:
+            raise WrongSecret("A stored request's secret does not match its commitment.")
+        if _derive(q, secret, [m for m in msgs[1:] if m["k"] != "d"])[0] != msgs:
+            raise WrongDice("A stored request's dice are not the dice its secret gives.")
+    elif st["role"] == "gm" or st["revealed"]:
+        raise _damaged("secret")
+    _result(msgs)
+    return st
+
+
+def dump_requests(states: list) -> str:
+    """The requests list as stored text (and as exported with the history:
+    it holds the GM's open secrets, so the export stays the GM's)."""
+    return json.dumps({"v": 1, "requests": list(states)[:MAX_REQUESTS]}, ensure_ascii=False,
+                      separators=(",", ":"))
+
+
+def load_requests(text) -> tuple[list, str | None]:
+    """Requests from stored text, and a warning to show if any were unusable."""
+    if not text:
+        return [], None
+    if not isinstance(text, str) or len(text) > 4_000_000 or share._depth(text) > 40:
+        return [], "The stored fair-roll requests could not be read; a fresh list was started."
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return [], "The stored fair-roll requests could not be read; a fresh list was started."
+    if not isinstance(data, dict) or data.get("v") != 1 or not isinstance(data.get("requests"), list):
+        return [], "The stored fair-roll requests have an unknown shape; a fresh list was started."
+    good, seen = [], set()
+    for st in data["requests"][:MAX_REQUESTS]:
+        try:
+            _check_state(st)
+        except (FairError, SpecError, KeyError, TypeError):
+            continue
+        if (st["role"], st["rid"]) not in seen:  # a copy of one already read counts as unusable
+            seen.add((st["role"], st["rid"]))
+            good.append(st)
+    bad = min(len(data["requests"]), MAX_REQUESTS) - len(good)
+    warning = f"{bad} stored fair-roll request(s) could not be read and are not shown." if bad else None
+    return good, warning
+

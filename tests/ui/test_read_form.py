@@ -1,0 +1,89 @@
+"""Every field at fault is named at once (issue 16, item 5): ``tab.read_form``
+sets each wrong field back to its default and reads the form again, so a
+form with two mistakes shows two messages, each at its own field; a number
+box holding text that is not a number is a mistake too, not its default."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules
+import tab
+import ui_alkemy
+import ui_jadeclaw
+import ui_milhamah
+import ui_mirage
+import ui_open_tale
+from static_form import static_form
+
+TABS = (ui_milhamah, ui_open_tale, ui_mirage, ui_alkemy, ui_jadeclaw)
+GARBAGE = ["!!"]
+
+
+@pytest.mark.parametrize("ui", TABS, ids=lambda u: u.SYSTEM)
+def test_the_form_as_it_opens_reads_cleanly(ui):
+    form = static_form(ui.SYSTEM)
+    reading = tab.read_form(ui, form.fields, form.fields)
+    assert reading.errors == []
+    assert reading.spec == rules.normalize(ui.SYSTEM, ui.spec_from_form(form.fields))
+
+
+@pytest.mark.parametrize("ui", TABS, ids=lambda u: u.SYSTEM)
+def test_every_wrong_field_is_named_at_once(ui):
+    """Each control that is refused when it alone holds garbage is named,
+    at its own error slot, when all of them hold garbage together; the
+    fields come back set to their defaults, which make a valid spec."""
+    form = static_form(ui.SYSTEM)
+    defaults = form.fields
+    alone = set()
+    for name in form.names:
+        errors = tab.read_form(ui, {**defaults, name: GARBAGE}, defaults).errors
+        if errors:
+            assert [e.field for e in errors] == [name], (name, errors)
+            alone.add(name)
+    assert len(alone) >= 3  # every tab has several fields the rules check
+    reading = tab.read_form(ui, {**defaults, **{n: GARBAGE for n in alone}}, defaults)
+    assert {e.field for e in reading.errors} == alone
+    assert all(e.field in form.slots for e in reading.errors)  # each has a place to be shown
+    assert reading.spec is not None
+    assert all(reading.fields[n] == defaults.get(n, []) for n in alone)
+    # read once, the form and the rules stop at the first
+    with pytest.raises(rules.SpecError):
+        rules.normalize(ui.SYSTEM, ui.spec_from_form({**defaults, **{n: GARBAGE for n in alone}}))
+
+
+def test_alkemy_characteristic_and_bonus_are_both_named():
+    """The issue's case: characteristic −5 with bonus 50 names both, with
+    the rules' own words."""
+    defaults = static_form("alkemy").fields
+    reading = tab.read_form(ui_alkemy, {**defaults, "characteristic": ["-5"], "bonus": ["50"]}, defaults)
+    assert [e.field for e in reading.errors] == ["characteristic", "bonus"]
+    assert "-5" in reading.errors[0].detail and "50" in reading.errors[1].detail
+
+
+def test_text_in_a_number_box_is_an_error_not_the_default():
+    """'abc' in Milhamah's X: the browser reports the value as '' (which
+    spec_from_form reads as X = 3) and validity.badInput; read_form names
+    the field."""
+    defaults = static_form("milhamah").fields
+    fields = {**defaults, "rerolls": [""]}
+    assert tab.read_form(ui_milhamah, fields, defaults).errors == []  # what went wrong before
+    reading = tab.read_form(ui_milhamah, fields, defaults, bad=["rerolls"])
+    assert [(e.field, e.detail) for e in reading.errors] == [("rerolls", tab.NOT_A_NUMBER)]
+
+
+def test_an_error_no_field_explains_stops_the_search():
+    """A cross-field error whose field already holds its default is named
+    once, and the search ends (no endless loop, no spec)."""
+    class Stubborn:
+        SYSTEM = "jadeclaw"
+        calls = 0
+
+        @classmethod
+        def spec_from_form(cls, fields):
+            cls.calls += 1
+            raise rules.SpecError("_form", "these fields do not go together")
+
+    reading = tab.read_form(Stubborn, {"dice": ["d8"]}, {"dice": ["d8"]})
+    assert [e.field for e in reading.errors] == ["_form"] and reading.spec is None
+    assert Stubborn.calls == 1
