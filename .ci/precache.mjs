@@ -29,6 +29,14 @@ for (const m of html.matchAll(/\b(?:href|src|config)="\.\/([^"#?]+)"/g)) add(m[1
 // pyscript.toml: the interpreter and every [files] source.
 const toml = readFileSync(join(root, "pyscript.toml"), "utf8");
 for (const m of toml.matchAll(/^\s*"(\.\/[^"]+)"\s*=/gm)) add(m[1]);
+const interpreter = toml.match(/^\s*interpreter\s*=\s*"\.\/([^"]+)"/m);
+if (interpreter) add(interpreter[1]);
+
+// Our JS modules: the interpreter module imports its helpers, and the
+// snapshot Worker is started from a URL, neither visible in index.html.
+for (const f of readdirSync(join(root, "static/js"))) {
+  if (/\.m?js$/.test(f)) add(`static/js/${f}`);
+}
 
 // The CSS files' url(...) references (fonts), relative to each css file.
 for (const p of [...files].filter((f) => f.endsWith(".css"))) {

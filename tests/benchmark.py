@@ -4,9 +4,18 @@ one run, alternating, in headless Debian Chromium on this machine.
 
     bash .ci/dev bench            # or: .venv/bin/python tests/benchmark.py [--runs 7]
 
+Each run keeps one browser profile on disk per page, as a player's tablet
+does: a cold first visit; for the app, the memory snapshot being made in
+the background (its time, sizes, and the main thread's longest task
+meanwhile); a repeat visit with the server up; one with the server stopped
+(the returning visit: the app from its snapshot, the floor's plain warm
+start); for the app, one with its snapshot dropped (the fallback start);
+then the browser is closed and started again on the same profile, server
+still stopped (a returning visit after the browser was closed).
+
 It prints one table and writes .bench/results.json. Figures are medians and
-p95 over the runs; the machine is shared and noisy, so read the ratios.
-Not part of CI.
+p95 over the runs; the machine is shared and noisy, so read the ratios (the
+load average is printed with them). Not part of CI.
 """
 
 from __future__ import annotations
@@ -255,6 +264,8 @@ def first_visit_bytes(pw, kind: str, with_sw: bool) -> int:
         page.wait_for_selector("body[data-ready]", state="attached", timeout=120_000)
         if with_sw:
             wait_controlled(page)
+            if kind == "app":
+                wait_snapshot(page)  # the Worker that makes it fetches nothing from the server
             time.sleep(0.5)
         else:
             time.sleep(3.0)
@@ -307,35 +318,88 @@ def tap_and_type(page) -> list[float]:
     return page.evaluate("window.__long")
 
 
-def load_times(pw, url: str, server_stop=None):
-    """One cold load in a fresh profile, then a warm reload (disk cache or
-    service worker); returns (cold ms, warm ms, bytes list)."""
-    profile = tempfile.mkdtemp(prefix="bench-profile-")
+# Every main-thread long task from the page's start: [start, duration] (ms).
+LONGTASK_PROBE = """
+(() => {
+  window.__longAll = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__longAll.push([e.startTime, e.duration]);
+  }).observe({type: 'longtask'});
+})();
+"""
+
+SNAPSHOT_FINAL = ("stored", "refused", "unstored", "too-big", "error", "timeout")
+
+# How the snapshot's making went: the worker's own figures, the wall time
+# from "making" to its answer, and the longest main-thread task meanwhile.
+SNAPSHOT_MADE = """
+() => {
+  const mark = (n) => performance.getEntriesByName(n)[0]?.startTime;
+  const from = mark('dice:snapshot-making'), to = mark('dice:snapshot-done');
+  const during = (window.__longAll || []).filter(([t, d]) => t + d >= from && t <= to).map(([, d]) => d);
+  return {state: document.body.dataset.snapshot, answer: window.diceSnapshot || null,
+          wall: to - from, longest: Math.max(0, ...during), long_tasks: during.length};
+}
+"""
+
+DROP_SNAPSHOT = "() => import('./static/js/snapshot-store.mjs').then((s) => s.drop())"
+
+
+def wait_snapshot(page, timeout_s=240) -> dict | None:
+    """Waits until the app has made (or given up on) its snapshot."""
+    for _ in range(timeout_s * 4):
+        if page.get_attribute("body", "data-snapshot") in SNAPSHOT_FINAL:
+            return page.evaluate(SNAPSHOT_MADE)
+        page.wait_for_timeout(250)
+    return None
+
+
+def launch(pw, profile: str):
     ctx = pw.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, args=ARGS,
                                                 viewport={"width": 1024, "height": 768})
+    ctx.add_init_script(READY_PROBE)
+    ctx.add_init_script(LONGTASK_PROBE)
+    return ctx
+
+
+def ready_at(page, url: str, timeout=120_000) -> tuple[float, str | None]:
+    """Navigates to ``url`` (via about:blank) and returns (ms from navigation
+    start to body[data-ready], how Python started)."""
+    page.goto("about:blank")
+    page.goto(url)
+    page.wait_for_selector("body[data-ready]", state="attached", timeout=timeout)
+    return page.evaluate("window.__readyAt"), page.get_attribute("body", "data-start")
+
+
+def load_times(pw, url: str, kind: str, server_stop) -> dict:
+    """One profile on disk, as a player's tablet keeps it: a cold first
+    visit; for the app, the snapshot being made; a repeat visit (service
+    worker, server up); one with the server stopped; for the app, one with
+    its snapshot dropped (the fallback, a plain warm start); then the
+    browser is closed and started again on the same profile, server still
+    stopped: the returning visit."""
+    profile = tempfile.mkdtemp(prefix="bench-profile-")
+    out: dict = {}
+    ctx = launch(pw, profile)
     try:
-        ctx.add_init_script(READY_PROBE)
         page = ctx.new_page()
-        page.goto(url)
-        page.wait_for_selector("body[data-ready]", state="attached", timeout=120_000)
-        cold = page.evaluate("window.__readyAt")
-        fetched = page.evaluate(BYTES)
+        out["cold"], out["cold_start"] = ready_at(page, url)
+        out["fetched"] = page.evaluate(BYTES)
         wait_controlled(page)  # let the service worker finish its precache
-        page.goto("about:blank")
-        page.goto(url)
-        page.wait_for_selector("body[data-ready]", state="attached", timeout=120_000)
-        warm = page.evaluate("window.__readyAt")
-        offline = None
-        if server_stop is not None:
-            server_stop()
-            page.goto("about:blank")
-            try:
-                page.goto(url)
-                page.wait_for_selector("body[data-ready]", state="attached", timeout=30_000)
-                offline = page.evaluate("window.__readyAt")
-            except Exception:
-                offline = None
-        return cold, warm, offline, fetched
+        if kind == "app":
+            out["snapshot"] = wait_snapshot(page)
+        out["warm"], out["warm_start"] = ready_at(page, url)
+        server_stop()
+        out["offline"], out["offline_start"] = ready_at(page, url, 30_000)
+        if kind == "app":
+            page.evaluate(DROP_SNAPSHOT)
+            out["fallback"], out["fallback_start"] = ready_at(page, url, 30_000)
+            wait_snapshot(page)  # made again, offline, for the returning visit
+        ctx.close()
+        ctx = launch(pw, profile)
+        page = ctx.new_page()
+        out["returning"], out["returning_start"] = ready_at(page, url, 60_000)
+        return out
     finally:
         ctx.close()
         shutil.rmtree(profile, ignore_errors=True)
@@ -363,26 +427,36 @@ def main():
             httpd.shutdown()
         return
 
-    out: dict = {"runs": a.runs, "when": time.strftime("%Y-%m-%d %H:%M:%S"), "load": {}, "bytes": {}}
-    times = {k: {"cold": [], "warm": [], "offline": []} for k in ("app", "floor")}
+    out: dict = {"runs": a.runs, "when": time.strftime("%Y-%m-%d %H:%M:%S"), "load": {}, "bytes": {},
+                 "load_average_start": os.getloadavg()}
+    modes = ("cold", "warm", "offline", "fallback", "returning")
+    times = {k: {m: [] for m in modes} for k in ("app", "floor")}
+    starts = {m: [] for m in modes}
+    made = []
     bytes_seen = {}
     with sync_playwright() as pw:
         for run in range(a.runs):
             for kind in (("app", "floor") if run % 2 == 0 else ("floor", "app")):
                 httpd, base = serve(SITE)
                 url = base if kind == "app" else base + "tests/floor/index.html"
-                cold, warm, offline, fetched = load_times(
-                    pw, url, server_stop=lambda: (httpd.shutdown(), httpd.server_close()))
-                times[kind]["cold"].append(cold)
-                times[kind]["warm"].append(warm)
-                if offline is not None:
-                    times[kind]["offline"].append(offline)
+                r = load_times(pw, url, kind, server_stop=lambda: (httpd.shutdown(), httpd.server_close()))
+                for m in modes:
+                    if r.get(m) is not None:
+                        times[kind][m].append(r[m])
+                        if kind == "app":
+                            starts[m].append(r[m + "_start"])
+                if r.get("snapshot"):
+                    made.append(r["snapshot"])
                 if run == 0:
+                    fetched = r["fetched"]
                     raw = sum(f[1] for f in fetched)
                     gz = sum(gzip_size(f[0], base) for f in fetched)
                     bytes_seen[kind] = {"raw": raw, "gzip9": gz, "requests": len(fetched)}
-                print(f"run {run + 1}/{a.runs} {kind:5s} cold {cold:7.0f} ms  warm {warm:7.0f} ms"
-                      + (f"  offline {offline:7.0f} ms" if offline else ""), flush=True)
+                print(f"run {run + 1}/{a.runs} {kind:5s} " + "  ".join(
+                    f"{m} {r[m]:6.0f}" + (f" ({r[m + '_start']})" if kind == "app" else "")
+                    for m in modes if r.get(m) is not None), flush=True)
+                if r.get("snapshot"):
+                    print(f"  snapshot: {r['snapshot']}", flush=True)
 
         # The precache must not download Pyodide a second time: the bytes a
         # first visit costs with the worker against without it.
@@ -442,6 +516,9 @@ def main():
 
     for kind in times:
         out["load"][kind] = {k: summary(v) for k, v in times[kind].items() if v}
+    out["app_start_path"] = starts
+    out["snapshot_made"] = made
+    out["load_average"] = os.getloadavg()
     out["bytes"] = bytes_seen
     out["first_visit_server_bytes"] = sw_bytes
     out["long_tasks_ms"] = {"count": len(long_tasks), "over_200": sum(t > 200 for t in long_tasks),
@@ -461,13 +538,31 @@ def main():
 
     print("\n" + "=" * 72)
     print(f"{'measure':38s} {'app':>9s} {'floor':>9s}")
-    for mode in ("cold", "warm", "offline"):
+    labels = {"cold": "cold", "warm": "repeat, SW + server", "offline": "SW, server stopped",
+              "fallback": "no snapshot, SW, no server", "returning": "returning, new browser, no server"}
+    for mode in modes:
         ap_ = out["load"]["app"].get(mode)
-        fl_ = out["load"]["floor"].get(mode)
+        # The app without its snapshot is held against the floor's warm start too.
+        fl_ = out["load"]["floor"].get("offline" if mode == "fallback" else mode)
         if ap_:
-            label = {"cold": "cold", "warm": "repeat, SW + server", "offline": "SW, server stopped"}[mode]
-            row(f"ready to roll, {label} (p50)", ap_["p50"], fl_["p50"] if fl_ else None)
-            row(f"ready to roll, {label} (p95)", ap_["p95"], fl_["p95"] if fl_ else None)
+            row(f"ready, {labels[mode]} (p50)", ap_["p50"], fl_["p50"] if fl_ else None)
+            row(f"ready, {labels[mode]} (p95)", ap_["p95"], fl_["p95"] if fl_ else None)
+    for mode in modes:
+        print(f"{'app started from, ' + mode:38s} {', '.join(str(x) for x in starts[mode])}")
+    if made:
+        ok = [m for m in made if m["answer"] and m["answer"].get("ok")]
+        if ok:
+            med = lambda xs: statistics.median(xs)  # noqa: E731
+            print(f"{'snapshot made, worker time (p50)':38s} {med([m['answer']['makeMs'] for m in ok]):9.0f} ms"
+                  f"  (wall {med([m['wall'] for m in ok]):.0f} ms)")
+            print(f"{'snapshot size, raw / stored':38s} {ok[0]['answer']['raw'] / 1e6:9.1f} / "
+                  f"{med([m['answer']['stored'] for m in ok]) / 1e6:.1f} MB")
+        print(f"{'longest main-thread task while making':38s} {max(m['longest'] for m in made):9.0f} ms"
+              f"  (long tasks: {sum(m['long_tasks'] for m in made)} in {len(made)} makings;"
+              f" states {', '.join(m['state'] for m in made)})")
+    print(f"{'load average (1, 5, 15 min), start / end':38s} "
+          f"{' '.join(f'{x:.2f}' for x in out['load_average_start'])} / "
+          f"{' '.join(f'{x:.2f}' for x in out['load_average'])}")
     row("bytes, first visit (raw)", bytes_seen["app"]["raw"] / 1e3, bytes_seen["floor"]["raw"] / 1e3, "kB")
     row("bytes, first visit (gzip -9)", bytes_seen["app"]["gzip9"] / 1e3, bytes_seen["floor"]["gzip9"] / 1e3, "kB")
     for kind in ("app", "floor"):
