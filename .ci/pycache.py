@@ -32,32 +32,31 @@ def top_level_imports(path):
             yield node.module
 
 
-def ours(name):
+def ours(name, cwd=CWD):
     top = name.split(".", 1)[0]
-    return os.path.exists(f"{CWD}/{top}.py") or os.path.exists(f"{CWD}/{top}/__init__.py")
+    return os.path.exists(f"{cwd}/{top}.py") or os.path.exists(f"{cwd}/{top}/__init__.py")
 
 
-def start_set(main_py):
+def start_set(main_py, cwd=CWD):
     """The files of ours that importing ``main.py``'s imports loads."""
-    os.chdir(CWD)
-    sys.path.insert(0, CWD)
+    sys.path.insert(0, cwd)
     for name in top_level_imports(main_py):
-        if ours(name):
+        if ours(name, cwd):
             importlib.import_module(name)
     files = (getattr(m, "__file__", None) or "" for m in list(sys.modules.values()))
-    return sorted(f for f in files if f.startswith(CWD + "/") and f.endswith(".py"))
+    return sorted(f for f in files if f.startswith(cwd + os.sep) and f.endswith(".py"))
 
 
-def build(main_py):
+def build(main_py, cwd=CWD):
     """The zip's bytes: ``__pycache__/<name>.cpython-3XX.pyc`` beside each
-    source, as PyScript unpacks it into ``CWD``."""
+    source, as PyScript unpacks it into ``cwd``."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
-        for src in start_set(main_py):
+        for src in start_set(main_py, cwd):
             pyc = importlib.util.cache_from_source(src)
             py_compile.compile(src, cfile=pyc, dfile=src, doraise=True,
                                invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
-            info = zipfile.ZipInfo(os.path.relpath(pyc, CWD), date_time=(1980, 1, 1, 0, 0, 0))
+            info = zipfile.ZipInfo(os.path.relpath(pyc, cwd).replace(os.sep, "/"), date_time=(1980, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             with open(pyc, "rb") as f:
                 z.writestr(info, f.read())
