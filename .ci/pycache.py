@@ -20,6 +20,9 @@ import sys
 import zipfile
 
 CWD = "/home/pyodide"
+#: The zip's comment: a restored interpreter, which has every module imported
+#: already, skips an archive that ends with it (static/js/pyodide-snapshot.mjs).
+COMMENT = b"dice-table bytecode"
 
 
 def top_level_imports(path):
@@ -52,6 +55,7 @@ def build(main_py, cwd=CWD):
     source, as PyScript unpacks it into ``cwd``."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+        z.comment = COMMENT
         for src in start_set(main_py, cwd):
             pyc = importlib.util.cache_from_source(src)
             py_compile.compile(src, cfile=pyc, dfile=src, doraise=True,

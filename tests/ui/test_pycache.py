@@ -64,3 +64,12 @@ def test_each_pyc_is_checked_against_its_source(tmp_path):
         src = cwd / source_of(name)
         assert Path(importlib.util.cache_from_source(str(src))).name == Path(name).name
         assert data[8:16] == importlib.util.source_hash(src.read_bytes()), name
+
+
+def test_the_zip_ends_with_the_mark_a_restored_start_skips(tmp_path):
+    """static/js/pyodide-snapshot.mjs skips an archive whose last bytes are
+    this comment: the zip must end with it, and the script must name it."""
+    z = build(lay_out(tmp_path))
+    script = (ROOT / "static" / "js" / "pyodide-snapshot.mjs").read_text()
+    assert z.comment == b"dice-table bytecode"
+    assert f'encode("{z.comment.decode()}")' in script
