@@ -34,10 +34,11 @@ _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
 def escape(text: str) -> str:
     """``html.escape(text)``: the five characters HTML gives a meaning.
 
-    >>> escape('<a href="x">Tom & Jerry\'s</a>')
-    '&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#x27;s&lt;/a&gt;'
+    >>> print(escape("<b class='x'>Tom & Jerry</b>"))
+    &lt;b class=&#x27;x&#x27;&gt;Tom &amp; Jerry&lt;/b&gt;
     """
     return text.translate(_ESCAPES)
+
 
 #: The token a wild face carries, and the Hebrew letters' names, as the
 #: rules define them once (rules/milhamah_dice.json); a wild is drawn as a star.
