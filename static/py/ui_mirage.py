@@ -557,7 +557,8 @@ def _why(result: dict, best: list) -> str:
         ([d for d in dice if d.get("face") == 1],
          lambda: "a 1 cannot be rerolled, and a 1 left after the prayer costs a Condition"),
     ]
-    return "; ".join(words() for found, words in parts if found)
+    return "; ".join(words() for found, words in parts if found) or (
+        "every die is rerolled: no set of them gives a better chance")
 
 
 def _win(o: dict) -> float:

@@ -232,8 +232,7 @@ def test_pray_the_advised_dice(browser, base_url, size):
         assert "Why:" in page.inner_text("#odds-mirage") or len(advised) == len(labels)
         page.screenshot(path=f"/tmp/mirage-advice-{size[0]}.png", full_page=True)
         assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
-        other = next(i for i in range(len(labels)) if i not in advised or len(advised) == 1)
-        dice.nth(other).click()
+        dice.nth(advised[0]).click()  # your own choice: that die alone
         page.wait_for_selector('#odds-mirage [data-odds="choice"]', timeout=SLOW)
         assert "Your choice" in page.inner_text("#odds-mirage")
         page.click(f'{TRAY} [data-act="advice"]')
