@@ -380,7 +380,10 @@ def _own_pray_part(result: dict, ui: dict) -> str:
     if not targets:
         return hint + ('<p class="hint">Every die without a success shows 1: tap the dice to '
                        "reroll, or keep the roll.</p>")
-    return hint + _pray_button(targets, len(ones) < len(ui.get("selected") or ()))
+    tapped = len(ones) < len(_tapped(dice, ui))
+    if not tapped and targets == advice(result):  # the advised button already prays with these
+        return hint
+    return hint + _pray_button(targets, tapped)
 
 
 def _tiebreak_part(result: dict, ui: dict) -> str:

@@ -133,11 +133,24 @@ def test_tray_draws_dice_by_kind_and_offers_prayer():
     r = _roll({"attribute": 10, "skill": 8, "gear": [6], "skill_name": "grace"}, [10, 3, 2])
     html = ui.render_result(r, {"selected": []})
     assert html.count("data-die=") == 3
-    assert 'data-act="pray"' in html
+    assert r["best_prayer"] == [] and 'data-act="pray"' in html  # best play keeps it; the player may pray
+    assert "Pray: reroll 2 dice" in html and 'data-act="advice"' not in html
+
     for kind in ("kind-attribute", "kind-skill", "kind-gear"):
         assert kind in html
     assert "Attribute die (Agility)" in html and "Skill die (Grace)" in html
     assert "is-success" in html  # the 10 is marked a success
+
+
+def test_one_pray_button_when_the_advice_is_the_default():
+    """Untapped, a failure whose advice prays with every die without a
+    success shows one button (the advice), not two alike; a tap brings the
+    player's own prayer beside it."""
+    r = _roll({"attribute": 10, "skill": 8, "gear": [6], "skill_name": "grace"}, [5, 3, 2])
+    html = ui.render_result(r, {"selected": []})
+    assert r["best_prayer"] == [0, 1, 2] and 'data-act="advice"' in html and 'data-act="pray"' not in html
+    html = ui.render_result(r, {"selected": ["1"]})
+    assert 'data-act="advice"' in html and "Pray: reroll 1 die" in html
 
 
 def test_no_pray_button_on_a_passive_roll_or_after_praying():
