@@ -539,11 +539,14 @@ class _Engine:
     counting faces dominate it is. The first choice in enumeration order
     wins among exact ties of chance and size."""
 
-    def __init__(self, model: _Model, terminal, dt: int, low: int, budget):
+    def __init__(self, model: _Model, terminal, dt: int, low: int, budget, top: int):
         self.md = model
         self.terminal = terminal
         #: a score's bits below ``low`` break ties only after the dice count
         self.low = low
+        #: the best main part (score >> low) a terminal can have: a roll that
+        #: has it is kept (no reroll's weighted sum can exceed it)
+        self.top = top
         self.budget = budget
         self.dt = dt
         self.work = 0
@@ -585,7 +588,7 @@ class _Engine:
     def choose(self, r: int, state: int, agg: int, first: bool) -> tuple:
         """(score, choice or None = stop) with r rounds left."""
         stop = self.stop_score(r, agg, first)
-        if r <= 0 or not self.md.xe:
+        if r <= 0 or not self.md.xe or self.term(agg, first)[0] >> self.low >= self.top:
             return stop, None
         score, choice = self.reroll_best(r, state, agg)
         if choice is None or stop >> self.low >= score >> self.low:
@@ -880,6 +883,10 @@ class _Ctx:
                 | (int(natural) << 3 * F) | (int(outcome != _BOTCH) << 2 * F)
                 | (int(outcome == _CRIT) << F) | int(outcome == _NATS))
 
+    def top_main(self) -> int:
+        """The main part of the best score: meets, succeeds, natural, no botch."""
+        return self.score(_CRIT, True) >> 2 * self.F
+
     def read(self, agg: int) -> tuple:
         """(matches, successes, natural) of the initiator's agg."""
         cnt, wilds = self.md.split(agg)
@@ -906,7 +913,8 @@ class _Ctx:
             o = _outcome(spec, reward, matches, succ, natural, first and natural)
             return self.score(o, natural), 1 << (self.F * _field(succ, o, natural))
 
-        return self.engine(("solo", reward), lambda: _Engine(self.md, terminal, 1, 2 * self.F, self.budget))
+        return self.engine(("solo", reward), lambda: _Engine(self.md, terminal, 1, 2 * self.F, self.budget,
+                                                                 self.top_main()))
 
     def reactor(self, resp: tuple) -> _Engine:
         """The opponent's engine when the initiator's final dice give
@@ -922,7 +930,8 @@ class _Ctx:
                      | (int(o == _PLAIN) << F) | int(o == _NATS))
             return score, 1 << (F * agg)
 
-        return self.engine(("react", resp), lambda: _Engine(self.mo, terminal, 1, 2 * F, self.budget))
+        return self.engine(("react", resp), lambda: _Engine(self.mo, terminal, 1, 2 * F, self.budget,
+                                                                 (1 << 3 * F) | (1 << 2 * F)))
 
     def opp_class(self, state: int, agg: int, left: int) -> tuple:
         """What of the opponent's dice its reaction depends on: its
@@ -963,7 +972,8 @@ class _Ctx:
             return score, dist
 
         key = ("vs", reward, self.opp_class(opp_state, opp_agg, left))
-        return self.engine(key, lambda: _Engine(self.md, terminal, dt, 2 * F, self.budget))
+        return self.engine(key, lambda: _Engine(self.md, terminal, dt, 2 * F, self.budget,
+                                                                 self.top_main() * dt))
 
 
 _CTX_CACHE: dict = {}
