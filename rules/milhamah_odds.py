@@ -257,7 +257,8 @@ class _Model:
         self.count = [self.die_type.count(t) for t in range(self.ntypes)]
         self.live = sum(self.count)
         self.xe = min(x, self.live)
-        self.B = self.live + 1
+        #: the base of a state: a power of two above the live dice
+        self.B = 1 << self.live.bit_length()
         self._slots()
         self._dominance()
         self._draws: dict = {}
@@ -284,6 +285,7 @@ class _Model:
             # something else that counts (else keeping it is never worse).
             self.succ.append(live if len(live) > 1 else [])
         self.sunit = [B ** i for i in range(len(self.slots))]
+        self.shifts = [u.bit_length() - 1 for u in self.sunit]
         self.aunit = [B ** c if c <= k else 0 for _t, c in self.slots]
         self.slot_of = {ts: i for i, ts in enumerate(self.slots)}
         self.profile_slots = sorted([o for o in self.oslot if o is not None]
@@ -343,35 +345,34 @@ class _Model:
         return {(s, a): p for s, a, p in self.draws(tuple(self.count), True)}
 
     def decode(self, state: int) -> list:
-        out = []
-        B = self.B
-        for _ in self.slots:
-            state, r = divmod(state, B)
-            out.append(r)
-        return out
-
-    def permute(self, state: int, perm: list) -> int:
-        """The state with slot i's dice moved to slot perm[i]."""
-        sunit = self.sunit
-        return sum(n * sunit[j] for n, j in zip(self.decode(state), perm))
+        mask = self.B - 1
+        return [state >> sh & mask for sh in self.shifts]
 
     def set_mirrors(self, perms: list):
         """The slot permutations that mirror these dice (``_mirrors``), and
         each as the moves it makes: (unit of a slot, unit of its image
         less it)."""
         self.mirrors = perms
-        self._moves = [[(u, self.sunit[j] - u) for u, j in zip(self.sunit, q) if self.sunit[j] != u]
-                       for q in perms]
+        self._moves = [[(sh, self.sunit[j] - u) for sh, u, j in zip(self.shifts, self.sunit, q)
+                        if self.sunit[j] != u] for q in perms]
+
+    def image(self, state: int, i: int) -> int:
+        """The state under mirror i."""
+        mask = self.B - 1
+        t = state
+        for sh, d in self._moves[i]:
+            t += (state >> sh & mask) * d
+        return t
 
     def canon(self, state: int) -> int:
         """The smallest of the state and its mirror images (one stands for
         all: they have the same odds)."""
-        B = self.B
+        mask = self.B - 1
         best = state
         for moves in self._moves:
             t = state
-            for u, d in moves:
-                t += (state // u % B) * d
+            for sh, d in moves:
+                t += (state >> sh & mask) * d
             if t < best:
                 best = t
         return best
@@ -383,7 +384,7 @@ class _Model:
         """``cands`` less those that a mirror image of these dice (one that
         maps them onto themselves) makes of an earlier one; a choice is
         known by the state it removes."""
-        fix = [q for q in self.mirrors if self.permute(state, q) == state]
+        fix = [i for i in range(len(self.mirrors)) if self.image(state, i) == state]
         if not fix:
             return cands
         seen: set = set()
@@ -391,7 +392,7 @@ class _Model:
         for c in cands:
             if c[1] not in seen:
                 out.append(c)
-                seen.update(self.permute(c[1], q) for q in fix)
+                seen.update(self.image(c[1], i) for i in fix)
         return out
 
     def split(self, agg: int) -> tuple:
