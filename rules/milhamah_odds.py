@@ -29,8 +29,14 @@ as one integer. Probabilities are integer weights over a power of 12, so
 every comparison is exact, and the criteria are packed into one integer
 (``score``) whose order is the lexicographic order. Pruning only drops
 choices that another choice weakly beats by a coupling argument (see
-``_Engine``); a first roll and its mirror image (letters of equal need
-swapped where the dice allow) are valued once. When valuing every first
+``_Engine``), and a roll whose outcome is already the best there is is
+kept unsearched. A state and its mirror image (letters of equal need
+swapped where the dice allow) have the same odds: one is valued for both.
+A last-round reroll is valued once per what the outcome reads of the
+dice kept (``_Ctx.feature``). Values are found first; the distribution
+that breaks exact ties is only computed for the tied choices (packed
+narrow), and the whole turn's distribution is carried forward once, round
+by round, along the chosen play. When valuing every first
 roll exactly is too big (``EXACT_WORK``), the likeliest are valued exactly
 and the rest sampled with a seed from the spec, each sample valued
 exactly; where the advice looks fewer rounds ahead than the turn has
@@ -587,9 +593,14 @@ class _Engine:
     counting faces dominate it is. The first choice in enumeration order
     wins among exact ties of chance and size."""
 
-    def __init__(self, model: _Model, terminal, dt: int, F: int, budget, top: int, rounds: int):
+    def __init__(self, model: _Model, terminal, dt: int, F: int, budget, top: int, rounds: int,
+                 feature=None):
         self.md = model
         self.terminal = terminal
+        #: what a final score reads of an agg, capped so that adding dice
+        #: commutes with it (None: the agg itself): a last-round reroll is
+        #: valued once per (feature of the dice kept, dice rerolled)
+        self.feature = feature
         #: the packing's field width; a score's bits below ``low`` break
         #: ties only after the dice count
         self.F = F
@@ -611,6 +622,8 @@ class _Engine:
         #: score} of the dice as they lie), {(kept state, m): score} of a reroll
         self.vm: dict = {}
         self.em: dict = {}
+        self.fm: dict = {}
+        self.feat: dict = {}
         self.best: dict = {}
         self.key1: dict = {}
         self.chosen: dict = {}
@@ -699,15 +712,29 @@ class _Engine:
         key = (kstate, m)
         v = memo.get(key)
         if v is None:
-            draws = self.md.draws(m, r > 0)
-            self._spend(len(draws))
-            values = self._memo(self.vm, r)
-            value = self.value
-            v = 0
-            for s, a, p in draws:
-                x = values.get(kstate + s)
-                v += p * (value(r, kstate + s, kagg + a) if x is None else x)
-            memo[key] = v
+            last = r == 0 and self.feature is not None
+            v = memo[key] = self._last(kagg, m) if last else self._expect(r, kstate, kagg, m)
+        return v
+
+    def _last(self, kagg: int, m: tuple) -> int:
+        """A last-round reroll, valued once per (feature of the dice kept, m)."""
+        f = self.feat.get(kagg)
+        if f is None:
+            f = self.feat[kagg] = self.feature(kagg)
+        v = self.fm.get((f, m))
+        if v is None:
+            v = self.fm[(f, m)] = self._expect(0, kagg, kagg, m)
+        return v
+
+    def _expect(self, r: int, kstate: int, kagg: int, m: tuple) -> int:
+        draws = self.md.draws(m, r > 0)
+        self._spend(len(draws))
+        values = self._memo(self.vm, r)
+        value = self.value
+        v = 0
+        for s, a, p in draws:
+            x = values.get(kstate + s)
+            v += p * (value(r, kstate + s, kagg + a) if x is None else x)
         return v
 
     # -- choices -------------------------------------------------------
@@ -1037,6 +1064,23 @@ class _Ctx:
         """The main part of the best score: meets, succeeds, natural, no botch."""
         return self.score(_CRIT, True) >> 2 * self.F
 
+    def feature(self, opposed: bool):
+        """What the initiator's score reads of an agg: each letter up to its
+        need (the natural), whether any letter shows (the botch), and the
+        successes up to one past the most the bar can need (the bonuses are
+        never negative); each is a count capped, so adding dice to an agg
+        and then reading it is reading it and then adding them."""
+        md, need, wc = self.md, self.need, self.wc
+        bars = range(self.mo.live + 1) if opposed else [self.spec["difficulty"]]
+        cap = max(M._needed(self.spec, b)[0] for b in bars) + 1
+
+        def read(agg: int) -> tuple:
+            cnt, wilds = md.split(agg)
+            m = sum(cnt)
+            return tuple(min(c, n) for c, n in zip(cnt, need)) + (min(m, 1), min(m + wilds * wc, cap))
+
+        return read
+
     def read(self, agg: int) -> tuple:
         """(matches, successes, natural) of the initiator's agg."""
         cnt, wilds = self.md.split(agg)
@@ -1064,7 +1108,7 @@ class _Ctx:
             return self.score(o, natural), 1 << (self.F * _field(succ, o, natural))
 
         return self.engine(("solo", reward), lambda: _Engine(self.md, terminal, 1, self.F, self.budget,
-                                                                 self.top_main(), self.R))
+                                                                 self.top_main(), self.R, self.feature(False)))
 
     def reactor(self, resp: tuple) -> _Engine:
         """The opponent's engine when the initiator's final dice give
@@ -1123,7 +1167,7 @@ class _Ctx:
 
         key = ("vs", reward, self.opp_class(opp_state, opp_agg, left))
         return self.engine(key, lambda: _Engine(self.md, terminal, dt, F, self.budget,
-                                                                 self.top_main() * dt, self.R))
+                                                                 self.top_main() * dt, self.R, self.feature(True)))
 
 
 _CTX_CACHE: dict = {}
