@@ -98,10 +98,12 @@ def _buttons(v: dict) -> str:
 def panel(v: dict, now=0, note: str = "") -> str:
     """The panel above the dice while a request is on show in its tab."""
     done = v["status"] in ("revealed", "verified")
+    state = state_words(v, now)
+    note = "" if note == state else note  # a note that only repeats the state is said once
     return (f'<div class="fair-panel{" is-verified" if done else ""}" data-fair-panel '
             f'data-fair-status="{views.esc(v["status"])}">'
             f'<p class="fair-title">{views.esc(_heading(v))}</p>'
-            f'<p class="fair-state" role="status">{views.esc(state_words(v, now))}</p>'
+            f'<p class="fair-state" role="status">{views.esc(state)}</p>'
             f'{f"<p class=fair-note>{views.esc(note)}</p>" if note else ""}'
             f'<p class="fair-print">Request fingerprint <code>{views.esc(v["fingerprint"])}</code>'
             f' (the same on both pages)</p>'

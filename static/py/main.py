@@ -323,7 +323,10 @@ def reveal(system):
     kept them there (a phone, an upright tablet, a step button far down),
     smoothly unless the player asked for reduced motion."""
     tray = q(f"#tray-{system}")
-    if _in_view(q(".outcome", tray)) and _in_view(q("svg.die", tray)):
+    dice = tray.querySelectorAll("svg.die")
+    last_die = dice.item(dice.length - 1) if dice.length else None
+    step = q("[data-act]:not([data-act=reuse]):not([data-act=effect])", tray)  # a rules step, not a form filler
+    if all(_in_view(el) for el in (q(".outcome", tray), last_die, step)):
         return
     still = window.matchMedia("(prefers-reduced-motion: reduce)").matches
     tray.scrollIntoView(to_js({"block": "start", "behavior": "auto" if still else "smooth"},

@@ -112,7 +112,9 @@ def _settle(page, system):
                            timeout=SLOW)
 
 
-#: The outcome line and the first row of dice, and whether each lies inside the screen.
+#: The outcome line, the first row of dice and the first rules step (Reroll,
+#: Pray, Keep: not the buttons that fill the form), and whether each lies
+#: inside the screen.
 IN_VIEW = """(system) => {
   const tray = document.querySelector('#tray-' + system);
   const outcome = tray.querySelector('.outcome');
@@ -122,14 +124,15 @@ IN_VIEW = """(system) => {
   const row = [...tray.querySelectorAll('svg.die')].filter(d => Math.abs(d.getBoundingClientRect().top - top) < 2);
   const inside = e => { const r = e.getBoundingClientRect();
     return r.top >= -0.5 && r.left >= -0.5 && r.bottom <= innerHeight + 0.5 && r.right <= innerWidth + 0.5; };
-  return {outcome: inside(outcome), dice: row.every(inside), n: row.length,
+  const step = tray.querySelector('[data-act]:not([data-act=reuse]):not([data-act=effect])');
+  return {outcome: inside(outcome), dice: row.every(inside), n: row.length, step: !step || inside(step),
           box: [outcome.getBoundingClientRect().top, row.map(d => d.getBoundingClientRect().bottom)]};
 }"""
 
 
 def assert_in_view(page, system, when):
     seen = page.evaluate(IN_VIEW, system)
-    assert seen.get("outcome") and seen.get("dice"), (when, seen, page.evaluate("[scrollY, innerHeight]"))
+    assert seen.get("outcome") and seen.get("dice") and seen.get("step"), (when, seen, page.evaluate("[scrollY, innerHeight]"))
 
 
 def _shoot(page, name):

@@ -122,7 +122,7 @@ def _history_script(results) -> str:
     import json
 
     import store
-    entries = [{"system": "milhamah", "result": r, "time": 0, "label": "forced"} for r in results]
+    entries = [store.new_entry(r, label="forced") for r in results]
     return f"localStorage.setItem('dice-table/history', {json.dumps(store.dump(entries))});"
 
 
