@@ -482,14 +482,15 @@ class _Model:
         if split is None:
             topts = self._type_opts(t, subs[t])
             exact = [[] for _ in range(xe + 1)]
-            full_below = [[] for _ in range(xe + 1)]
+            upto = [[] for _ in range(xe + 1)]
             for opt in topts:
                 exact[opt[0]].append(opt)
                 for room in range(opt[0] + 1, xe + 1):
                     if opt[4]:
-                        full_below[room].append(opt)
-            split = self._opt_memo[("split",) + key] = (exact, full_below, topts[0][4])
-        exact, full_below, none_left = split
+                        upto[room].append(opt)
+            upto = [e + f for e, f in zip(exact, upto)]
+            split = self._opt_memo[("split",) + key] = (exact, upto, topts[0][4])
+        exact, upto, none_left = split
         dm = self.dommask[t] if last else 0
         out = []
         for size, rs, ra, m, oth, left, fm in self._prefix(t, subs, last):
@@ -498,7 +499,7 @@ class _Model:
                     out.append((size, rs, ra, m + (0,), oth + (0,)))
                 continue
             room = xe - size
-            for k, s, a, nb, _f in exact[room] if left else exact[room] + full_below[room]:
+            for k, s, a, nb, _f in exact[room] if left else upto[room]:
                 if size + k:
                     out.append((size + k, rs + s, ra + a, m + (k,), oth + (nb,)))
         return out
@@ -989,12 +990,12 @@ class _Engine:
     def _narrow(self, packed: int) -> int:
         """A packed distribution re-packed in fields of ``tf`` bits."""
         F, tf = self.F, self.tf
-        mask = (1 << F) - 1
-        out = shift = 0
-        while packed:
-            out |= (packed & mask) << shift
-            packed >>= F
-            shift += tf
+        out = 0
+        while packed:  # field by field from the top, skipping empty ones
+            i = (packed.bit_length() - 1) // F
+            w = packed >> (i * F)
+            packed -= w << (i * F)
+            out |= w << (i * tf)
         return out
 
 
