@@ -23,7 +23,7 @@ _KEEPS = {-2: "keeping the smaller", -1: "keeping the second", 1: "keeping the s
 
 #: RULES-NOTES Open Tale 3: how a tie between dice is broken, chosen before rolling.
 _TIE_BREAKS = {"best": "the better expected score", "larger": "the larger die",
-               "smaller": "the smaller die"}
+               "smaller": "the smaller die", "target": "the better chance to reach the target"}
 
 
 def _power(spec: dict, result: dict) -> list[str]:
@@ -43,8 +43,11 @@ def _tie_note(result: dict) -> str:
     if len(reroll["tied"]) < 2:
         return ""
     others = ", ".join(result["dice"][j]["name"] for j in reroll["tied"] if j != reroll["die"])
-    return (f" (tied with {others}; tie break '{reroll['tie_break']}': "
-            f"{_TIE_BREAKS[reroll['tie_break']]}, chosen before rolling)")
+    how = _TIE_BREAKS[reroll["tie_break"]]
+    if reroll["tie_break"] == "target":
+        how += f" of {result['target']}" if result.get("target") is not None else " (none set: " \
+            "the better expected score)"
+    return f" (tied with {others}; tie break '{reroll['tie_break']}': {how}, chosen before rolling)"
 
 
 def _modifier(spec: dict, result: dict) -> list[str]:

@@ -29,8 +29,14 @@ as one integer. Probabilities are integer weights over a power of 12, so
 every comparison is exact, and the criteria are packed into one integer
 (``score``) whose order is the lexicographic order. Pruning only drops
 choices that another choice weakly beats by a coupling argument (see
-``_Engine``); a first roll and its mirror image (letters of equal need
-swapped where the dice allow) are valued once. When valuing every first
+``_Engine``), and a roll whose outcome is already the best there is is
+kept unsearched. A state and its mirror image (letters of equal need
+swapped where the dice allow) have the same odds: one is valued for both.
+A last-round reroll is valued once per what the outcome reads of the
+dice kept (``_Ctx.feature``). Values are found first; the distribution
+that breaks exact ties is only computed for the tied choices (packed
+narrow), and the whole turn's distribution is carried forward once, round
+by round, along the chosen play. When valuing every first
 roll exactly is too big (``EXACT_WORK``), the likeliest are valued exactly
 and the rest sampled with a seed from the spec, each sample valued
 exactly; where the advice looks fewer rounds ahead than the turn has
@@ -98,9 +104,11 @@ _PLAIN = OUTCOMES.index("success")
 
 #: Work (memo misses weighted by their loops) the exact part of a whole-turn
 #: answer may take: the likeliest first rolls are valued exactly until it is
-#: spent, the rest sampled. 60 000 keeps nine 8-dice, one-round specs in ten
-#: wholly exact (the default takes about 18 000).
-EXACT_WORK = 60_000
+#: spent, the rest sampled. 30 000 keeps every one of 60 random 8-dice,
+#: one-round specs (X 1 to 5) wholly exact (the largest took 29 300, the
+#: default 8 200), and 12 dice with 2 rounds exact over about 70 % of the
+#: chance (95 % margin 2 to 3 points) in about 90 ms under CPython.
+EXACT_WORK = 30_000
 #: Work the sampled rest may take, and its sample sizes.
 SAMPLE_WORK = 20_000
 #: Work counted for each sampled turn and round (bounds the plain plays).
@@ -257,10 +265,14 @@ class _Model:
         self.count = [self.die_type.count(t) for t in range(self.ntypes)]
         self.live = sum(self.count)
         self.xe = min(x, self.live)
-        self.B = self.live + 1
+        #: the base of a state: a power of two above the live dice
+        self.B = 1 << self.live.bit_length()
         self._slots()
         self._dominance()
         self._draws: dict = {}
+        #: slot permutations that mirror the dice (``set_mirrors``, by the
+        #: context, which knows the letters' needs)
+        self.set_mirrors([])
 
     def _slots(self):
         k, B = self.k, self.B
@@ -281,6 +293,7 @@ class _Model:
             # something else that counts (else keeping it is never worse).
             self.succ.append(live if len(live) > 1 else [])
         self.sunit = [B ** i for i in range(len(self.slots))]
+        self.shifts = [u.bit_length() - 1 for u in self.sunit]
         self.aunit = [B ** c if c <= k else 0 for _t, c in self.slots]
         self.slot_of = {ts: i for i, ts in enumerate(self.slots)}
         self.profile_slots = sorted([o for o in self.oslot if o is not None]
@@ -317,8 +330,9 @@ class _Model:
         return self._draws[key]
 
     def draws(self, m: tuple, full: bool) -> list:
-        """The merged outcomes of rerolling m[t] dice of each type t: by agg
-        alone (the last round) or by (state, agg) (rounds still to come)."""
+        """The merged outcomes of rerolling m[t] dice of each type t, as
+        (state add, agg add, weight): by (state, agg) (rounds still to come)
+        or by agg alone (the last round: the agg stands for the state)."""
         key = (m, full)
         if key not in self._draws:
             acc = {(0, 0): 1}
@@ -331,8 +345,7 @@ class _Model:
                         kk = (s0 + sa, a0 + aa) if full else (0, a0 + aa)
                         new[kk] = new.get(kk, 0) + p0 * p
                 acc = new
-            self._draws[key] = ([(s, a, p) for (s, a), p in acc.items()] if full
-                                else [(a, p) for (_s, a), p in acc.items()])
+            self._draws[key] = [(s if full else a, a, p) for (s, a), p in acc.items()]
         return self._draws[key]
 
     def first_roll(self) -> dict:
@@ -340,11 +353,54 @@ class _Model:
         return {(s, a): p for s, a, p in self.draws(tuple(self.count), True)}
 
     def decode(self, state: int) -> list:
+        mask = self.B - 1
+        return [state >> sh & mask for sh in self.shifts]
+
+    def set_mirrors(self, perms: list):
+        """The slot permutations that mirror these dice (``_mirrors``), and
+        each as the moves it makes: (unit of a slot, unit of its image
+        less it)."""
+        self.mirrors = perms
+        self._moves = [[(sh, self.sunit[j] - u) for sh, u, j in zip(self.shifts, self.sunit, q)
+                        if self.sunit[j] != u] for q in perms]
+
+    def image(self, state: int, i: int) -> int:
+        """The state under mirror i."""
+        mask = self.B - 1
+        t = state
+        for sh, d in self._moves[i]:
+            t += (state >> sh & mask) * d
+        return t
+
+    def canon(self, state: int) -> int:
+        """The smallest of the state and its mirror images (one stands for
+        all: they have the same odds)."""
+        mask = self.B - 1
+        best = state
+        for moves in self._moves:
+            t = state
+            for sh, d in moves:
+                t += (state >> sh & mask) * d
+            if t < best:
+                best = t
+        return best
+
+    def agg_of(self, state: int) -> int:
+        return sum(n * u for n, u in zip(self.decode(state), self.aunit))
+
+    def unmirrored(self, state: int, cands: list) -> list:
+        """``cands`` less those that a mirror image of these dice (one that
+        maps them onto themselves) makes of an earlier one; a choice is
+        known by the state it removes."""
+        fix = [i for i in range(len(self.mirrors)) if self.image(state, i) == state]
+        if not fix:
+            return cands
+        seen: set = set()
         out = []
-        B = self.B
-        for _ in self.slots:
-            state, r = divmod(state, B)
-            out.append(r)
+        for c in cands:
+            if c[1] not in seen:
+                out.append(c)
+                seen.update(self.image(c[1], i) for i in fix)
         return out
 
     def split(self, agg: int) -> tuple:
@@ -428,14 +484,15 @@ class _Model:
         if split is None:
             topts = self._type_opts(t, subs[t])
             exact = [[] for _ in range(xe + 1)]
-            full_below = [[] for _ in range(xe + 1)]
+            upto = [[] for _ in range(xe + 1)]
             for opt in topts:
                 exact[opt[0]].append(opt)
                 for room in range(opt[0] + 1, xe + 1):
                     if opt[4]:
-                        full_below[room].append(opt)
-            split = self._opt_memo[("split",) + key] = (exact, full_below, topts[0][4])
-        exact, full_below, none_left = split
+                        upto[room].append(opt)
+            upto = [e + f for e, f in zip(exact, upto)]
+            split = self._opt_memo[("split",) + key] = (exact, upto, topts[0][4])
+        exact, upto, none_left = split
         dm = self.dommask[t] if last else 0
         out = []
         for size, rs, ra, m, oth, left, fm in self._prefix(t, subs, last):
@@ -444,7 +501,7 @@ class _Model:
                     out.append((size, rs, ra, m + (0,), oth + (0,)))
                 continue
             room = xe - size
-            for k, s, a, nb, _f in exact[room] if left else exact[room] + full_below[room]:
+            for k, s, a, nb, _f in exact[room] if left else upto[room]:
                 if size + k:
                     out.append((size + k, rs + s, ra + a, m + (k,), oth + (nb,)))
         return out
@@ -539,11 +596,23 @@ class _Engine:
     counting faces dominate it is. The first choice in enumeration order
     wins among exact ties of chance and size."""
 
-    def __init__(self, model: _Model, terminal, dt: int, low: int, budget):
+    def __init__(self, model: _Model, terminal, dt: int, F: int, budget, top: int, rounds: int,
+                 feature=None):
         self.md = model
         self.terminal = terminal
-        #: a score's bits below ``low`` break ties only after the dice count
-        self.low = low
+        #: what a final score reads of an agg, capped so that adding dice
+        #: commutes with it (None: the agg itself): a last-round reroll is
+        #: valued once per (feature of the dice kept, dice rerolled)
+        self.feature = feature
+        #: the packing's field width; a score's bits below ``low`` break
+        #: ties only after the dice count
+        self.F = F
+        self.low = 2 * F
+        #: the narrow packing's field width (``tie_dist``)
+        self.tf = (SIDES ** (model.xe * rounds) * dt).bit_length() + 1
+        #: the best main part (score >> low) a terminal can have: a roll that
+        #: has it is kept (no reroll's weighted sum can exceed it)
+        self.top = top
         self.budget = budget
         self.dt = dt
         self.work = 0
@@ -552,14 +621,25 @@ class _Engine:
 
     def _clear(self):
         self.t: dict = {}
-        self.g: dict = {}
-        self.e: dict = {}
+        #: per rounds to come: {state: score} of best play (r = 0: {agg:
+        #: score} of the dice as they lie), {(kept state, m): score} of a reroll
+        self.vm: dict = {}
+        self.em: dict = {}
+        self.fm: dict = {}
+        self.feat: dict = {}
         self.best: dict = {}
         self.key1: dict = {}
+        self.chosen: dict = {}
         self.dist_memo: dict = {}
         self.gd: dict = {}
-        self.v: dict = {}
         self.pd: dict = {}
+
+    @staticmethod
+    def _memo(memos: dict, r: int) -> dict:
+        m = memos.get(r)
+        if m is None:
+            m = memos[r] = {}
+        return m
 
     def _spend(self, n: int):
         self.work += n
@@ -582,15 +662,21 @@ class _Engine:
     def stop_score(self, r: int, agg: int, first: bool) -> int:
         return self.term(agg, first)[0] * SIDES ** (self.md.xe * r)
 
+    def _play(self, r: int, state: int, agg: int, first: bool) -> tuple:
+        """(score, the best rerolls, all of equal score, or None = stop)
+        with r rounds left."""
+        stop = self.stop_score(r, agg, first)
+        if r <= 0 or not self.md.xe or self.term(agg, first)[0] >> self.low >= self.top:
+            return stop, None
+        score, winners = self.reroll_best(r, state, agg)
+        if winners is None or stop >> self.low >= score >> self.low:
+            return stop, None
+        return score, winners
+
     def choose(self, r: int, state: int, agg: int, first: bool) -> tuple:
         """(score, choice or None = stop) with r rounds left."""
-        stop = self.stop_score(r, agg, first)
-        if r <= 0 or not self.md.xe:
-            return stop, None
-        score, choice = self.reroll_best(r, state, agg)
-        if choice is None or stop >> self.low >= score >> self.low:
-            return stop, None
-        return score, choice
+        score, winners = self._play(r, state, agg, first)
+        return score, None if winners is None else self._resolve(r, state, agg, winners)
 
     def decide(self, r: int, state: int, agg: int, first: bool, h: int):
         """The advised choice with r rounds left, looking h rounds ahead
@@ -602,51 +688,63 @@ class _Engine:
         return self.choose(min(h, r), state, agg, first)[1]
 
     def value(self, r: int, state: int, agg: int) -> int:
-        key = (r, state)
-        v = self.v.get(key)
-        if v is None:
-            v = self.v[key] = self.choose(r, state, agg, False)[0]
+        """Score of best play with r rounds left, no first-roll bonus in
+        play (r = 0: of the dice as they lie; ``state`` is the agg then)."""
+        memo = self._memo(self.vm, r)
+        if r <= 0:
+            v = self.term(agg, False)[0]
+        else:
+            # the dice's smallest mirror image stands for them
+            c = self.md.canon(state)
+            v = memo.get(c)
+            if v is None:
+                v = memo[c] = self._play(r, c, agg if c == state else self.md.agg_of(c), False)[0]
+        memo[state] = v
         return v
 
     def cand_value(self, r: int, state: int, agg: int, cand: tuple) -> int:
         size, rs, ra, m = cand[:4]
-        scale = self.pows[size]
-        if r == 1:
-            return self.G(agg - ra, m) * scale
-        return self.E(r - 1, state - rs, agg - ra, m) * scale
+        ka = agg - ra
+        return self.expect(r - 1, ka if r == 1 else state - rs, ka, m) * self.pows[size]
 
-    def G(self, agg: int, m: tuple) -> int:
-        """Score of rerolling m in the last round, the rest kept."""
-        key = (agg, m)
-        v = self.g.get(key)
+    def expect(self, r: int, kstate: int, kagg: int, m: tuple) -> int:
+        """Score of rerolling m (the dice kept: ``kstate``, ``kagg``) with r
+        rounds to come after it, best play in them; r = 0: the last round,
+        where only the agg counts (``kstate`` is the kept agg)."""
+        memo = self._memo(self.em, r)
+        key = (kstate, m)
+        v = memo.get(key)
         if v is None:
-            v = 0
-            draws = self.md.draws(m, False)
-            self._spend(len(draws))
-            term = self.term
-            for a, p in draws:
-                v += p * term(agg + a, False)[0]
-            self.g[key] = v
+            last = r == 0 and self.feature is not None
+            v = memo[key] = self._last(kagg, m) if last else self._expect(r, kstate, kagg, m)
         return v
 
-    def E(self, r: int, kstate: int, kagg: int, m: tuple) -> int:
-        """Score of rerolling m now with r rounds still to come."""
-        key = (r, kstate, m)
-        v = self.e.get(key)
+    def _last(self, kagg: int, m: tuple) -> int:
+        """A last-round reroll, valued once per (feature of the dice kept, m)."""
+        f = self.feat.get(kagg)
+        if f is None:
+            f = self.feat[kagg] = self.feature(kagg)
+        v = self.fm.get((f, m))
         if v is None:
-            v = 0
-            draws = self.md.draws(m, True)
-            self._spend(len(draws))
-            value = self.value
-            for s, a, p in draws:
-                v += p * value(r, kstate + s, kagg + a)
-            self.e[key] = v
+            v = self.fm[(f, m)] = self._expect(0, kagg, kagg, m)
+        return v
+
+    def _expect(self, r: int, kstate: int, kagg: int, m: tuple) -> int:
+        draws = self.md.draws(m, r > 0)
+        self._spend(len(draws))
+        values = self._memo(self.vm, r)
+        value = self.value
+        v = 0
+        for s, a, p in draws:
+            x = values.get(kstate + s)
+            v += p * (value(r, kstate + s, kagg + a) if x is None else x)
         return v
 
     # -- choices -------------------------------------------------------
     def reroll_best(self, r: int, state: int, agg: int) -> tuple:
-        """(score, choice) of the best non-empty reroll; a choice is
-        (size, state removed, agg removed, m = dice per type, others per type)."""
+        """(score, winners) of the best non-empty rerolls: the choices of
+        equal best score (None: no choice); a choice is (size, state
+        removed, agg removed, m = dice per type, others per type)."""
         key = (r, state)
         hit = self.best.get(key)
         if hit is not None:
@@ -679,27 +777,26 @@ class _Engine:
         return agg, tuple(parts)
 
     def _pick(self, r: int, state: int, agg: int, cands: list, floor: int) -> tuple:
-        """The best of ``cands`` by the score's main part; among equals the
-        fewest dice (found under the tied maximal choices); then the rest of
-        the score (more of the better outcomes), so that ties are broken by
-        what the player gets, never by the order of the dice. Fewer dice are
-        not looked for when keeping the roll is at least as good: keeping
-        wins then."""
+        """(score, winners) of ``cands`` by the score's main part; among
+        equals the fewest dice (found under the tied maximal choices); then
+        the rest of the score (more of the better outcomes). What is still
+        tied is broken by the whole distribution (``_resolve``), never by
+        the order of the dice. Fewer dice are not looked for when keeping
+        the roll is at least as good: keeping wins then."""
         low = self.low
         best_p = -1
         tied: list = []
         values: list = []
         pows = self.pows
-        g = self.g
+        memo = self._memo(self.em, r - 1)
+        last = r == 1
         for c in cands:
-            if r == 1:
-                key = (agg - c[2], c[3])
-                v = g.get(key)
-                if v is None:
-                    v = self.G(*key)
-                v *= pows[c[0]]
-            else:
-                v = self.cand_value(r, state, agg, c)
+            ka = agg - c[2]
+            ks = ka if last else state - c[1]
+            v = memo.get((ks, c[3]))
+            if v is None:
+                v = self.expect(r - 1, ks, ka, c[3])
+            v *= pows[c[0]]
             p = v >> low
             if p > best_p:
                 best_p, tied, values = p, [c], [v]
@@ -709,19 +806,29 @@ class _Engine:
         if not tied:
             return -1, None
         if floor >> low >= best_p:
-            return values[0], tied[0]
+            return values[0], [tied[0]]
         for c in self._fewer(r, state, agg, tied, best_p):
             tied.append(c)
             values.append(self.cand_value(r, state, agg, c))
         n = min(c[0] for c in tied)
         top = max(v for v, c in zip(values, tied) if c[0] == n)
-        best = [i for i, c in enumerate(tied) if c[0] == n and values[i] == top]
-        if len(best) > 1:
-            # still equal: the whole distribution decides (it names no letter,
-            # so dice that mirror each other choose alike)
-            dists = {i: self._dist_of(r, state, agg, tied[i]) for i in best}
-            best = [max(best, key=lambda i: (dists[i], -i))]
-        return values[best[0]], tied[best[0]]
+        return top, [c for v, c in zip(values, tied) if c[0] == n and v == top]
+
+    def _resolve(self, r: int, state: int, agg: int, winners: list) -> tuple:
+        """The one of the equal best choices played: the better whole
+        distribution (it names no letter, so dice that mirror each other
+        choose alike), then the first. Choices that are mirror images of
+        each other on these dice have the same distribution: only the
+        first of each is looked at."""
+        if len(winners) == 1:
+            return winners[0]
+        key = (r, state)
+        hit = self.chosen.get(key)
+        if hit is None:
+            reps = self.md.unmirrored(state, winners)
+            dists = [self._dist_of(r, state, agg, c) for c in reps]  # narrow
+            hit = self.chosen[key] = reps[max(range(len(reps)), key=lambda i: (dists[i], -i))]
+        return hit
 
     def _fewer(self, r: int, state: int, agg: int, tied: list, best_p: int) -> list:
         """The choices one blank die at a time smaller than the tied ones
@@ -754,25 +861,75 @@ class _Engine:
         return size - 1, rs - md.sunit[md.oslot[t]], ra, m2, o2
 
     # -- distributions along the best play ------------------------------
+    def spread(self, r: int, items) -> int:
+        """Σ weight × the packed distribution of the final outcome, over
+        ``items`` (weight, state, agg, first, choice) with r rounds left:
+        ``choice`` played now (False: the best) and best play afterwards.
+        The weights are carried forward round by round to the final dice
+        (the same integer sums as valuing each state's distribution)."""
+        ends: dict = {}
+        last: dict = {}
+        nxt: dict = {}
+        for w, state, agg, first, choice in items:
+            if choice is False:
+                choice = self.choose(r, state, agg, first)[1]
+            self._push(r, w, state, agg, first, choice, (ends, last, nxt))
+        while nxt and r > 1:
+            r -= 1
+            cur, nxt = self._canonical(nxt), {}
+            for state, (agg, w) in cur.items():
+                self._push(r, w, state, agg, False, self.choose(r, state, agg, False)[1], (ends, last, nxt))
+        for (ka, m), w in last.items():
+            for _s, a, p in self.md.draws(m, False):
+                key = (ka + a, False)
+                ends[key] = ends.get(key, 0) + w * p
+        term = self.term
+        return sum(w * term(agg, first)[1] for (agg, first), w in ends.items())
+
+    def _canonical(self, level: dict) -> dict:
+        """{state: [agg, weight]} with each state's weight moved to its
+        smallest mirror image (the same odds)."""
+        md = self.md
+        if not md.mirrors:
+            return level
+        out: dict = {}
+        for state, (agg, w) in level.items():
+            c = md.canon(state)
+            hit = out.get(c)
+            if hit is not None:
+                hit[1] += w
+            else:
+                out[c] = [agg if c == state else md.agg_of(c), w]
+        return out
+
+    def _push(self, r: int, w: int, state: int, agg: int, first: bool, choice, to: tuple):
+        """Weight w at a state with r rounds left, playing ``choice``: onto
+        the final dice (``ends``: {(agg, first): weight}), the last round's
+        rerolls (``last``: {(kept agg, m): weight}) or the states of the
+        next round (``nxt``: {state: [agg, weight]})."""
+        ends, last, nxt = to
+        if choice is None:
+            key = (agg, first)
+            ends[key] = ends.get(key, 0) + w * SIDES ** (self.md.xe * r)
+            return
+        w *= self.pows[choice[0]]
+        ka = agg - choice[2]
+        if r == 1:
+            key = (ka, choice[3])
+            last[key] = last.get(key, 0) + w
+            return
+        ks = state - choice[1]
+        for s, a, p in self.md.draws(choice[3], True):
+            hit = nxt.get(ks + s)
+            if hit is None:
+                nxt[ks + s] = [ka + a, w * p]
+            else:
+                hit[1] += w * p
+
     def dist(self, r: int, state: int, agg: int, first: bool, choice=False) -> int:
         """The packed distribution of the final outcome with r rounds left,
         playing ``choice`` now (False: the best) and best afterwards."""
-        if choice is False:
-            memo = not first
-            if memo:
-                hit = self.dist_memo.get((r, state))
-                if hit is not None:
-                    return hit
-            choice = self.choose(r, state, agg, first)[1]
-        else:
-            memo = False
-        if choice is None:
-            d = self.term(agg, first)[1] * SIDES ** (self.md.xe * r)
-        else:
-            d = self._dist_of(r, state, agg, choice)
-        if memo:
-            self.dist_memo[(r, state)] = d
-        return d
+        return self.spread(r, [(1, state, agg, first, choice)])
 
     def policy_dist(self, r: int, state: int, agg: int, first: bool, h: int) -> int:
         """The packed distribution of following the advice that looks h
@@ -797,26 +954,51 @@ class _Engine:
             self.pd[key] = d
         return d
 
+    # -- the tie-break: whole distributions, packed narrow ---------------
+    def tie_dist(self, r: int, state: int, agg: int) -> int:
+        """The distribution of the final outcome with r rounds left, best
+        play, no first-roll bonus; packed in fields of ``tf`` bits (room for
+        one state's weights: the order is that of the wide packing)
+        (r = 0: of the dice as they lie; ``state`` is the agg then)."""
+        key = (r, state)
+        d = self.dist_memo.get(key)
+        if d is not None:
+            return d
+        c = self.md.canon(state) if r > 0 else state
+        if c != state:
+            d = self.tie_dist(r, c, self.md.agg_of(c))
+        else:
+            choice = self.choose(r, state, agg, False)[1] if r > 0 else None
+            if choice is None:
+                d = self._narrow(self.term(agg, False)[1]) * SIDES ** (self.md.xe * r)
+            else:
+                d = self._dist_of(r, state, agg, choice)
+        self.dist_memo[key] = d
+        return d
+
     def _dist_of(self, r: int, state: int, agg: int, choice: tuple) -> int:
         size, rs, ra, m = choice[:4]
-        d = 0
-        if r == 1:
-            key = (agg - ra, m)
-            d = self.gd.get(key)
-            if d is None:
-                d = 0
-                for a, p in self.md.draws(m, False):
-                    d += p * self.term(key[0] + a, False)[1]
-                self.gd[key] = d
-        else:
-            for s, a, p in self.md.draws(m, True):
-                d += p * self.dist(r - 1, state - rs + s, agg - ra + a, False)
+        ka = agg - ra
+        ks = ka if r == 1 else state - rs
+        key = (r - 1, ks, m)
+        d = self.gd.get(key)
+        if d is None:
+            d = 0
+            for s, a, p in self.md.draws(m, r > 1):
+                d += p * self.tie_dist(r - 1, ks + s, ka + a)
+            self.gd[key] = d
         return d * self.pows[size]
 
-    def score_of(self, r: int, state: int, agg: int, first: bool, choice) -> int:
-        if choice is None:
-            return self.stop_score(r, agg, first)
-        return self.cand_value(r, state, agg, choice)
+    def _narrow(self, packed: int) -> int:
+        """A packed distribution re-packed in fields of ``tf`` bits."""
+        F, tf = self.F, self.tf
+        out = 0
+        while packed:  # field by field from the top, skipping empty ones
+            i = (packed.bit_length() - 1) // F
+            w = packed >> (i * F)
+            packed -= w << (i * F)
+            out |= w << (i * tf)
+        return out
 
 
 # --------------------------------------------------------------------------
@@ -851,6 +1033,7 @@ class _Ctx:
         self.need = [need[ch] for ch in self.letters]
         self.wc = not spec["reaction"]
         self.md = _Model(M.dice_of(spec), self.letters, self.wc, self.xs["initiator"])
+        self.md.set_mirrors(_mirrors(self.md, self.need))
         self.R = spec["rounds"] if self.md.xe else 0
         opp = spec["opponent"]
         self.mo = None
@@ -880,6 +1063,27 @@ class _Ctx:
                 | (int(natural) << 3 * F) | (int(outcome != _BOTCH) << 2 * F)
                 | (int(outcome == _CRIT) << F) | int(outcome == _NATS))
 
+    def top_main(self) -> int:
+        """The main part of the best score: meets, succeeds, natural, no botch."""
+        return self.score(_CRIT, True) >> 2 * self.F
+
+    def feature(self, opposed: bool):
+        """What the initiator's score reads of an agg: each letter up to its
+        need (the natural), whether any letter shows (the botch), and the
+        successes up to one past the most the bar can need (the bonuses are
+        never negative); each is a count capped, so adding dice to an agg
+        and then reading it is reading it and then adding them."""
+        md, need, wc = self.md, self.need, self.wc
+        bars = range(self.mo.live + 1) if opposed else [self.spec["difficulty"]]
+        cap = max(M._needed(self.spec, b)[0] for b in bars) + 1
+
+        def read(agg: int) -> tuple:
+            cnt, wilds = md.split(agg)
+            m = sum(cnt)
+            return tuple(min(c, n) for c, n in zip(cnt, need)) + (min(m, 1), min(m + wilds * wc, cap))
+
+        return read
+
     def read(self, agg: int) -> tuple:
         """(matches, successes, natural) of the initiator's agg."""
         cnt, wilds = self.md.split(agg)
@@ -906,7 +1110,8 @@ class _Ctx:
             o = _outcome(spec, reward, matches, succ, natural, first and natural)
             return self.score(o, natural), 1 << (self.F * _field(succ, o, natural))
 
-        return self.engine(("solo", reward), lambda: _Engine(self.md, terminal, 1, 2 * self.F, self.budget))
+        return self.engine(("solo", reward), lambda: _Engine(self.md, terminal, 1, self.F, self.budget,
+                                                                 self.top_main(), self.R, self.feature(False)))
 
     def reactor(self, resp: tuple) -> _Engine:
         """The opponent's engine when the initiator's final dice give
@@ -922,7 +1127,8 @@ class _Ctx:
                      | (int(o == _PLAIN) << F) | int(o == _NATS))
             return score, 1 << (F * agg)
 
-        return self.engine(("react", resp), lambda: _Engine(self.mo, terminal, 1, 2 * F, self.budget))
+        return self.engine(("react", resp), lambda: _Engine(self.mo, terminal, 1, F, self.budget,
+                                                                 (1 << 3 * F) | (1 << 2 * F), self.Ro))
 
     def opp_class(self, state: int, agg: int, left: int) -> tuple:
         """What of the opponent's dice its reaction depends on: its
@@ -963,7 +1169,8 @@ class _Ctx:
             return score, dist
 
         key = ("vs", reward, self.opp_class(opp_state, opp_agg, left))
-        return self.engine(key, lambda: _Engine(self.md, terminal, dt, 2 * F, self.budget))
+        return self.engine(key, lambda: _Engine(self.md, terminal, dt, F, self.budget,
+                                                                 self.top_main() * dt, self.R, self.feature(True)))
 
 
 _CTX_CACHE: dict = {}
@@ -1012,6 +1219,24 @@ def _engine_for(ctx: _Ctx, opp) -> _Engine:
     if ctx.mo is None:
         return ctx.solo()
     return ctx.versus(opp[0], opp[1], ctx.Ro)
+
+
+class _Batches:
+    """First rolls valued one by one (the work counted in their order),
+    their distributions summed at the end, one forward pass per engine."""
+
+    def __init__(self, ctx: _Ctx):
+        self.ctx = ctx
+        self.items: dict = {}
+
+    def add(self, w: int, si: tuple, so) -> _Engine:
+        eng = _engine_for(self.ctx, so)
+        eng.choose(self.ctx.R, si[0], si[1], True)
+        self.items.setdefault(id(eng), (eng, []))[1].append((w, si[0], si[1], True, False))
+        return eng
+
+    def spread(self) -> int:
+        return sum(eng.spread(self.ctx.R, items) for eng, items in self.items.values())
 
 
 def _prior(ctx: _Ctx) -> dict:
@@ -1074,7 +1299,7 @@ def _canonical_first_rolls(ctx: _Ctx) -> dict:
     if ctx.first is not None:
         return ctx.first
     md = ctx.md
-    perms = _mirrors(md, ctx.need)
+    perms = md.mirrors
     if not perms:
         ctx.first = md.first_roll()
         return ctx.first
@@ -1137,16 +1362,17 @@ def _prior_mixed(ctx: _Ctx, work) -> dict:
     budget.left, budget.hard = work, False
     den1 = _turn_den(ctx)
     items, total = _first_rolls(ctx)
-    tot = tot0 = mass = 0
+    tot0 = mass = 0
     done = set()
+    batches = _Batches(ctx)
     for w, si, so in items:
         if budget.left is not None and budget.left <= 0:
             break
-        eng = _engine_for(ctx, so)
-        tot += w * eng.dist(ctx.R, si[0], si[1], True)
+        eng = batches.add(w, si, so)
         tot0 += w * eng.term(si[1], True)[1]
         mass += w
         done.add((si, so))
+    tot = batches.spread()
     scale0 = SIDES ** (ctx.md.xe * ctx.R)
     if mass == total:
         return {"dist": tot, "den": total * den1, "dist0": tot0, "den0": total * den1 // scale0,
@@ -1176,18 +1402,18 @@ def _tail(ctx: _Ctx, done: set) -> dict:
     den1 = _turn_den(ctx)
     F = ctx.F
     mask = (1 << F) - 1
-    tot = tot0 = n = tries = 0
+    tot0 = n = tries = 0
     sums = [[0.0, 0.0] for _ in range(3)]
+    batches = _Batches(ctx)
     while n < SAMPLES and (n < MIN_SAMPLES or budget.left > 0) and tries < 50 * SAMPLES:
         tries += 1
         si = pick(rng)
         so = pick_o(rng) if pick_o else None
         if (si, so) in done:
             continue
-        eng = _engine_for(ctx, so)
         budget.left -= PLAY_WORK
+        eng = batches.add(1, si, so)
         sc = eng.choose(ctx.R, si[0], si[1], True)[0]
-        tot += eng.dist(ctx.R, si[0], si[1], True)
         tot0 += eng.term(si[1], True)[1]
         for i in range(3):
             p = ((sc >> (F * (5 - i))) & mask) / den1
@@ -1196,6 +1422,7 @@ def _tail(ctx: _Ctx, done: set) -> dict:
         n += 1
     if not n:
         return {"n": 0}
+    tot = batches.spread()
     var = max(sq / n - (sm / n) ** 2 for sm, sq in sums)
     return {"n": n, "dist": tot, "dist0": tot0, "margin": 1.96 * ((max(0.0, var) + 1 / n) / n) ** 0.5}
 

@@ -83,14 +83,14 @@ MAX_TIEBREAKS = 20
 KIND_COLOURS = {"attribute": "red", "skill": "blue", "gear": "white"}
 
 SPEC_KEYS = ("attribute", "attribute_name", "skill", "skill_name", "gear", "difficulty",
-             "helpers", "conditions", "modifier", "passive", "opponent")
-OPPONENT_KEYS = tuple(k for k in SPEC_KEYS if k not in ("passive", "opponent"))
+             "helpers", "conditions", "modifier", "passive", "prayer_bonus", "opponent")
+OPPONENT_KEYS = tuple(k for k in SPEC_KEYS if k not in ("passive", "prayer_bonus", "opponent"))
 
 DEFAULT_SPEC = {
     "attribute": 10, "attribute_name": "agility", "skill": 8, "skill_name": "shadowcraft",
     "gear": [], "difficulty": "average", "helpers": 0,
     "conditions": {"physical": 0, "mental": 0, "broken": False}, "modifier": 0, "passive": False,
-    "opponent": None,
+    "prayer_bonus": 0, "opponent": None,
 }
 
 
@@ -120,6 +120,10 @@ def normalize(spec: Any) -> dict:
     """
     out = _normalize_side(spec, "", SPEC_KEYS)
     out["passive"] = get_bool(spec, "passive")
+    # The prayer's bonus (preparatory +1, temple +2), known before the roll:
+    # the advice and the odds with a prayer use it, and a prayer names it
+    # or takes it (issue 13). Older specs lack it: 0, as the page sent.
+    out["prayer_bonus"] = get_int(spec, "prayer_bonus", 0, 2, default=0)
     opp = spec.get("opponent")
     out["opponent"] = None if opp is None else _normalize_side(opp, "opponent.", OPPONENT_KEYS)
     return out
@@ -430,7 +434,7 @@ def _prayer_args(spec: dict, state: dict, action: dict) -> tuple[list, int]:
         raise SpecError("action", "you can only pray once for each roll, and cannot go back "
                         "(\"Prayer\")")
     chosen = _prayer_dice(action.get("dice"), state["rounds"][-1]["own"]["dice"])
-    return chosen, get_int(action, "bonus", 0, 2, default=0, field="bonus")
+    return chosen, get_int(action, "bonus", 0, 2, default=spec["prayer_bonus"], field="bonus")
 
 
 def _positions_ok(idx: list, n: int) -> bool:
@@ -602,6 +606,8 @@ def _build(spec: dict, state: dict) -> dict:
         "tiebreaks": len(rounds) - 1,
         "can_tiebreak": outcome == "tie" and len(rounds) <= MAX_TIEBREAKS and not state["broken"],
     }
+    if result["can_pray"]:
+        result["best_prayer"] = best_prayer(spec, own["dice"], cur["opp"]["successes"] if cur["opp"] else None)
     result["explain"] = explain(spec, result)
     return result
 
@@ -738,6 +744,16 @@ def _tiebreak_odds(spec: dict, state: dict, action: dict) -> dict:
     return _fresh_odds(_tiebreak_side(spec, state), spec, MAX_TIEBREAKS - len(state["rounds"]))
 
 
+def _with_prayer(spec: dict, out: dict) -> dict:
+    """The roll's odds, plus the turn played best with a prayer on a
+    failure (``mirage_prayer.turn_with_prayer``); a passive roll may not
+    pray, so its figures are the roll's."""
+    turn = turn_with_prayer(spec)
+    if not turn["prayer_allowed"]:
+        turn.update(success_with_prayer=out["p_success"], bonus_with_prayer=out["p_bonus"])
+    return {**out, **turn}
+
+
 _STEP_ODDS = {"pray": _pray_odds, "tiebreak": _tiebreak_odds}
 
 
@@ -761,7 +777,7 @@ def odds(spec: dict, result: dict | None = None, action: dict | None = None) -> 
     """
     if action is None:
         check_not_broken(spec)
-        return _fresh_odds(spec, spec, MAX_TIEBREAKS)
+        return _with_prayer(spec, _fresh_odds(spec, spec, MAX_TIEBREAKS))
     state = _state(spec, result)
     return _STEP_ODDS[_check_step(spec, action)](spec, state, action)
 
@@ -769,3 +785,4 @@ def odds(spec: dict, result: dict | None = None, action: dict | None = None) -> 
 # The prose lives apart (issue 17) and reads this module's tables, so it is
 # imported once they are defined.
 from .explain_mirage import die_label, explain  # noqa: E402
+from .mirage_prayer import best_prayer, turn_with_prayer  # noqa: E402

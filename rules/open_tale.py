@@ -45,8 +45,10 @@ NET_NAMES = {-2: "inferiority", -1: "disadvantage", 0: "neutral", 1: "advantage"
 
 #: RULES-NOTES Open Tale 3: on a tie the choice is made before rolling.
 #: ``best``: the die whose reroll gives the better expected final score;
-#: ``larger`` / ``smaller``: the larger / smaller die among those tied.
-TIE_BREAKS = ("best", "larger", "smaller")
+#: ``larger`` / ``smaller``: the larger / smaller die among those tied;
+#: ``target`` (issue 13): the better chance to reach the target score, then
+#: the better expected score (``best`` when no target is set).
+TIE_BREAKS = ("best", "larger", "smaller", "target")
 
 #: RULES-NOTES Open Tale 3: explosions are unbounded in principle; a die stops
 #: after this many explosions (a d4 gets there once in 4**100 rolls) and the
@@ -293,14 +295,29 @@ def _reroll_gain(s: int, face: int, net: int) -> Fraction:
     return _GAIN_CACHE[key]
 
 
-def pick_die(sides, faces, net: int, tie_break: str) -> tuple[int, list[int]]:
+def _reach(sides, faces, j: int, net: int, target: int) -> float:
+    """P(the final score >= target) when the modifier rerolls die ``j``:
+    every kept face of its reroll, every die on its maximum exploding."""
+    others = sum(faces) - faces[j]
+    booms = [s for k, (s, f) in enumerate(zip(sides, faces)) if k != j and f == s]
+    p = 0.0
+    for kept, c in _kept_counts(sides[j], faces[j], net):
+        boom = tuple(sorted(booms + ([sides[j]] if kept == sides[j] else [])))
+        short = target - others - kept  # what the explosions must add
+        dist = _boom_dist(boom, SCORE_BOUND)
+        p += c / sides[j] * (1.0 - math.fsum(dist[:max(0, short)]))
+    return p
+
+
+def pick_die(sides, faces, net: int, tie_break: str, target: int | None = None) -> tuple[int, list[int]]:
     """The index of the die the modifier rerolls, and the indexes tied with it.
 
     Seed 001, 3.2: nerfs take the die with the highest value, buffs the one
     with the smallest. On a tie the player may choose; RULES-NOTES Open Tale
     3: the choice is fixed before rolling by ``tie_break``; ``best`` takes
     the die whose reroll gives the better expected final score (equal
-    expectations: the first in die order).
+    expectations: the first in die order); ``target`` the better chance
+    to reach ``target``, then as ``best``.
 
     >>> pick_die([10, 6], [3, 3], 1, "best")      # Advantage: rerolling the d10 gains more
     (0, [0, 1])
@@ -308,6 +325,8 @@ def pick_die(sides, faces, net: int, tie_break: str) -> tuple[int, list[int]]:
     (1, [0, 1])
     >>> pick_die([8, 4, 4], [4, 2, 4], -1, "best") # Disadvantage: keep the d4's explosion
     (0, [0, 2])
+    >>> pick_die([6, 4], [1, 1], -1, "target", 7)  # 7 needs the d4 to explode: 3/16 against 1/6
+    (1, [0, 1])
     """
     want = max(faces) if _PICK_HIGH[net] else min(faces)
     if faces.count(want) == 1:
@@ -318,6 +337,9 @@ def pick_die(sides, faces, net: int, tie_break: str) -> tuple[int, list[int]]:
         choice = max(tied, key=lambda i: (sides[i], -i))
     elif tie_break == "smaller":
         choice = min(tied, key=lambda i: (sides[i], i))
+    elif tie_break == "target" and target is not None:
+        choice = max(tied, key=lambda i: (round(_reach(sides, faces, i, net, target), 12),
+                                          _reroll_gain(sides[i], faces[i], net), -i))
     else:
         choice = max(tied, key=lambda i: (_reroll_gain(sides[i], faces[i], net), -i))
     return choice, tied
@@ -336,7 +358,7 @@ def _modifier_reroll(spec: dict, sizes: list, faces: list, rng) -> dict | None:
     net = net_modifier(spec["modifiers"])
     if not net:
         return None
-    i, tied = pick_die(sizes, faces, net, spec["tie_break"])
+    i, tied = pick_die(sizes, faces, net, spec["tie_break"], spec["target"])
     new = roll_die(rng, sizes[i])
     return {"die": i, "old": faces[i], "new": new, "kept": _keep(net, faces[i], new), "tied": tied,
             "tie_break": spec["tie_break"]}
@@ -504,7 +526,8 @@ def _kept_counts(s: int, face: int, net: int) -> list[tuple[int, int]]:
     return _KEPT_CACHE[key]
 
 
-def score_dist(sizes, net: int, tie_break: str = "best", bound: int = SCORE_BOUND) -> tuple[dict, float]:
+def score_dist(sizes, net: int, tie_break: str = "best", bound: int = SCORE_BOUND,
+               target: int | None = None) -> tuple[dict, float]:
     """The exact distribution of the score for these dice (the pair, then the
     Heroic d4 if any) under a net modifier: ``({score: p} for score <= bound,
     mass above bound)``. Enumerates every face and every modifier reroll with
@@ -518,34 +541,35 @@ def score_dist(sizes, net: int, tie_break: str = "best", bound: int = SCORE_BOUN
     >>> d[4] == 3 / 16, d[5] == 2 / 16, d[6] == 1 / 16 + 2 / 64, tail < 1e-12
     (True, True, True, True)
     """
-    key = (tuple(sizes), net, tie_break, bound)
+    target = target if tie_break == "target" else None  # only ``target`` reads it
+    key = (tuple(sizes), net, tie_break, bound, target)
     if key not in _DIST_CACHE:
         out = _boom_dist(tuple(sorted(sizes)), bound) if net == 0 else _modified_dist(tuple(sizes), net,
-                                                                                      tie_break, bound)
+                                                                                      tie_break, bound, target)
         res = {v: p for v, p in enumerate(out) if p > 0}
         _DIST_CACHE[key] = (res, max(0.0, 1.0 - math.fsum(res.values())))
     return _DIST_CACHE[key]
 
 
-def _reroll_cases(sizes: tuple, net: int, tie_break: str) -> dict:
+def _reroll_cases(sizes: tuple, net: int, tie_break: str, target: int | None = None) -> dict:
     """Every face of every die, gathered by what the modifier's reroll
     needs: (the die it picks, its face, the others' sum, which of the
     others explode) -> how many face combinations."""
     cases: dict = {}
     for faces in itertools.product(*(range(1, s + 1) for s in sizes)):
-        i, _ = pick_die(sizes, faces, net, tie_break)
+        i, _ = pick_die(sizes, faces, net, tie_break, target)
         mask = sum(1 << j for j in range(len(sizes)) if j != i and faces[j] == sizes[j])
         k = (i, faces[i], sum(faces) - faces[i], mask)
         cases[k] = cases.get(k, 0) + 1
     return cases
 
 
-def _kept_groups(sizes: tuple, net: int, tie_break: str) -> dict:
+def _kept_groups(sizes: tuple, net: int, tie_break: str, target: int | None = None) -> dict:
     """(sum of the kept faces, mask of the dice that explode) -> integer
     weight over every face and every reroll (``_LCM`` evens the reroll's
     die sizes)."""
     groups: dict = {}
-    for (i, face, other, mask), count in _reroll_cases(sizes, net, tie_break).items():
+    for (i, face, other, mask), count in _reroll_cases(sizes, net, tie_break, target).items():
         s = sizes[i]
         for kept, c in _kept_counts(s, face, net):
             k = (other + kept, mask | (1 << i) if kept == s else mask)
@@ -553,14 +577,14 @@ def _kept_groups(sizes: tuple, net: int, tie_break: str) -> dict:
     return groups
 
 
-def _modified_dist(sizes: tuple, net: int, tie_break: str, bound: int) -> list[float]:
+def _modified_dist(sizes: tuple, net: int, tie_break: str, bound: int, target: int | None = None) -> list[float]:
     """The score by index under a net modifier: each group's kept sum, plus
     a fresh exploding die for each die kept on its maximum (its maximum is
     already in the sum)."""
     total = _LCM * math.prod(sizes)
     out = [0.0] * (bound + 1)
     booms: dict = {}
-    for (base, mask), w in _kept_groups(sizes, net, tie_break).items():
+    for (base, mask), w in _kept_groups(sizes, net, tie_break, target).items():
         if mask not in booms:
             dist = _boom_dist(tuple(sizes[j] for j in range(len(sizes)) if mask >> j & 1), bound)
             booms[mask] = [(m, q) for m, q in enumerate(dist) if q]
@@ -634,14 +658,14 @@ def odds(spec: dict, result: dict | None = None, action: Any = None) -> dict:
         raise SpecError("action", "Open Tale allows no step after a roll")
     sizes = list(spec["dice"]) + ([4] if spec["heroic"] else [])
     net = net_modifier(spec["modifiers"])
-    dist, tail = score_dist(sizes, net, spec["tie_break"])
     target = spec["target"]
+    dist, tail = score_dist(sizes, net, spec["tie_break"], target=target)
     out: dict[str, Any] = {
         "value": {v: dist[v] for v in sorted(dist)},
         "tail": {"above": SCORE_BOUND, "p": tail},
         "bound": SCORE_BOUND,
         "exact": True,
-        "mean": _mean(sizes, net, spec["tie_break"]),
+        "mean": _mean(sizes, net, spec["tie_break"], target),
         "median": median(dist, tail),
         "expected_minimum": round_half_up(expected_minimum_point(dist, tail)),
         "modifier": {"net": net, "name": NET_NAMES[net], "text": modifier_text(spec["modifiers"])},
@@ -656,14 +680,14 @@ def odds(spec: dict, result: dict | None = None, action: Any = None) -> dict:
     return out
 
 
-def _mean(sizes, net, tie_break) -> float:
+def _mean(sizes, net, tie_break, target=None) -> float:
     """The exact mean score, explosions included (closed form)."""
     base = sum(_exploding_mean(s) for s in sizes)
     if net == 0:
         return float(base)
     gain = Fraction(0)
     for faces in itertools.product(*(range(1, s + 1) for s in sizes)):
-        i, _ = pick_die(sizes, faces, net, tie_break)
+        i, _ = pick_die(sizes, faces, net, tie_break, target)
         gain += _reroll_gain(sizes[i], faces[i], net)
     return float(base + gain / math.prod(sizes))
 

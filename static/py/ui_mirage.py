@@ -4,9 +4,14 @@ Form controls are named after the spec's fields (``attribute``,
 ``skill_name``, ``conditions``, ``opponent.helpers``...), so a ``SpecError``
 from ``rules.normalize`` lands beside its control unchanged. The six
 Condition checkboxes and Broken share the name ``conditions`` (values are the
-Condition names), which the spec accepts as a list. ``prayer_bonus`` and
-``opposed`` are form-only: the first goes into the ``pray`` action, the
-second says whether the opponent's fields make an ``opponent`` spec.
+Condition names), which the spec accepts as a list. ``prayer_bonus`` is the
+spec's (the advice and the odds with a prayer use it) and goes into the
+``pray`` action; ``opposed`` is form-only: it says whether the opponent's
+fields make an ``opponent`` spec.
+
+After a roll that may still be prayed for, the dice best play prays with
+(``result["best_prayer"]``) are marked ↻ until the player taps a die, and
+"Pray the advised dice" takes them in one tap.
 
 >>> spec = spec_from_form({"attribute": ["10"], "skill": ["8"], "skill_name": ["grace"],
 ...                        "conditions": ["exhausted"]})
@@ -89,6 +94,7 @@ def spec_from_form(fields: dict) -> dict:
         "conditions": [str(v) for v in fields.get("conditions", [])],
         "modifier": _text(fields, "modifier", "0"),
         "passive": bool(fields.get("passive")),
+        "prayer_bonus": _text(fields, "prayer_bonus", "0"),
         "opponent": _opponent_spec(fields) if fields.get("opposed") else None,
     }
 
@@ -129,6 +135,7 @@ def form_values(spec: dict) -> dict:
         "conditions": _condition_boxes(spec["conditions"]),
         "modifier": str(spec["modifier"]),
         "passive": spec["passive"],
+        "prayer_bonus": str(spec["prayer_bonus"]),
         "opposed": spec["opponent"] is not None,
         **_opponent_values(spec),
     }
@@ -179,20 +186,23 @@ def _label(die: dict) -> str:
     return f"{die.get('label') or KIND_NAMES.get(die.get('kind'), 'Die')}: {draw.describe(die)}{two}"
 
 
-def _tag(die: dict) -> str:
+def _tag(die: dict, advised: bool = False) -> str:
     return ("Added" if die.get("added") else KIND_NAMES[_kind(die)]) + (
-        " \u00d72" if die.get("successes") == 2 else "")
+        " \u00d72" if die.get("successes") == 2 else "") + (" \u21bb" if advised else "")
 
 
 def dice_row(dice: list, *, keys: list | None = None, selected=(), caption: str = "",
-             size: int = 64) -> str:
+             size: int = 64, advised=()) -> str:
     """A row of dice (``draw.tray``), each die named by its kind
-    (attribute, skill, gear) for screen readers, with a kind tag under it."""
+    (attribute, skill, gear) for screen readers, with a kind tag under it;
+    the ``advised`` positions (best play prays with them) tagged ↻."""
     if keys is not None:
         keys = [k for k, d in zip(keys, dice) if isinstance(d, dict)]
-    dice = [d for d in dice if isinstance(d, dict)]
+    shown = [(i, d) for i, d in enumerate(dice) if isinstance(d, dict)]
+    dice = [d for _, d in shown]
     return draw.tray(dice, keys, selected=selected, size=size, caption=caption or None,
-                     labels=[_label(d) for d in dice], tags=[_tag(d) for d in dice],
+                     labels=[_label(d) + (", advised for the prayer" if i in advised else "") for i, d in shown],
+                     tags=[_tag(d, i in advised) for i, d in shown],
                      classes=[f"mirage-die kind-{_kind(d)}" for d in dice])
 
 
@@ -283,12 +293,32 @@ def _steps(result: dict, ui: dict) -> str:
     return f'<p class="mirage-steps">{views.esc(steps)}</p>' if steps else ""
 
 
+def advice(result: dict) -> list | None:
+    """The dice best play prays with now (``best_prayer``; [] = don't
+    pray), or None when the result gives no advice (no prayer allowed).
+
+    >>> advice({"can_pray": True, "dice": [{}, {}], "best_prayer": [1, 0, 7]}), advice({"dice": []})
+    ([0, 1], None)
+    """
+    best = result.get("best_prayer")
+    if not _can_pray(result) or not isinstance(best, list):
+        return None
+    n = len(result.get("dice") or [])
+    return sorted({i for i in best if isinstance(i, int) and not isinstance(i, bool) and 0 <= i < n})
+
+
+def _marked(result: dict, ui: dict) -> set:
+    """The dice marked ↻: the advice, until the player taps a die."""
+    return set() if ui.get("selected") else set(advice(result) or ())
+
+
 def _own_row(result: dict, ui: dict) -> str:
     dice = result.get("dice") or []
     can = _can_pray(result)
+    caption = "Your dice (tap the dice to pray with; \u21bb = advised)" if advice(result) else (
+        "Your dice (tap the dice to pray with)" if can else "Your dice")
     return dice_row(dice, keys=[str(i) for i in range(len(dice))] if can else None,
-                    selected=ui.get("selected", ()),
-                    caption="Your dice (tap the dice to pray with)" if can else "Your dice")
+                    selected=ui.get("selected", ()), caption=caption, advised=_marked(result, ui))
 
 
 def _before_row(result: dict, ui: dict) -> str:
@@ -316,9 +346,33 @@ def _pray_button(targets: list, tapped: bool) -> str:
             "The bonus is the form's Prayer setting.</span></p>")
 
 
+def _bonus_words(result: dict) -> str:
+    b = _roll_bonus(result)
+    return f", {BONUS_NAMES[b].lower()}" if b else ""
+
+
+def _advice_part(result: dict, ui: dict) -> str:
+    """"Pray the advised dice" (one tap), or why best play does not pray."""
+    best = advice(result)
+    if best is None:
+        return ""
+    if not best:
+        why = ("you already succeed, and a prayer only adds the risk of a Condition"
+               if result.get("outcome") in ("success", "success_with_bonus")
+               else "no prayer can change the outcome, and any prayer risks a Condition")
+        return f'<p class="hint mirage-advice" data-advice="keep">Best play: don\'t pray ({views.esc(why)}).</p>'
+    return (f'<p class="mirage-advice"><button type="button" data-act="advice" class="pray advice">'
+            f"Pray the advised {_plural(len(best), 'die', 'dice')} (\u21bb best{views.esc(_bonus_words(result))})"
+            "</button></p>")
+
+
 def _pray_part(result: dict, ui: dict) -> str:
     if not _can_pray(result):
         return ""
+    return _advice_part(result, ui) + _own_pray_part(result, ui)
+
+
+def _own_pray_part(result: dict, ui: dict) -> str:
     dice = result.get("dice") or []
     ones = [i for i in _tapped(dice, ui) if dice[i].get("face") == 1]
     hint = '<p class="hint">A die showing 1 cannot be rerolled: that tap is ignored.</p>' if ones else ""
@@ -326,7 +380,10 @@ def _pray_part(result: dict, ui: dict) -> str:
     if not targets:
         return hint + ('<p class="hint">Every die without a success shows 1: tap the dice to '
                        "reroll, or keep the roll.</p>")
-    return hint + _pray_button(targets, len(ones) < len(ui.get("selected") or ()))
+    tapped = len(ones) < len(_tapped(dice, ui))
+    if not tapped and targets == advice(result):  # the advised button already prays with these
+        return hint
+    return hint + _pray_button(targets, tapped)
 
 
 def _tiebreak_part(result: dict, ui: dict) -> str:
@@ -385,6 +442,8 @@ def action_for(verb: str, result: dict, ui: dict, fields: dict) -> dict:
     """
     if verb == "tiebreak":
         return {"do": "tiebreak"}
+    if verb == "advice":
+        return _advice_action(result)
     if verb != "pray":
         raise SpecError("_form", f"Mirage has no step called {verb!r}; only Pray and Tie-break")
     bonus = _one(fields, "prayer_bonus", "0")
@@ -394,6 +453,24 @@ def action_for(verb: str, result: dict, ui: dict, fields: dict) -> dict:
     if not targets:
         raise SpecError("_form", "tap the dice to reroll first (dice showing 1 cannot be rerolled)")
     return {"do": "pray", "dice": targets, "bonus": PRAYER_BONUS[bonus]}
+
+
+def _advice_action(result: dict) -> dict:
+    """The advised prayer, at the bonus the advice was made for (the roll's).
+
+    >>> _advice_action({"can_pray": True, "dice": [{}, {}], "best_prayer": [1], "spec": {"prayer_bonus": 2}})
+    {'do': 'pray', 'dice': [1], 'bonus': 2}
+    """
+    best = advice(result)
+    if not best:
+        raise SpecError("_form", "best play does not pray now: there are no advised dice")
+    return {"do": "pray", "dice": best, "bonus": _roll_bonus(result)}
+
+
+def _roll_bonus(result: dict) -> int:
+    """The prayer bonus the roll was made with (the advice's)."""
+    b = (result.get("spec") or {}).get("prayer_bonus")
+    return b if b in (0, 1, 2) else 0
 
 
 # --------------------------------------------------------------------------
@@ -428,6 +505,11 @@ def questions(spec: dict, result, ui: dict) -> dict:
     targets = _pray_targets(result, ui or {}) if _can_pray(result) else []
     for b in (0, 1, 2) if targets else ():
         out[f"pray{b}"] = {**rolled, **tab.after(result, {"do": "pray", "dice": targets, "bonus": b})}
+    best, b = advice(result), _roll_bonus(result)
+    if best:
+        out["best"] = {**rolled, **tab.after(result, {"do": "pray", "dice": best, "bonus": b})}
+    if best and targets and (ui or {}).get("selected"):
+        out["choice"] = {**rolled, **tab.after(result, {"do": "pray", "dice": targets, "bonus": b})}
     if result.get("can_tiebreak"):
         out["tiebreak"] = {**rolled, **tab.after(result, {"do": "tiebreak"})}
     return out
@@ -454,6 +536,68 @@ def _prayer_table(answers: dict, opposed: bool) -> str:
             "<th>Condition</th></tr></thead><tbody>" + rows + "</tbody></table></div>")
 
 
+def _die_words(dice: list) -> str:
+    words = [f"the d{d.get('sides')}'s {d.get('face')}" for d in dice]
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
+
+
+def _counts(dice: list) -> str:
+    return "counts, so it stays" if len(dice) == 1 else "count, so they stay"
+
+
+def _why(result: dict, best: list) -> str:
+    """Why those dice, in a few words: what stays, what goes, what would
+    not help."""
+    dice = [d if isinstance(d, dict) else {} for d in result.get("dice") or []]
+    rest = [d for i, d in enumerate(dice) if i not in best]
+    kept = [d for d in rest if d.get("successes")]
+    redone = [dice[i] for i in best if i < len(dice) and dice[i].get("successes")]
+    spare = [d for d in rest if not d.get("successes") and d.get("face") != 1]
+    parts = [
+        (kept, lambda: f"{_die_words(kept)} already {_counts(kept)}"),
+        (redone, lambda: f"{_die_words(redone)} rerolled all the same: only more successes can win now"),
+        (spare, lambda: f"rerolling {_die_words(spare)} too would not raise the chance, only the risk of a 1"),
+        ([d for d in dice if d.get("face") == 1],
+         lambda: "a 1 cannot be rerolled, and a 1 left after the prayer costs a Condition"),
+    ]
+    return "; ".join(words() for found, words in parts if found) or (
+        "every die is rerolled: no set of them gives a better chance")
+
+
+def _win(o: dict) -> float:
+    return o["win"] if "win" in o else o["p_success"]
+
+
+def _advice_odds(answers: dict, result: dict) -> str:
+    """The advised prayer's odds and why, and the player's own choice
+    beside it once they tap ("your choice: 12 %, best: 31 %")."""
+    best = answers["best"]
+    if "error" in best:
+        return views.error_html(best["error"])
+    word = "Win" if (result.get("spec") or {}).get("opponent") else "Success"
+    why = _why(result, advice(result) or [])
+    out = ('<h3 class="odds-title">Best play: pray with the \u21bb dice</h3>'
+           f'<p class="mirage-odds-line" data-odds="best">{word} <strong>{_pct(_win(best))}</strong> · '
+           f'2+ {_pct(best["p_bonus"])} · Condition {_pct(best["condition"])}'
+           + (f'<br><span class="hint">Why: {views.esc(why)}.</span>' if why else "") + "</p>")
+    choice = answers.get("choice")
+    if choice and "error" not in choice:
+        out += (f'<p class="mirage-odds-line mirage-compare" data-odds="choice">Your choice: '
+                f'<strong>{_pct(_win(choice))}</strong> (Condition {_pct(choice["condition"])}), best: '
+                f'<strong>{_pct(_win(best))}</strong> (Condition {_pct(best["condition"])})</p>')
+    return out
+
+
+def _prayer_turn_line(spec: dict, o: dict) -> str:
+    """Before the roll: the turn played best with a prayer on a failure."""
+    if "success_with_prayer" not in o or not o.get("prayer_allowed", True):
+        return ""
+    when, word = ("a loss or a tie", "win") if spec.get("opponent") else ("a failure", "success")
+    return (f'<p class="mirage-odds-line" data-odds="with-prayer">With a prayer on {when} (the advised '
+            f'dice{views.esc(_bonus_words({"spec": spec}))}): {word} <strong>{_pct(o["success_with_prayer"])}'
+            f'</strong> (Condition {_pct(o["condition_with_prayer"])})</p>')
+
+
 def _tiebreak_odds(o: dict) -> str:
     if "error" in o:
         return views.error_html(o["error"])
@@ -472,7 +616,7 @@ def _roll_odds(spec: dict, o: dict) -> str:
     title = ("Net successes (yours minus the opponent's)" if opposed else "Successes") + \
         f" with {format_pool(o['dice'])}"
     return ('<h3 class="odds-title">Odds of the roll in the form</h3>' + _outcome_line(o, opposed)
-            + views.bar_chart(o["value"], title=title, highlight=(lambda v: v >= 1)))
+            + _prayer_turn_line(spec, o) + views.bar_chart(o["value"], title=title, highlight=(lambda v: v >= 1)))
 
 
 def _broken_note(spec: dict) -> str:
@@ -489,7 +633,7 @@ def render_odds(spec: dict, answers: dict, result) -> str:
     P(2+) (or win/tie/lose, and with ties rolled again). After a roll that
     may still be prayed for: the prayer's odds for the tapped dice at each
     bonus, with P(Condition). After a tie: the tie-break's odds."""
-    out = []
+    out = [_advice_odds(answers, result)] if "best" in answers else []
     if "pray0" in answers:
         out.append(_prayer_table(answers, bool((result.get("spec") or spec).get("opponent"))))
     if "tiebreak" in answers:

@@ -57,9 +57,23 @@ def spec_from_form(fields: dict) -> dict:
         "dice": _pair(fields, level),
         "heroic": bool(fields.get("heroic")),
         "modifiers": [str(v) for v in fields.get("modifiers", [])],
-        "tie_break": _one(fields, "tie_break", "best") or "best",
+        "tie_break": _tie_break(fields),
         "target": _one(fields, "target") or None,
     }
+
+
+def _tie_break(fields: dict) -> str:
+    """The form's tie break; ``auto`` (how a new form opens) is the best
+    play: ``target`` when a target is set, else ``best``. A spec filled in
+    from a link or a saved roll names its own, so it replays as it was.
+
+    >>> _tie_break({"target": ["14"]}), _tie_break({"target": [""]}), _tie_break({"tie_break": ["best"], "target": ["9"]})
+    ('target', 'best', 'best')
+    """
+    tie = _one(fields, "tie_break", "auto") or "auto"
+    if tie != "auto":
+        return tie
+    return "target" if _one(fields, "target") else "best"
 
 
 def _pair(fields: dict, level: int) -> list[int]:

@@ -195,10 +195,13 @@ def _prayable(state):
 
 
 def test_mirage_roll_with_a_prayer(table):
-    """The player taps a die and prays with the preparatory bonus (a field
-    of the form that stays open); the GM's page rolls the prayer and, with
-    nothing left to do, sends the final link."""
+    """The GM asks for a roll with the preparatory prayer bonus (part of
+    the requested setup: the player's form shows it read-only); the player
+    taps a die and prays; the GM's page rolls the prayer at that bonus and,
+    with nothing left to do, sends the final link."""
     gm, player, third = table
+    gm.click("#tabbtn-mirage")
+    gm.select_option("#form-mirage [name=prayer_bonus]", "1")
     for _attempt in range(3):  # every die showing 1 (about 1 in 80): no prayer, ask again
         d, _ = start(gm, player, "mirage", "Sneak past")
         targets = _prayable(stored(player, "player"))
@@ -208,7 +211,8 @@ def test_mirage_roll_with_a_prayer(table):
     else:
         pytest.fail("no die to pray for in three requests")
     player.click(f'#tray-mirage .dice [data-die="{targets[0]}"]')
-    player.select_option("#form-mirage [name=prayer_bonus]", "1")
+    assert player.input_value("#form-mirage [name=prayer_bonus]") == "1"
+    assert player.locator("#form-mirage [name=prayer_bonus]").is_disabled()
     shot(player, "mirage-player-before-prayer")
     player.click("#tray-mirage [data-act=pray]")
     step = sent(player)

@@ -219,12 +219,17 @@ def _step_milhamah(page):
     page.wait_for_selector("#tray-milhamah svg.role-rerolled", timeout=SLOW)
 
 
+#: A Pray button: the player's own choice, or the advice (alone when it
+#: prays with the same dice).
+PRAY = '#tray-mirage [data-act="pray"], #tray-mirage [data-act="advice"]'
+
+
 def _step_mirage(page):
     for _ in range(30):  # a roll whose dice all succeeded or show 1 leaves nothing to pray for
-        if page.locator('#tray-mirage [data-act="pray"]').count():
+        if page.locator(PRAY).count():
             break
         _roll(page, "mirage")
-    page.click('#tray-mirage [data-act="pray"]')
+    page.click(PRAY)
     page.wait_for_selector("#tray-mirage svg.role-rerolled", timeout=SLOW)
 
 

@@ -149,9 +149,10 @@ def test_a_fourth_condition_breaks_the_character(watched):
     for _ in range(80):
         _roll(page)
         assert "3 physical Conditions \u22123" in page.inner_text(TRAY)
-        if page.locator(f'{TRAY} [data-act="pray"]').count() == 0:
+        pray = page.locator(f'{TRAY} [data-act="pray"], {TRAY} [data-act="advice"]')  # alone when alike
+        if pray.count() == 0:
             continue
-        page.click(f'{TRAY} [data-act="pray"]')
+        pray.first.click()
         page.wait_for_selector(f"{TRAY} figure[aria-label^='Before the prayer']", timeout=SLOW)
         if page.locator(f"{TRAY} [data-condition-gained]").count():
             broke = True
@@ -198,3 +199,48 @@ def test_a_tie_is_broken_by_rolling_again(watched):
     assert (page.locator(f'{TRAY} [data-act="tiebreak"]').count() == 1) == (outcome == "tie")
     assert page.locator("#history-list [data-history-entry]").count() == entries + 1
     page.uncheck(f"{FORM} [name=opposed]")
+
+
+def _roll_until_advice(page, tries=60):
+    """Roll until best play advises a prayer (a failure with dice to pray)."""
+    for _ in range(tries):
+        _roll(page)
+        if page.locator(f'{TRAY} [data-act="advice"]').count():
+            return True
+    return False
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (768, 1024), (390, 844)], ids=["desktop", "tablet", "phone"])
+def test_pray_the_advised_dice(browser, base_url, size):
+    """Issue 13: before the roll the odds give the turn with a prayer on a
+    failure; after a failed roll the advised dice are marked ↻, the odds
+    say best play's chance and why; "Pray the advised dice" prays with
+    exactly those dice at the form's prayer bonus, in one tap. A tap on a
+    die shows your choice beside best. Screenshots for a look."""
+    context, page, watch = open_app(browser, base_url, viewport=size)
+    try:
+        _open(page)
+        page.select_option(f"{FORM} [name=prayer_bonus]", "1")
+        page.wait_for_function("() => document.querySelector('#odds-mirage').textContent"
+                               ".includes('With a prayer on a failure')", timeout=SLOW)
+        assert _roll_until_advice(page), "no failure to pray for in 60 rolls"
+        dice = page.locator(f"{TRAY} svg[data-die]")
+        labels = [dice.nth(i).get_attribute("aria-label") for i in range(dice.count())]
+        advised = [i for i, label in enumerate(labels) if "advised for the prayer" in label]
+        assert advised and "\u21bb" in page.inner_text(TRAY)
+        assert "preparatory +1" in page.inner_text(f'{TRAY} [data-act="advice"]')
+        page.wait_for_selector('#odds-mirage [data-odds="best"]', timeout=SLOW)
+        assert "Why:" in page.inner_text("#odds-mirage") or len(advised) == len(labels)
+        page.screenshot(path=f"/tmp/mirage-advice-{size[0]}.png", full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+        dice.nth(advised[0]).click()  # your own choice: that die alone
+        page.wait_for_selector('#odds-mirage [data-odds="choice"]', timeout=SLOW)
+        assert "Your choice" in page.inner_text("#odds-mirage")
+        page.click(f'{TRAY} [data-act="advice"]')
+        page.wait_for_selector(f"{TRAY} figure[aria-label^='Before the prayer']", timeout=SLOW)
+        after = page.locator(f"{TRAY} figure:not([aria-label^='Before']) svg.role-rerolled")
+        assert after.count() == len(advised)
+        assert page.locator(f'{TRAY} [data-act="advice"]').count() == 0
+        watch.check(page)
+    finally:
+        context.close()

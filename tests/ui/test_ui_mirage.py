@@ -133,11 +133,24 @@ def test_tray_draws_dice_by_kind_and_offers_prayer():
     r = _roll({"attribute": 10, "skill": 8, "gear": [6], "skill_name": "grace"}, [10, 3, 2])
     html = ui.render_result(r, {"selected": []})
     assert html.count("data-die=") == 3
-    assert 'data-act="pray"' in html
+    assert r["best_prayer"] == [] and 'data-act="pray"' in html  # best play keeps it; the player may pray
+    assert "Pray: reroll 2 dice" in html and 'data-act="advice"' not in html
+
     for kind in ("kind-attribute", "kind-skill", "kind-gear"):
         assert kind in html
     assert "Attribute die (Agility)" in html and "Skill die (Grace)" in html
     assert "is-success" in html  # the 10 is marked a success
+
+
+def test_one_pray_button_when_the_advice_is_the_default():
+    """Untapped, a failure whose advice prays with every die without a
+    success shows one button (the advice), not two alike; a tap brings the
+    player's own prayer beside it."""
+    r = _roll({"attribute": 10, "skill": 8, "gear": [6], "skill_name": "grace"}, [5, 3, 2])
+    html = ui.render_result(r, {"selected": []})
+    assert r["best_prayer"] == [0, 1, 2] and 'data-act="advice"' in html and 'data-act="pray"' not in html
+    html = ui.render_result(r, {"selected": ["1"]})
+    assert 'data-act="advice"' in html and "Pray: reroll 1 die" in html
 
 
 def test_no_pray_button_on_a_passive_roll_or_after_praying():
@@ -333,3 +346,86 @@ def test_action_for_names_both_verbs():
     assert ui.action_for("tiebreak", r, {"selected": []}, {}) == {"do": "tiebreak"}
     with pytest.raises(SpecError, match="Tie-break"):
         ui.action_for("reroll", r, {"selected": []}, {})
+
+
+# --------------------------------------------------------------------------
+# The advised prayer (issue 13): ↻ marks, one tap, your choice beside best.
+
+TIED = {"attribute": 10, "skill": 6, "prayer_bonus": 2, "opponent": {"attribute": 6}}
+
+
+def _tags(html: str) -> list:
+    return re.findall(r'<span class="die-tag" aria-hidden="true">([^<]*)</span>', html)
+
+
+def test_advised_dice_are_marked_until_a_tap():
+    """Tied 1-1 with d10:6 and d6:3: best play prays with the d6 only. It
+    is marked ↻ (and said so to screen readers) until the player taps."""
+    r = _roll(TIED, [6, 3, 6])
+    html = ui.render_result(r, {"selected": []})
+    own = html[:html.index("Opponent")]
+    assert _tags(own) == ["Attribute", "Skill \u21bb"]
+    assert "advised for the prayer" in own and 'data-act="advice"' in html
+    assert "Pray the advised 1 die (\u21bb best, temple +2)" in html
+    tapped = ui.render_result(r, {"selected": ["0"]})
+    assert "\u21bb" not in "".join(_tags(tapped)) and 'data-act="advice"' in tapped
+
+
+def test_pray_the_advised_dice_takes_the_advice_at_the_rolls_bonus():
+    r = _roll(TIED, [6, 3, 6])
+    a = ui.action_for("advice", r, {"selected": ["0"]}, {"prayer_bonus": ["0"]})
+    assert a == {"do": "pray", "dice": [1], "bonus": 2}
+    p = rules.act("mirage", r["spec"], r, a, ScriptedRng([7]))
+    assert [d["sides"] for d in p["dice"]] == [10, 10] and p["outcome"] == "success"
+    assert 'data-act="advice"' not in ui.render_result(p, {"selected": []})
+
+
+def test_best_play_keeps_a_success():
+    """A success stands: no ↻, no advice button, the reason in words."""
+    r = _roll({"attribute": 10, "skill": 6}, [6, 3])
+    html = ui.render_result(r, {"selected": []})
+    assert 'data-advice="keep"' in html and "already succeed" in html
+    assert 'data-act="advice"' not in html and "\u21bb" not in "".join(_tags(html))
+    with pytest.raises(SpecError):
+        ui.action_for("advice", r, {"selected": []}, {})
+
+
+def test_questions_ask_best_and_your_choice_once_tapped():
+    r = _roll(TIED, [6, 3, 6])
+    q = ui.questions(r["spec"], r, {"selected": []})
+    assert q["best"]["action"] == {"do": "pray", "dice": [1], "bonus": 2} and "choice" not in q
+    q = ui.questions(r["spec"], r, {"selected": ["0", "1"]})
+    assert q["choice"]["action"] == {"do": "pray", "dice": [0, 1], "bonus": 2}
+
+
+CANNED_ROLL = {"value": {0: 0.5, 1: 0.5}, "outcome": {"failure": 0.5, "success": 0.5}, "p_success": 0.5,
+               "p_bonus": 0.1, "dice": [10, 6], "success_with_prayer": 0.725, "condition_with_prayer": 0.2,
+               "prayer_allowed": True, "prayer_bonus": 0}
+
+
+def _canned_pray(p, cond):
+    return {"outcome": {"failure": 1 - p, "success": p}, "p_success": p, "p_bonus": 0.05,
+            "condition": cond, "dice": [6]}
+
+
+def test_odds_show_your_choice_beside_best_and_why():
+    """Canned answers: "Your choice: 12.0 %, best: 31.0 %", the Condition
+    risks, and why (the d10's 6 stays)."""
+    r = _roll({"attribute": 10, "skill": 6, "gear": [6]}, [6, 3, 4])
+    answers = {"roll": CANNED_ROLL, "best": _canned_pray(0.31, 0.17), "choice": _canned_pray(0.12, 0.3),
+               **{f"pray{b}": _canned_pray(0.12, 0.3) for b in (0, 1, 2)}}
+    html = ui.render_odds(r["spec"], answers, r)
+    assert "Your choice: <strong>12.0 %</strong> (Condition 30.0 %), best: <strong>31.0 %</strong>" in html
+    assert "Why: the d10&#x27;s 6 already counts, so it stays" in html
+    without = ui.render_odds(r["spec"], {k: v for k, v in answers.items() if k != "choice"}, r)
+    assert "Your choice" not in without and 'data-odds="best"' in without
+
+
+def test_odds_before_the_roll_show_the_turn_with_a_prayer():
+    spec = rules.normalize("mirage", {"attribute": 10, "skill": 6})
+    html = ui.render_odds(spec, {"roll": CANNED_ROLL}, None)
+    assert "With a prayer on a failure (the advised dice): success <strong>72.5 %</strong> (Condition 20.0 %)" in html
+    passive = rules.normalize("mirage", {"attribute": 10, "skill": 6, "passive": True})
+    assert "With a prayer" not in ui.render_odds(passive, {"roll": {**CANNED_ROLL, "prayer_allowed": False}}, None)
+    opposed = rules.normalize("mirage", TIED)
+    assert "on a loss or a tie" in odds_panel(ui, opposed, None)

@@ -201,3 +201,15 @@ def test_text_is_escaped():
     r["dice"][0]["name"] = "<script>"
     html = ui.render_result(r, {"selected": []})
     assert "<img" not in html and "<script>" not in html
+
+
+def test_a_new_form_breaks_ties_for_the_target_once_one_is_set():
+    """Issue 13: the form opens on "the best die"; with a target typed that
+    is the ``target`` tie break, without one ``best``; a spec from a link
+    fills in its own value and keeps it."""
+    fields = dict(static_form("open_tale").fields)
+    assert fields["tie_break"] == ["auto"]
+    assert rules.normalize("open_tale", ui.spec_from_form({**fields, "target": ["12"]}))["tie_break"] == "target"
+    assert rules.normalize("open_tale", ui.spec_from_form(fields))["tie_break"] == "best"
+    old = rules.normalize("open_tale", {"level": 5, "target": 12, "tie_break": "best"})
+    assert ui.form_values(old)["tie_break"] == "best"
