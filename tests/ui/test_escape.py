@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -33,6 +34,7 @@ def test_escape_is_html_escape_on_any_text(text):
     assert views.esc(text) == html.escape(text, quote=True)
 
 
+@pytest.mark.skipif(sys.platform == "emscripten", reason="needs a subprocess")
 def test_the_tabs_start_without_html_or_the_fair_modules():
     """What ``main.py`` imports before ready, in a fresh interpreter: not
     ``html`` (its entity table), not ``fair``/``fairview`` nor the hashing

@@ -15,6 +15,12 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
+# Each test builds the zip in a child CPython; Pyodide (tests/pyodide_run.mjs)
+# has no processes.
+pytestmark = pytest.mark.skipif(sys.platform == "emscripten", reason="needs a subprocess")
+
 ROOT = Path(__file__).resolve().parents[2]
 
 BUILD = """
