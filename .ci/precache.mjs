@@ -3,15 +3,18 @@
 // importScripts, so the browser's byte-for-byte update check of the service
 // worker sees a new version whenever any precached file changes (a JSON file
 // fetched by the worker would not be compared, and the update would go
-// unnoticed). Run after .ci/vendor.mjs, and again after editing any file the
+// unnoticed). It writes static/pycache.zip first (.ci/pycache.mjs). Run after .ci/vendor.mjs, and again after editing any file the
 // page loads (`bash .ci/dev serve` does both).
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join, posix, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildPycache } from "./pycache.mjs";
 
 // The site folder: the repository by default, or the one given (tests build copies).
 const root = process.argv[2] ? resolve(process.argv[2]) : join(dirname(fileURLToPath(import.meta.url)), "..");
+// The page's compiled bytecode first (a [files] entry, so it is precached too).
+await buildPycache(root);
 const files = new Set(["index.html"]);  // paths relative to the site root (= the SW scope)
 
 const norm = (p) => posix.normalize(p).replace(/^\.\//, "");

@@ -14,7 +14,6 @@ and Pyodide (CPython 3.14).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 import re
@@ -437,5 +436,7 @@ def dist_to_json(d: Mapping) -> dict:
 def spec_seed(system: str, spec: Any, extra: Any = None) -> int:
     """A seed derived from the question, so sampled odds give the same answer
     to the same question."""
+    import hashlib  # here, not at start: only sampled odds need it (README "Speed")
+
     text = json.dumps([system, spec, extra], sort_keys=True, default=str, ensure_ascii=False)
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")

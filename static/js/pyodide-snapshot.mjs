@@ -88,6 +88,20 @@ function finishRestore(py, key) {
   if (madeFor !== label(key)) throw new Error(`the snapshot was made for "${madeFor}"`);
 }
 
+// The bytecode zip [files] unpacks (static/pycache.zip, .ci/pycache.py) is
+// for a start that imports our modules; a restored interpreter has them all
+// imported, so PyScript's unpacking of it is skipped (any other archive is not).
+const BYTECODE = new TextEncoder().encode("dice-table bytecode");
+
+function skipBytecode(py) {
+  const unpack = py.unpackArchive.bind(py);
+  py.unpackArchive = (buffer, format, options) => {
+    const tail = new Uint8Array(buffer.buffer ?? buffer, buffer.byteOffset ?? 0, buffer.byteLength).subarray(-BYTECODE.length);
+    if (format === "zip" && tail.every((b, i) => b === BYTECODE[i])) return undefined;
+    return unpack(buffer, format, options);
+  };
+}
+
 export async function loadPyodide(options = {}) {
   const config = { ...options, indexURL: INDEX_URL };
   const look = await found;
@@ -99,6 +113,7 @@ export async function loadPyodide(options = {}) {
       look.bytes = null;
       if (py._api && py._api.config) delete py._api.config._loadSnapshot;
       finishRestore(py, look.key);
+      skipBytecode(py);
       performance.mark("dice:python-restored");
       show("snapshot", "restored", look.record);
       return py;

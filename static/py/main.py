@@ -9,6 +9,7 @@ pure modules built with every text escaped (or plain ``textContent``).
 """
 
 import asyncio
+import importlib
 import json
 import traceback
 
@@ -16,8 +17,6 @@ from pyodide.ffi import create_once_callable as create_once
 from pyodide.ffi import create_proxy, to_js
 from pyscript import document, window
 
-import fair
-import fairview
 import formstate
 import rules
 import share
@@ -59,6 +58,23 @@ FORMS = {"fields": {}, "dirty": set(), "pending": False}
 SETUPS = {"list": []}
 CURRENT = {"system": rules.SYSTEMS[0]}
 _proxies = []  # keep event proxies alive
+
+
+class Later:
+    """A module of ours imported at its first use, not before ready. A first
+    visit has no fair-roll request, link or entry, so it starts without
+    ``fair`` (and the hashlib, hmac and secrets it imports) or ``fairview``;
+    ``start`` imports them once the page is idle (README "Speed")."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __getattr__(self, attr):
+        return getattr(importlib.import_module(self.name), attr)
+
+
+fair = Later("fair")
+fairview = Later("fairview")
 
 
 def ui_for(system):
@@ -1104,13 +1120,14 @@ def save_requests():
 
 
 def load_requests():
-    REQUESTS["list"] = read_kept(REQUESTS_KEY, fair.load_requests)[0]
-    render_requests()
+    if read_store(REQUESTS_KEY) is not None:  # none stored: nothing to read or show
+        REQUESTS["list"] = read_kept(REQUESTS_KEY, fair.load_requests)[0]
+        render_requests()
 
 
 def render_requests():
     t = now()
-    html = fairview.requests_list([fair.view(st, t) for st in REQUESTS["list"]], t)
+    html = fairview.requests_list([fair.view(st, t) for st in REQUESTS["list"]], t) if REQUESTS["list"] else ""
     q("#requests-list").innerHTML = html
     q("#requests").hidden = not html
 
@@ -1431,6 +1448,17 @@ def start():
     loading = q("#loading")
     loading.hidden = True
     document.body.setAttribute("data-ready", "")
+    when_idle(lambda *_: [importlib.import_module(m.name) for m in (fair, fairview)])
+
+
+def when_idle(fn):
+    """Run ``fn`` once the page is idle (soon after, where the browser has no
+    idle callbacks): what a first roll may need, not before ready."""
+    once = create_once(fn)
+    if hasattr(window, "requestIdleCallback"):
+        window.requestIdleCallback(once, to_js({"timeout": 2000}, dict_converter=window.Object.fromEntries))
+    else:
+        window.setTimeout(once, 200)
 
 
 start()

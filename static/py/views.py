@@ -9,16 +9,16 @@ Every bit of text that reaches the page goes through ``esc``.
 from __future__ import annotations
 
 import re
-from html import escape
 
 import draw
+from draw import escape
 
 __all__ = ["esc", "pct", "outcome_name", "outcome_banner", "explain_list", "bar_chart",
            "history_entry", "error_html", "scroll_box", "bidi_text"]
 
 
 def esc(text) -> str:
-    return escape("" if text is None else str(text), quote=True)
+    return escape("" if text is None else str(text))
 
 
 def pct(p) -> str:

@@ -1,0 +1,47 @@
+"""The page escapes text without importing ``html`` at start (README
+"Speed"): ``draw.escape`` must give what ``html.escape`` gives, on any text,
+and ``views.esc`` every text the tabs show."""
+
+from __future__ import annotations
+
+import html
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import draw
+import views
+
+ROOT = Path(__file__).resolve().parents[2]
+
+TRICKY = ['<img src=x onerror="alert(1)">', "Tom & Jerry's", "&amp; already", "שלום <b>", "\"'<>&", "", "a\x00b"]
+
+
+def test_escape_is_html_escape_on_tricky_text():
+    for text in TRICKY:
+        assert draw.escape(text) == html.escape(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("&<>\"'ab ;#x") + ["ש", "\u202e"]) | st.characters(), max_size=40))
+def test_escape_is_html_escape_on_any_text(text):
+    assert draw.escape(text) == html.escape(text, quote=True)
+    assert views.esc(text) == html.escape(text, quote=True)
+
+
+@pytest.mark.skipif(sys.platform == "emscripten", reason="needs a subprocess")
+def test_the_tabs_start_without_html_or_the_fair_modules():
+    """What ``main.py`` imports before ready, in a fresh interpreter: not
+    ``html`` (its entity table), not ``fair``/``fairview`` nor the hashing
+    they bring (imported after ready)."""
+    code = ("import sys; import formstate, rules, share, store, tab, views, ui_alkemy, ui_jadeclaw, "
+            "ui_milhamah, ui_mirage, ui_open_tale; "
+            "print(sorted(m for m in ('html', 'fair', 'fairview', 'hashlib', 'hmac', 'secrets') if m in sys.modules))")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "static" / "py")])}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

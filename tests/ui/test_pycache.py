@@ -1,0 +1,81 @@
+"""The bytecode zip a first visit unpacks (.ci/pycache.py, README "Speed"),
+built here by CPython from a copy of the page's files laid out as PyScript
+writes them: it holds what main.py imports before ready and not what the
+page imports later, and each .pyc is checked against its source's hash, so
+a zip older than an edit is ignored rather than run."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+# Each test builds the zip in a child CPython; Pyodide (tests/pyodide_run.mjs)
+# has no processes.
+pytestmark = pytest.mark.skipif(sys.platform == "emscripten", reason="needs a subprocess")
+
+ROOT = Path(__file__).resolve().parents[2]
+
+BUILD = """
+import sys, runpy
+ns = runpy.run_path(sys.argv[1])
+sys.stdout.buffer.write(ns["build"](sys.argv[2], sys.argv[3]))
+"""
+
+
+def lay_out(tmp: Path) -> Path:
+    """The [files] of pyscript.toml written under ``tmp`` as PyScript does."""
+    toml = (ROOT / "pyscript.toml").read_text()
+    for src, dst in re.findall(r'^\s*"\./([^"]+)"\s*=\s*"\./([^"*]+)"', toml, re.M):
+        (tmp / dst).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / src, tmp / dst)
+    return tmp
+
+
+def build(cwd: Path) -> zipfile.ZipFile:
+    out = subprocess.run([sys.executable, "-c", BUILD, str(ROOT / ".ci" / "pycache.py"),
+                          str(ROOT / "static" / "py" / "main.py"), str(cwd)],
+                         capture_output=True, check=True, cwd=cwd)
+    return zipfile.ZipFile(io.BytesIO(out.stdout))
+
+
+def source_of(name: str) -> str:
+    """``rules/__pycache__/dice.cpython-3XX.pyc`` -> ``rules/dice.py``."""
+    p = Path(name)
+    return (p.parent.parent / (p.name.split(".")[0] + ".py")).as_posix()
+
+
+def test_the_zip_holds_what_main_imports_before_ready(tmp_path):
+    sources = {source_of(n) for n in build(lay_out(tmp_path)).namelist()}
+    assert {"rules/__init__.py", "rules/dice.py", "rules/milhamah.py", "rules/explain_mirage.py", "ui_milhamah.py",
+            "ui_jadeclaw.py", "views.py", "draw.py", "store.py", "formstate.py"} <= sources
+    assert not sources & {"fair.py", "fairview.py", "fairness.py", "qr.py", "snapshot.py",
+                          "rules/milhamah_odds.py", "main.py"}
+
+
+def test_each_pyc_is_checked_against_its_source(tmp_path):
+    cwd = lay_out(tmp_path)
+    z = build(cwd)
+    for name in z.namelist():
+        data = z.read(name)
+        flags = int.from_bytes(data[4:8], "little")
+        assert flags == 0b11, name  # hash-based, checked
+        src = cwd / source_of(name)
+        assert Path(importlib.util.cache_from_source(str(src))).name == Path(name).name
+        assert data[8:16] == importlib.util.source_hash(src.read_bytes()), name
+
+
+def test_the_zip_ends_with_the_mark_a_restored_start_skips(tmp_path):
+    """static/js/pyodide-snapshot.mjs skips an archive whose last bytes are
+    this comment: the zip must end with it, and the script must name it."""
+    z = build(lay_out(tmp_path))
+    script = (ROOT / "static" / "js" / "pyodide-snapshot.mjs").read_text()
+    assert z.comment == b"dice-table bytecode"
+    assert f'encode("{z.comment.decode()}")' in script
