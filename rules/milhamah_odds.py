@@ -296,8 +296,7 @@ class _Model:
         self.shifts = [u.bit_length() - 1 for u in self.sunit]
         self.aunit = [B ** c if c <= k else 0 for _t, c in self.slots]
         self.slot_of = {ts: i for i, ts in enumerate(self.slots)}
-        self.profile_slots = sorted([o for o in self.oslot if o is not None]
-                                    + [i for ids in self.succ for i in ids])
+        self.prof_types = list(zip(self.oslot, self.succ))
         self._choice_memo: dict = {}
         self._opt_memo: dict = {}
         self._prefix_memo: dict = {}
@@ -461,11 +460,7 @@ class _Model:
         (``_Engine`` says why the others need not be looked at), as
         (size, state removed, agg removed, dice per type, blanks per type);
         kept per profile (the counts that matter, capped at X)."""
-        xe = self.xe
-        if self.capless:
-            key = (last,) + tuple(counts[i] for i in self.profile_slots)
-        else:
-            key = (last,) + tuple(min(counts[i], xe) for i in self.profile_slots)
+        key = self._profile(counts, last)
         hit = self._choice_memo.get(key)
         if hit is None:
             if len(self._choice_memo) > MEMO_LIMIT:
@@ -474,6 +469,23 @@ class _Model:
                 self._prefix_memo.clear()
             hit = self._choice_memo[key] = self._maximal(counts, last)
         return hit
+
+    def _profile(self, counts: list, last: bool) -> tuple:
+        """What of the counts the choices depend on: per type its blank dice
+        up to X and, only when fewer than X, its rerollable successes up
+        to the room the blanks leave (a success is rerolled only after
+        every blank of its type)."""
+        xe = self.xe
+        key = [last]
+        for o_slot, succ in self.prof_types:
+            o = counts[o_slot] if o_slot is not None else 0
+            if o >= xe:
+                key.append(-1)
+                continue
+            key.append(o)
+            room = xe - o
+            key += [c if c < room else room for c in map(counts.__getitem__, succ)]
+        return tuple(key)
 
     def _maximal(self, counts: list, last: bool) -> list:
         xe = self.xe
