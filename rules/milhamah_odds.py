@@ -293,6 +293,10 @@ class _Model:
             # something else that counts (else keeping it is never worse).
             self.succ.append(live if len(live) > 1 else [])
         self.sunit = [B ** i for i in range(len(self.slots))]
+        #: a choice counts its dice (and blanks) per type as one integer,
+        #: a digit in base B per type
+        self.tunit = [B ** t for t in range(self.ntypes)]
+        self.tshifts = [u.bit_length() - 1 for u in self.tunit]
         self.shifts = [u.bit_length() - 1 for u in self.sunit]
         self.aunit = [B ** c if c <= k else 0 for _t, c in self.slots]
         self.slot_of = {ts: i for i, ts in enumerate(self.slots)}
@@ -316,7 +320,7 @@ class _Model:
 
     def type_draws(self, t: int, n: int) -> list:
         """(state add, agg add, weight) for ``n`` fresh dice of type t."""
-        key = (t, n)
+        key = ("type", t, n)
         if key not in self._draws:
             ids = self.tslots[t]
             w = [self.weights[t][self.slots[i][1]] for i in ids]
@@ -328,14 +332,15 @@ class _Model:
             self._draws[key] = out
         return self._draws[key]
 
-    def draws(self, m: tuple, full: bool) -> list:
-        """The merged outcomes of rerolling m[t] dice of each type t, as
-        (state add, agg add, weight): by (state, agg) (rounds still to come)
-        or by agg alone (the last round: the agg stands for the state)."""
+    def draws(self, m: int, full: bool) -> list:
+        """The merged outcomes of rerolling the dice m counts per type (one
+        digit in base ``B`` per type, ``per_type``), as (state add, agg add,
+        weight): by (state, agg) (rounds still to come) or by agg alone
+        (the last round: the agg stands for the state)."""
         key = (m, full)
         if key not in self._draws:
             acc = {(0, 0): 1}
-            for t, n in enumerate(m):
+            for t, n in enumerate(self.per_type(m)):
                 if not n:
                     continue
                 new: dict = {}
@@ -349,7 +354,12 @@ class _Model:
 
     def first_roll(self) -> dict:
         """{(state, agg): weight} of the first roll; weights sum to 12^live."""
-        return {(s, a): p for s, a, p in self.draws(tuple(self.count), True)}
+        return {(s, a): p for s, a, p in self.draws(sum(n * u for n, u in zip(self.count, self.tunit)), True)}
+
+    def per_type(self, m: int) -> list:
+        """The dice per type of a choice's ``m`` (or blanks per type)."""
+        mask = self.B - 1
+        return [m >> sh & mask for sh in self.tshifts]
 
     def decode(self, state: int) -> list:
         mask = self.B - 1
@@ -427,10 +437,10 @@ class _Model:
         return state, agg, where
 
     def _type_opts(self, t: int, sub: tuple) -> list:
-        """(dice, state removed, agg removed, blanks, all blanks?) for each
-        way to reroll dice of type t (its slot counts ``sub``) within X:
-        some of its blank dice, or all of them and some of its rerollable
-        successes; fewest dice first."""
+        """(dice, state removed, agg removed, blanks, all blanks?, dice and
+        blanks as type digits) for each way to reroll dice of type t (its
+        slot counts ``sub``) within X: some of its blank dice, or all of
+        them and some of its rerollable successes; fewest dice first."""
         key = (t, sub)
         hit = self._opt_memo.get(key)
         if hit is not None:
@@ -440,17 +450,18 @@ class _Model:
         cnt = dict(zip(ids, sub))
         o_slot = self.oslot[t]
         o = cnt[o_slot] if o_slot is not None else 0
+        u = self.tunit[t]
         out = []
         for nb in range(min(o, xe) + 1):
             s0 = nb * self.sunit[o_slot] if nb else 0
             if nb < o:
-                out.append((nb, s0, 0, nb, False))
+                out.append((nb, s0, 0, nb, False, nb * u, nb * u))
                 continue
             subsets = [(0, 0, 0)]
             for i in self.succ[t]:
                 subsets = [(n + e, s + e * self.sunit[i], a + e * self.aunit[i])
                            for n, s, a in subsets for e in range(min(cnt[i], xe - nb - n) + 1)]
-            out += [(nb + n, s0 + s, a, nb, True) for n, s, a in subsets]
+            out += [(nb + n, s0 + s, a, nb, True, (nb + n) * u, nb * u) for n, s, a in subsets]
         out.sort(key=lambda x: x[0])
         self._opt_memo[key] = out
         return out
@@ -458,8 +469,8 @@ class _Model:
     def choices(self, counts: list, last: bool) -> list:
         """The non-empty choices that cannot take one more blank die
         (``_Engine`` says why the others need not be looked at), as
-        (size, state removed, agg removed, dice per type, blanks per type);
-        kept per profile (the counts that matter, capped at X)."""
+        (size, state removed, agg removed, dice and blanks per type as
+        type digits); kept per profile (the counts that matter, capped at X)."""
         key = self._profile(counts, last)
         hit = self._choice_memo.get(key)
         if hit is None:
@@ -510,12 +521,12 @@ class _Model:
         for size, rs, ra, m, oth, left, fm in self._prefix(t, subs, last):
             if dm & ~fm:
                 if size and (size == xe or not (left or not none_left)):
-                    out.append((size, rs, ra, m + (0,), oth + (0,)))
+                    out.append((size, rs, ra, m, oth))
                 continue
             room = xe - size
-            for k, s, a, nb, _f in exact[room] if left else upto[room]:
+            for k, s, a, _nb, _f, km, om in exact[room] if left else upto[room]:
                 if size + k:
-                    out.append((size + k, rs + s, ra + a, m + (k,), oth + (nb,)))
+                    out.append((size + k, rs + s, ra + a, m + km, oth + om))
         return out
 
     def _prefix(self, n: int, subs: tuple, last: bool) -> list:
@@ -523,7 +534,7 @@ class _Model:
         that agrees on them): (size, state removed, agg removed, dice per
         type, blanks per type, a blank kept?, types with every blank in)."""
         if n == 0:
-            return [(0, 0, 0, (), (), False, 0)]
+            return [(0, 0, 0, 0, 0, False, 0)]
         key = (last, subs[:n])
         hit = self._prefix_memo.get(key)
         if hit is not None:
@@ -536,13 +547,13 @@ class _Model:
         new = []
         for size, rs, ra, m, oth, left, fm in self._prefix(t, subs, last):
             if dm & ~fm:
-                new.append((size, rs, ra, m + (0,), oth + (0,), left or not none_left, fm | (none_left << t)))
+                new.append((size, rs, ra, m, oth, left or not none_left, fm | (none_left << t)))
                 continue
             room = xe - size
-            for k, s, a, nb, full in topts:
+            for k, s, a, _nb, full, km, om in topts:
                 if k > room:
                     break
-                new.append((size + k, rs + s, ra + a, m + (k,), oth + (nb,), left or not full, fm | (full << t)))
+                new.append((size + k, rs + s, ra + a, m + km, oth + om, left or not full, fm | (full << t)))
         self._prefix_memo[key] = new
         return new
 
@@ -578,15 +589,14 @@ class _Model:
         ranked = sorted((t for t in range(self.ntypes) if self.oslot[t] is not None),
                         key=lambda t: -(SIDES - self.weights[t][self.other]))
         left = self.xe
-        m = [0] * self.ntypes
-        rs = 0
+        m = rs = 0
         for t in ranked:
             n = min(left, counts[self.oslot[t]])
-            m[t] = n
+            m += n * self.tunit[t]
             rs += n * self.sunit[self.oslot[t]]
             left -= n
         size = self.xe - left
-        return (size, rs, 0, tuple(m), tuple(m)) if size else None
+        return (size, rs, 0, m, m) if size else None
 
 
 # --------------------------------------------------------------------------
@@ -756,7 +766,7 @@ class _Engine:
     def reroll_best(self, r: int, state: int, agg: int) -> tuple:
         """(score, winners) of the best non-empty rerolls: the choices of
         equal best score (None: no choice); a choice is (size, state
-        removed, agg removed, m = dice per type, others per type)."""
+        removed, agg removed, m = dice per type, blanks per type, as type digits)."""
         key = (r, state)
         hit = self.best.get(key)
         if hit is not None:
@@ -851,7 +861,7 @@ class _Engine:
         while frontier:
             nxt = []
             for c in frontier:
-                for t, o in enumerate(c[4]):
+                for t, o in enumerate(self.md.per_type(c[4])):
                     if not o or c[0] == 1:
                         continue
                     c2 = self._less(c, t)
@@ -868,9 +878,8 @@ class _Engine:
         """The choice c with one blank die of type t kept instead."""
         size, rs, ra, m, oth = c
         md = self.md
-        m2 = m[:t] + (m[t] - 1,) + m[t + 1:]
-        o2 = oth[:t] + (oth[t] - 1,) + oth[t + 1:]
-        return size - 1, rs - md.sunit[md.oslot[t]], ra, m2, o2
+        u = md.tunit[t]
+        return size - 1, rs - md.sunit[md.oslot[t]], ra, m - u, oth - u
 
     # -- distributions along the best play ------------------------------
     def spread(self, r: int, items) -> int:
@@ -1480,7 +1489,7 @@ def _play(eng: _Engine, r: int, state: int, agg: int, first: bool, h: int, rng) 
 def _reroll(md: _Model, state: int, agg: int, choice: tuple, rng) -> tuple:
     state -= choice[1]
     agg -= choice[2]
-    for t, n in enumerate(choice[3]):
+    for t, n in enumerate(md.per_type(choice[3])):
         cats = md.type_cats.get(t)
         for _ in range(n):
             slot = md.slot_of[(t, cats[rng.randrange(SIDES)])]
@@ -1637,9 +1646,7 @@ def _choice_of(md: _Model, where: list, dice: list):
     a dead die changes nothing but still spends the round)."""
     if not dice:
         return None
-    size = rs = ra = 0
-    m = [0] * md.ntypes
-    oth = [0] * md.ntypes
+    size = rs = ra = m = oth = 0
     for i in dice:
         slot = where[i]
         if slot is None:
@@ -1648,9 +1655,9 @@ def _choice_of(md: _Model, where: list, dice: list):
         size += 1
         rs += md.sunit[slot]
         ra += md.aunit[slot]
-        m[t] += 1
-        oth[t] += c == md.other
-    return size, rs, ra, tuple(m), tuple(oth)
+        m += md.tunit[t]
+        oth += md.tunit[t] * (c == md.other)
+    return size, rs, ra, m, oth
 
 
 def _dice_of(md: _Model, where: list, choice) -> list:
