@@ -1316,7 +1316,8 @@ def _mirrors(md: _Model, need: list) -> list:
 def _canonical_first_rolls(ctx: _Ctx) -> dict:
     """The first rolls with mirror images merged: {(state, agg): weight},
     each under its smallest state (built type by type: each type's draws
-    carry their images under every mirror)."""
+    carry their images under every mirror, all packed in one integer, a
+    field (state, agg) per image, so that adding dice is adding integers)."""
     if ctx.first is not None:
         return ctx.first
     md = ctx.md
@@ -1324,26 +1325,40 @@ def _canonical_first_rolls(ctx: _Ctx) -> dict:
     if not perms:
         ctx.first = md.first_roll()
         return ctx.first
-    acc = {(0, 0) * (len(perms) + 1): 1}
+    sh = md.B.bit_length() - 1
+    fa = sh * (md.k + 1)
+    fw = fa + sh * len(md.slots)
+    acc = {0: 1}
     for t, n in enumerate(md.count):
-        ids = md.tslots[t]
         new: dict = {}
         for sa, aa, p in md.type_draws(t, n):
-            counts = md.decode(sa)
-            key = [sa, aa]
-            for perm in perms:
-                key += [sum(counts[i] * md.sunit[perm[i]] for i in ids),
-                        sum(counts[i] * md.aunit[perm[i]] for i in ids)]
+            key = _images(md, t, sa, aa, fa, fw)
             for k0, w0 in acc.items():
-                k = tuple(x + y for x, y in zip(k0, key))
+                k = k0 + key
                 new[k] = new.get(k, 0) + w0 * p
         acc = new
     out: dict = {}
+    fmask, amask = (1 << fw) - 1, (1 << fa) - 1
+    shifts = [j * fw for j in range(len(perms) + 1)]
     for k, w in acc.items():
-        best = min(zip(k[::2], k[1::2]))
-        out[best] = out.get(best, 0) + w
+        best = min(k >> f & fmask for f in shifts)
+        key = (best >> fa, best & amask)
+        out[key] = out.get(key, 0) + w
     ctx.first = out
     return out
+
+
+def _images(md: _Model, t: int, sa: int, aa: int, fa: int, fw: int) -> int:
+    """Dice of type t (state ``sa``, agg ``aa``) and their mirror images,
+    packed: field j (``fw`` bits) holds image j's state above its agg."""
+    counts = md.decode(sa)
+    ids = md.tslots[t]
+    key = aa | sa << fa
+    for j, perm in enumerate(md.mirrors, 1):
+        s2 = sum(counts[i] * md.sunit[perm[i]] for i in ids)
+        a2 = sum(counts[i] * md.aunit[perm[i]] for i in ids)
+        key |= (a2 | s2 << fa) << (j * fw)
+    return key
 
 
 def _first_rolls(ctx: _Ctx) -> tuple:
