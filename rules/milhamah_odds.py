@@ -370,6 +370,8 @@ class _Model:
         each as the moves it makes: (unit of a slot, unit of its image
         less it)."""
         self.mirrors = perms
+        #: the first rolls, mirror images merged (``_canonical_first_rolls``)
+        self.first_canon = None
         self._moves = [[(sh, self.sunit[j] - u) for sh, u, j in zip(self.shifts, self.sunit, q)
                         if self.sunit[j] != u] for q in perms]
 
@@ -1053,15 +1055,14 @@ class _Ctx:
         self.letters = list(need)
         self.need = [need[ch] for ch in self.letters]
         self.wc = not spec["reaction"]
-        self.md = _Model(M.dice_of(spec), self.letters, self.wc, self.xs["initiator"])
-        self.md.set_mirrors(_mirrors(self.md, self.need))
+        self.md = _model(M.dice_of(spec), self.letters, self.wc, self.xs["initiator"], self.need)
         self.R = spec["rounds"] if self.md.xe else 0
         opp = spec["opponent"]
         self.mo = None
         self.Ro = 0
         span = self.md.live + self.md.xe * self.R
         if opp:
-            self.mo = _Model(M.dice_of(opp), ["".join(M._need(opp["shoresh"]))], False,
+            self.mo = _model(M.dice_of(opp), ["".join(M._need(opp["shoresh"]))], False,
                              self.xs["opponent"])
             self.Ro = opp["rounds"] if self.mo.xe else 0
             span += self.mo.live + self.mo.xe * self.Ro
@@ -1069,8 +1070,6 @@ class _Ctx:
         self.F = (SIDES ** span).bit_length() + 14
         self.engines: dict = {}
         self.budget = _Budget()
-        #: the first rolls, mirror images merged (``_canonical_first_rolls``)
-        self.first = None
 
     def reward(self, chosen=None) -> str:
         return chosen or (M.OPPOSED_REWARDS[0] if self.spec["opponent"] else M.NATURAL_REWARDS[0])
@@ -1195,6 +1194,26 @@ class _Ctx:
 
 
 _CTX_CACHE: dict = {}
+#: The dice models (``_model``), shared by every spec with the same dice,
+#: letters, wild rule and X: their draw tables, choice lists and first rolls
+#: do not depend on the difficulty, the rounds or the bonuses.
+_MODEL_CACHE: dict = {}
+
+
+def _model(designs: list, letters: list, wild: bool, x: int, need=None) -> _Model:
+    """The model of these dice (``need``: the letters' needs, for the
+    mirror images; None: none), kept for the next spec with the same dice.
+    Everything it keeps is a pure function of its key, so an answer never
+    depends on which questions came before."""
+    key = json.dumps([designs, letters, wild, x, need], ensure_ascii=False)
+    md = _MODEL_CACHE.get(key)
+    if md is None:
+        if len(_MODEL_CACHE) >= 8:
+            _MODEL_CACHE.clear()
+        md = _MODEL_CACHE[key] = _Model(designs, letters, wild, x)
+        if need is not None:
+            md.set_mirrors(_mirrors(md, need))
+    return md
 
 
 def _ctx(spec: dict) -> _Ctx:
@@ -1318,13 +1337,13 @@ def _canonical_first_rolls(ctx: _Ctx) -> dict:
     each under its smallest state (built type by type: each type's draws
     carry their images under every mirror, all packed in one integer, a
     field (state, agg) per image, so that adding dice is adding integers)."""
-    if ctx.first is not None:
-        return ctx.first
     md = ctx.md
+    if md.first_canon is not None:
+        return md.first_canon
     perms = md.mirrors
     if not perms:
-        ctx.first = md.first_roll()
-        return ctx.first
+        md.first_canon = md.first_roll()
+        return md.first_canon
     sh = md.B.bit_length() - 1
     fa = sh * (md.k + 1)
     fw = fa + sh * len(md.slots)
@@ -1344,7 +1363,7 @@ def _canonical_first_rolls(ctx: _Ctx) -> dict:
         best = min(k >> f & fmask for f in shifts)
         key = (best >> fa, best & amask)
         out[key] = out.get(key, 0) + w
-    ctx.first = out
+    md.first_canon = out
     return out
 
 
