@@ -297,6 +297,9 @@ class _Model:
         #: a digit in base B per type
         self.tunit = [B ** t for t in range(self.ntypes)]
         self.tshifts = [u.bit_length() - 1 for u in self.tunit]
+        #: bits of a state or an agg (the memo of a reroll keys the dice
+        #: kept and the dice rerolled as one integer)
+        self.kw = (B.bit_length() - 1) * max(len(self.slots), k + 1)
         self.shifts = [u.bit_length() - 1 for u in self.sunit]
         self.aunit = [B ** c if c <= k else 0 for _t, c in self.slots]
         self.slot_of = {ts: i for i, ts in enumerate(self.slots)}
@@ -646,7 +649,7 @@ class _Engine:
     def _clear(self):
         self.t: dict = {}
         #: per rounds to come: {state: score} of best play (r = 0: {agg:
-        #: score} of the dice as they lie), {(kept state, m): score} of a reroll
+        #: score} of the dice as they lie), {kept state | m << kw: score} of a reroll
         self.vm: dict = {}
         self.em: dict = {}
         self.fm: dict = {}
@@ -736,7 +739,7 @@ class _Engine:
         rounds to come after it, best play in them; r = 0: the last round,
         where only the agg counts (``kstate`` is the kept agg)."""
         memo = self._memo(self.em, r)
-        key = (kstate, m)
+        key = kstate | m << self.md.kw
         v = memo.get(key)
         if v is None:
             last = r == 0 and self.feature is not None
@@ -814,10 +817,11 @@ class _Engine:
         pows = self.pows
         memo = self._memo(self.em, r - 1)
         last = r == 1
+        kw = self.md.kw
         for c in cands:
             ka = agg - c[2]
             ks = ka if last else state - c[1]
-            v = memo.get((ks, c[3]))
+            v = memo.get(ks | c[3] << kw)
             if v is None:
                 v = self.expect(r - 1, ks, ka, c[3])
             v *= pows[c[0]]
