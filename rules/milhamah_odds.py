@@ -292,6 +292,8 @@ class _Model:
             # A success die is worth rerolling only if its type can show
             # something else that counts (else keeping it is never worse).
             self.succ.append(live if len(live) > 1 else [])
+        #: each type's slots are consecutive: [a, b)
+        self.tspan = [(ids[0], ids[-1] + 1) if ids else (0, 0) for ids in self.tslots]
         self.sunit = [B ** i for i in range(len(self.slots))]
         #: a choice counts its dice (and blanks) per type as one integer,
         #: a digit in base B per type
@@ -476,7 +478,7 @@ class _Model:
         (``_Engine`` says why the others need not be looked at), as
         (size, state removed, agg removed, dice and blanks per type as
         type digits); kept per profile (the counts that matter, capped at X)."""
-        key = self._profile(counts, last)
+        key = self.profile(counts, last)
         hit = self._choice_memo.get(key)
         if hit is None:
             if len(self._choice_memo) > MEMO_LIMIT:
@@ -486,26 +488,26 @@ class _Model:
             hit = self._choice_memo[key] = self._maximal(counts, last)
         return hit
 
-    def _profile(self, counts: list, last: bool) -> tuple:
-        """What of the counts the choices depend on: per type its blank dice
-        up to X and, only when fewer than X, its rerollable successes up
-        to the room the blanks leave (a success is rerolled only after
-        every blank of its type)."""
+    def profile(self, counts: list, head, cap: bool = True) -> tuple:
+        """``head`` and what of the counts the choices depend on: per type
+        its blank dice up to X and, only when fewer than X, its rerollable
+        successes (``cap``: up to the room the blanks leave; a success is
+        rerolled only after every blank of its type)."""
         xe = self.xe
-        key = [last]
+        key = [head]
         for o_slot, succ in self.prof_types:
             o = counts[o_slot] if o_slot is not None else 0
             if o >= xe:
                 key.append(-1)
                 continue
             key.append(o)
-            room = xe - o
+            room = xe - o if cap else xe + self.live
             key += [c if c < room else room for c in map(counts.__getitem__, succ)]
         return tuple(key)
 
     def _maximal(self, counts: list, last: bool) -> list:
         xe = self.xe
-        subs = tuple(tuple(counts[i] for i in ids) for ids in self.tslots)
+        subs = tuple(tuple(counts[a:b]) for a, b in self.tspan)
         t = len(subs) - 1
         key = (t, subs[t])
         split = self._opt_memo.get(("split",) + key)
@@ -793,15 +795,7 @@ class _Engine:
         """In the last round a type with at least X blank dice never has a
         success rerolled, and more than X blanks are alike: states that agree
         on the rest share their choice."""
-        md = self.md
-        parts = []
-        for t in range(md.ntypes):
-            o = counts[md.oslot[t]] if md.oslot[t] is not None else 0
-            if o >= md.xe:
-                parts.append(-1)
-            else:
-                parts.append((o,) + tuple(counts[i] for i in md.succ[t]))
-        return agg, tuple(parts)
+        return self.md.profile(counts, agg, cap=False)
 
     def _pick(self, r: int, state: int, agg: int, cands: list, floor: int) -> tuple:
         """(score, winners) of ``cands`` by the score's main part; among
@@ -867,13 +861,15 @@ class _Engine:
         while frontier:
             nxt = []
             for c in frontier:
+                if not c[4] or c[0] == 1:
+                    continue  # no blank die to keep, or none would be left
                 for t, o in enumerate(self.md.per_type(c[4])):
-                    if not o or c[0] == 1:
+                    if not o:
                         continue
                     c2 = self._less(c, t)
-                    if (c2[1], c2[3]) in seen:
+                    if c2[1] in seen:  # the dice removed name the choice
                         continue
-                    seen.add((c2[1], c2[3]))
+                    seen.add(c2[1])
                     if self.cand_value(r, state, agg, c2) >> self.low == best_p:
                         nxt.append(c2)
             found += nxt
