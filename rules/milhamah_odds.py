@@ -292,12 +292,20 @@ class _Model:
             # A success die is worth rerolling only if its type can show
             # something else that counts (else keeping it is never worse).
             self.succ.append(live if len(live) > 1 else [])
+        #: each type's slots are consecutive: [a, b)
+        self.tspan = [(ids[0], ids[-1] + 1) if ids else (0, 0) for ids in self.tslots]
         self.sunit = [B ** i for i in range(len(self.slots))]
+        #: a choice counts its dice (and blanks) per type as one integer,
+        #: a digit in base B per type
+        self.tunit = [B ** t for t in range(self.ntypes)]
+        self.tshifts = [u.bit_length() - 1 for u in self.tunit]
+        #: bits of a state or an agg (the memo of a reroll keys the dice
+        #: kept and the dice rerolled as one integer)
+        self.kw = (B.bit_length() - 1) * max(len(self.slots), k + 1)
         self.shifts = [u.bit_length() - 1 for u in self.sunit]
         self.aunit = [B ** c if c <= k else 0 for _t, c in self.slots]
         self.slot_of = {ts: i for i, ts in enumerate(self.slots)}
-        self.profile_slots = sorted([o for o in self.oslot if o is not None]
-                                    + [i for ids in self.succ for i in ids])
+        self.prof_types = list(zip(self.oslot, self.succ))
         self._choice_memo: dict = {}
         self._opt_memo: dict = {}
         self._prefix_memo: dict = {}
@@ -317,7 +325,7 @@ class _Model:
 
     def type_draws(self, t: int, n: int) -> list:
         """(state add, agg add, weight) for ``n`` fresh dice of type t."""
-        key = (t, n)
+        key = ("type", t, n)
         if key not in self._draws:
             ids = self.tslots[t]
             w = [self.weights[t][self.slots[i][1]] for i in ids]
@@ -329,14 +337,15 @@ class _Model:
             self._draws[key] = out
         return self._draws[key]
 
-    def draws(self, m: tuple, full: bool) -> list:
-        """The merged outcomes of rerolling m[t] dice of each type t, as
-        (state add, agg add, weight): by (state, agg) (rounds still to come)
-        or by agg alone (the last round: the agg stands for the state)."""
+    def draws(self, m: int, full: bool) -> list:
+        """The merged outcomes of rerolling the dice m counts per type (one
+        digit in base ``B`` per type, ``per_type``), as (state add, agg add,
+        weight): by (state, agg) (rounds still to come) or by agg alone
+        (the last round: the agg stands for the state)."""
         key = (m, full)
         if key not in self._draws:
             acc = {(0, 0): 1}
-            for t, n in enumerate(m):
+            for t, n in enumerate(self.per_type(m)):
                 if not n:
                     continue
                 new: dict = {}
@@ -350,7 +359,12 @@ class _Model:
 
     def first_roll(self) -> dict:
         """{(state, agg): weight} of the first roll; weights sum to 12^live."""
-        return {(s, a): p for s, a, p in self.draws(tuple(self.count), True)}
+        return {(s, a): p for s, a, p in self.draws(sum(n * u for n, u in zip(self.count, self.tunit)), True)}
+
+    def per_type(self, m: int) -> list:
+        """The dice per type of a choice's ``m`` (or blanks per type)."""
+        mask = self.B - 1
+        return [m >> sh & mask for sh in self.tshifts]
 
     def decode(self, state: int) -> list:
         mask = self.B - 1
@@ -361,6 +375,8 @@ class _Model:
         each as the moves it makes: (unit of a slot, unit of its image
         less it)."""
         self.mirrors = perms
+        #: the first rolls, mirror images merged (``_canonical_first_rolls``)
+        self.first_canon = None
         self._moves = [[(sh, self.sunit[j] - u) for sh, u, j in zip(self.shifts, self.sunit, q)
                         if self.sunit[j] != u] for q in perms]
 
@@ -428,10 +444,10 @@ class _Model:
         return state, agg, where
 
     def _type_opts(self, t: int, sub: tuple) -> list:
-        """(dice, state removed, agg removed, blanks, all blanks?) for each
-        way to reroll dice of type t (its slot counts ``sub``) within X:
-        some of its blank dice, or all of them and some of its rerollable
-        successes; fewest dice first."""
+        """(dice, state removed, agg removed, blanks, all blanks?, dice and
+        blanks as type digits) for each way to reroll dice of type t (its
+        slot counts ``sub``) within X: some of its blank dice, or all of
+        them and some of its rerollable successes; fewest dice first."""
         key = (t, sub)
         hit = self._opt_memo.get(key)
         if hit is not None:
@@ -441,17 +457,18 @@ class _Model:
         cnt = dict(zip(ids, sub))
         o_slot = self.oslot[t]
         o = cnt[o_slot] if o_slot is not None else 0
+        u = self.tunit[t]
         out = []
         for nb in range(min(o, xe) + 1):
             s0 = nb * self.sunit[o_slot] if nb else 0
             if nb < o:
-                out.append((nb, s0, 0, nb, False))
+                out.append((nb, s0, 0, nb, False, nb * u, nb * u))
                 continue
             subsets = [(0, 0, 0)]
             for i in self.succ[t]:
                 subsets = [(n + e, s + e * self.sunit[i], a + e * self.aunit[i])
                            for n, s, a in subsets for e in range(min(cnt[i], xe - nb - n) + 1)]
-            out += [(nb + n, s0 + s, a, nb, True) for n, s, a in subsets]
+            out += [(nb + n, s0 + s, a, nb, True, (nb + n) * u, nb * u) for n, s, a in subsets]
         out.sort(key=lambda x: x[0])
         self._opt_memo[key] = out
         return out
@@ -459,13 +476,9 @@ class _Model:
     def choices(self, counts: list, last: bool) -> list:
         """The non-empty choices that cannot take one more blank die
         (``_Engine`` says why the others need not be looked at), as
-        (size, state removed, agg removed, dice per type, blanks per type);
-        kept per profile (the counts that matter, capped at X)."""
-        xe = self.xe
-        if self.capless:
-            key = (last,) + tuple(counts[i] for i in self.profile_slots)
-        else:
-            key = (last,) + tuple(min(counts[i], xe) for i in self.profile_slots)
+        (size, state removed, agg removed, dice and blanks per type as
+        type digits); kept per profile (the counts that matter, capped at X)."""
+        key = self.profile(counts, last)
         hit = self._choice_memo.get(key)
         if hit is None:
             if len(self._choice_memo) > MEMO_LIMIT:
@@ -475,9 +488,26 @@ class _Model:
             hit = self._choice_memo[key] = self._maximal(counts, last)
         return hit
 
+    def profile(self, counts: list, head, cap: bool = True) -> tuple:
+        """``head`` and what of the counts the choices depend on: per type
+        its blank dice up to X and, only when fewer than X, its rerollable
+        successes (``cap``: up to the room the blanks leave; a success is
+        rerolled only after every blank of its type)."""
+        xe = self.xe
+        key = [head]
+        for o_slot, succ in self.prof_types:
+            o = counts[o_slot] if o_slot is not None else 0
+            if o >= xe:
+                key.append(-1)
+                continue
+            key.append(o)
+            room = xe - o if cap else xe + self.live
+            key += [c if c < room else room for c in map(counts.__getitem__, succ)]
+        return tuple(key)
+
     def _maximal(self, counts: list, last: bool) -> list:
         xe = self.xe
-        subs = tuple(tuple(counts[i] for i in ids) for ids in self.tslots)
+        subs = tuple(tuple(counts[a:b]) for a, b in self.tspan)
         t = len(subs) - 1
         key = (t, subs[t])
         split = self._opt_memo.get(("split",) + key)
@@ -498,12 +528,12 @@ class _Model:
         for size, rs, ra, m, oth, left, fm in self._prefix(t, subs, last):
             if dm & ~fm:
                 if size and (size == xe or not (left or not none_left)):
-                    out.append((size, rs, ra, m + (0,), oth + (0,)))
+                    out.append((size, rs, ra, m, oth))
                 continue
             room = xe - size
-            for k, s, a, nb, _f in exact[room] if left else upto[room]:
+            for k, s, a, _nb, _f, km, om in exact[room] if left else upto[room]:
                 if size + k:
-                    out.append((size + k, rs + s, ra + a, m + (k,), oth + (nb,)))
+                    out.append((size + k, rs + s, ra + a, m + km, oth + om))
         return out
 
     def _prefix(self, n: int, subs: tuple, last: bool) -> list:
@@ -511,7 +541,7 @@ class _Model:
         that agrees on them): (size, state removed, agg removed, dice per
         type, blanks per type, a blank kept?, types with every blank in)."""
         if n == 0:
-            return [(0, 0, 0, (), (), False, 0)]
+            return [(0, 0, 0, 0, 0, False, 0)]
         key = (last, subs[:n])
         hit = self._prefix_memo.get(key)
         if hit is not None:
@@ -524,13 +554,13 @@ class _Model:
         new = []
         for size, rs, ra, m, oth, left, fm in self._prefix(t, subs, last):
             if dm & ~fm:
-                new.append((size, rs, ra, m + (0,), oth + (0,), left or not none_left, fm | (none_left << t)))
+                new.append((size, rs, ra, m, oth, left or not none_left, fm | (none_left << t)))
                 continue
             room = xe - size
-            for k, s, a, nb, full in topts:
+            for k, s, a, _nb, full, km, om in topts:
                 if k > room:
                     break
-                new.append((size + k, rs + s, ra + a, m + (k,), oth + (nb,), left or not full, fm | (full << t)))
+                new.append((size + k, rs + s, ra + a, m + km, oth + om, left or not full, fm | (full << t)))
         self._prefix_memo[key] = new
         return new
 
@@ -566,15 +596,14 @@ class _Model:
         ranked = sorted((t for t in range(self.ntypes) if self.oslot[t] is not None),
                         key=lambda t: -(SIDES - self.weights[t][self.other]))
         left = self.xe
-        m = [0] * self.ntypes
-        rs = 0
+        m = rs = 0
         for t in ranked:
             n = min(left, counts[self.oslot[t]])
-            m[t] = n
+            m += n * self.tunit[t]
             rs += n * self.sunit[self.oslot[t]]
             left -= n
         size = self.xe - left
-        return (size, rs, 0, tuple(m), tuple(m)) if size else None
+        return (size, rs, 0, m, m) if size else None
 
 
 # --------------------------------------------------------------------------
@@ -622,7 +651,7 @@ class _Engine:
     def _clear(self):
         self.t: dict = {}
         #: per rounds to come: {state: score} of best play (r = 0: {agg:
-        #: score} of the dice as they lie), {(kept state, m): score} of a reroll
+        #: score} of the dice as they lie), {kept state | m << kw: score} of a reroll
         self.vm: dict = {}
         self.em: dict = {}
         self.fm: dict = {}
@@ -712,7 +741,7 @@ class _Engine:
         rounds to come after it, best play in them; r = 0: the last round,
         where only the agg counts (``kstate`` is the kept agg)."""
         memo = self._memo(self.em, r)
-        key = (kstate, m)
+        key = kstate | m << self.md.kw
         v = memo.get(key)
         if v is None:
             last = r == 0 and self.feature is not None
@@ -744,7 +773,7 @@ class _Engine:
     def reroll_best(self, r: int, state: int, agg: int) -> tuple:
         """(score, winners) of the best non-empty rerolls: the choices of
         equal best score (None: no choice); a choice is (size, state
-        removed, agg removed, m = dice per type, others per type)."""
+        removed, agg removed, m = dice per type, blanks per type, as type digits)."""
         key = (r, state)
         hit = self.best.get(key)
         if hit is not None:
@@ -766,15 +795,7 @@ class _Engine:
         """In the last round a type with at least X blank dice never has a
         success rerolled, and more than X blanks are alike: states that agree
         on the rest share their choice."""
-        md = self.md
-        parts = []
-        for t in range(md.ntypes):
-            o = counts[md.oslot[t]] if md.oslot[t] is not None else 0
-            if o >= md.xe:
-                parts.append(-1)
-            else:
-                parts.append((o,) + tuple(counts[i] for i in md.succ[t]))
-        return agg, tuple(parts)
+        return self.md.profile(counts, agg, cap=False)
 
     def _pick(self, r: int, state: int, agg: int, cands: list, floor: int) -> tuple:
         """(score, winners) of ``cands`` by the score's main part; among
@@ -790,10 +811,11 @@ class _Engine:
         pows = self.pows
         memo = self._memo(self.em, r - 1)
         last = r == 1
+        kw = self.md.kw
         for c in cands:
             ka = agg - c[2]
             ks = ka if last else state - c[1]
-            v = memo.get((ks, c[3]))
+            v = memo.get(ks | c[3] << kw)
             if v is None:
                 v = self.expect(r - 1, ks, ka, c[3])
             v *= pows[c[0]]
@@ -839,13 +861,15 @@ class _Engine:
         while frontier:
             nxt = []
             for c in frontier:
-                for t, o in enumerate(c[4]):
-                    if not o or c[0] == 1:
+                if not c[4] or c[0] == 1:
+                    continue  # no blank die to keep, or none would be left
+                for t, o in enumerate(self.md.per_type(c[4])):
+                    if not o:
                         continue
                     c2 = self._less(c, t)
-                    if (c2[1], c2[3]) in seen:
+                    if c2[1] in seen:  # the dice removed name the choice
                         continue
-                    seen.add((c2[1], c2[3]))
+                    seen.add(c2[1])
                     if self.cand_value(r, state, agg, c2) >> self.low == best_p:
                         nxt.append(c2)
             found += nxt
@@ -856,9 +880,8 @@ class _Engine:
         """The choice c with one blank die of type t kept instead."""
         size, rs, ra, m, oth = c
         md = self.md
-        m2 = m[:t] + (m[t] - 1,) + m[t + 1:]
-        o2 = oth[:t] + (oth[t] - 1,) + oth[t + 1:]
-        return size - 1, rs - md.sunit[md.oslot[t]], ra, m2, o2
+        u = md.tunit[t]
+        return size - 1, rs - md.sunit[md.oslot[t]], ra, m - u, oth - u
 
     # -- distributions along the best play ------------------------------
     def spread(self, r: int, items) -> int:
@@ -1032,15 +1055,14 @@ class _Ctx:
         self.letters = list(need)
         self.need = [need[ch] for ch in self.letters]
         self.wc = not spec["reaction"]
-        self.md = _Model(M.dice_of(spec), self.letters, self.wc, self.xs["initiator"])
-        self.md.set_mirrors(_mirrors(self.md, self.need))
+        self.md = _model(M.dice_of(spec), self.letters, self.wc, self.xs["initiator"], self.need)
         self.R = spec["rounds"] if self.md.xe else 0
         opp = spec["opponent"]
         self.mo = None
         self.Ro = 0
         span = self.md.live + self.md.xe * self.R
         if opp:
-            self.mo = _Model(M.dice_of(opp), ["".join(M._need(opp["shoresh"]))], False,
+            self.mo = _model(M.dice_of(opp), ["".join(M._need(opp["shoresh"]))], False,
                              self.xs["opponent"])
             self.Ro = opp["rounds"] if self.mo.xe else 0
             span += self.mo.live + self.mo.xe * self.Ro
@@ -1048,8 +1070,6 @@ class _Ctx:
         self.F = (SIDES ** span).bit_length() + 14
         self.engines: dict = {}
         self.budget = _Budget()
-        #: the first rolls, mirror images merged (``_canonical_first_rolls``)
-        self.first = None
 
     def reward(self, chosen=None) -> str:
         return chosen or (M.OPPOSED_REWARDS[0] if self.spec["opponent"] else M.NATURAL_REWARDS[0])
@@ -1174,6 +1194,26 @@ class _Ctx:
 
 
 _CTX_CACHE: dict = {}
+#: The dice models (``_model``), shared by every spec with the same dice,
+#: letters, wild rule and X: their draw tables, choice lists and first rolls
+#: do not depend on the difficulty, the rounds or the bonuses.
+_MODEL_CACHE: dict = {}
+
+
+def _model(designs: list, letters: list, wild: bool, x: int, need=None) -> _Model:
+    """The model of these dice (``need``: the letters' needs, for the
+    mirror images; None: none), kept for the next spec with the same dice.
+    Everything it keeps is a pure function of its key, so an answer never
+    depends on which questions came before."""
+    key = json.dumps([designs, letters, wild, x, need], ensure_ascii=False)
+    md = _MODEL_CACHE.get(key)
+    if md is None:
+        if len(_MODEL_CACHE) >= 8:
+            _MODEL_CACHE.clear()
+        md = _MODEL_CACHE[key] = _Model(designs, letters, wild, x)
+        if need is not None:
+            md.set_mirrors(_mirrors(md, need))
+    return md
 
 
 def _ctx(spec: dict) -> _Ctx:
@@ -1295,34 +1335,49 @@ def _mirrors(md: _Model, need: list) -> list:
 def _canonical_first_rolls(ctx: _Ctx) -> dict:
     """The first rolls with mirror images merged: {(state, agg): weight},
     each under its smallest state (built type by type: each type's draws
-    carry their images under every mirror)."""
-    if ctx.first is not None:
-        return ctx.first
+    carry their images under every mirror, all packed in one integer, a
+    field (state, agg) per image, so that adding dice is adding integers)."""
     md = ctx.md
+    if md.first_canon is not None:
+        return md.first_canon
     perms = md.mirrors
     if not perms:
-        ctx.first = md.first_roll()
-        return ctx.first
-    acc = {(0, 0) * (len(perms) + 1): 1}
+        md.first_canon = md.first_roll()
+        return md.first_canon
+    sh = md.B.bit_length() - 1
+    fa = sh * (md.k + 1)
+    fw = fa + sh * len(md.slots)
+    acc = {0: 1}
     for t, n in enumerate(md.count):
-        ids = md.tslots[t]
         new: dict = {}
         for sa, aa, p in md.type_draws(t, n):
-            counts = md.decode(sa)
-            key = [sa, aa]
-            for perm in perms:
-                key += [sum(counts[i] * md.sunit[perm[i]] for i in ids),
-                        sum(counts[i] * md.aunit[perm[i]] for i in ids)]
+            key = _images(md, t, sa, aa, fa, fw)
             for k0, w0 in acc.items():
-                k = tuple(x + y for x, y in zip(k0, key))
+                k = k0 + key
                 new[k] = new.get(k, 0) + w0 * p
         acc = new
     out: dict = {}
+    fmask, amask = (1 << fw) - 1, (1 << fa) - 1
+    shifts = [j * fw for j in range(len(perms) + 1)]
     for k, w in acc.items():
-        best = min(zip(k[::2], k[1::2]))
-        out[best] = out.get(best, 0) + w
-    ctx.first = out
+        best = min(k >> f & fmask for f in shifts)
+        key = (best >> fa, best & amask)
+        out[key] = out.get(key, 0) + w
+    md.first_canon = out
     return out
+
+
+def _images(md: _Model, t: int, sa: int, aa: int, fa: int, fw: int) -> int:
+    """Dice of type t (state ``sa``, agg ``aa``) and their mirror images,
+    packed: field j (``fw`` bits) holds image j's state above its agg."""
+    counts = md.decode(sa)
+    ids = md.tslots[t]
+    key = aa | sa << fa
+    for j, perm in enumerate(md.mirrors, 1):
+        s2 = sum(counts[i] * md.sunit[perm[i]] for i in ids)
+        a2 = sum(counts[i] * md.aunit[perm[i]] for i in ids)
+        key |= (a2 | s2 << fa) << (j * fw)
+    return key
 
 
 def _first_rolls(ctx: _Ctx) -> tuple:
@@ -1468,7 +1523,7 @@ def _play(eng: _Engine, r: int, state: int, agg: int, first: bool, h: int, rng) 
 def _reroll(md: _Model, state: int, agg: int, choice: tuple, rng) -> tuple:
     state -= choice[1]
     agg -= choice[2]
-    for t, n in enumerate(choice[3]):
+    for t, n in enumerate(md.per_type(choice[3])):
         cats = md.type_cats.get(t)
         for _ in range(n):
             slot = md.slot_of[(t, cats[rng.randrange(SIDES)])]
@@ -1625,9 +1680,7 @@ def _choice_of(md: _Model, where: list, dice: list):
     a dead die changes nothing but still spends the round)."""
     if not dice:
         return None
-    size = rs = ra = 0
-    m = [0] * md.ntypes
-    oth = [0] * md.ntypes
+    size = rs = ra = m = oth = 0
     for i in dice:
         slot = where[i]
         if slot is None:
@@ -1636,9 +1689,9 @@ def _choice_of(md: _Model, where: list, dice: list):
         size += 1
         rs += md.sunit[slot]
         ra += md.aunit[slot]
-        m[t] += 1
-        oth[t] += c == md.other
-    return size, rs, ra, tuple(m), tuple(oth)
+        m += md.tunit[t]
+        oth += md.tunit[t] * (c == md.other)
+    return size, rs, ra, m, oth
 
 
 def _dice_of(md: _Model, where: list, choice) -> list:

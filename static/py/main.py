@@ -1400,8 +1400,16 @@ def bench_hooks():
 
     import pyodide_js
 
-    def odds_ms(system, spec_json):
+    def odds_ms(system, spec_json, forget=None):
+        """``forget``: "all" empties every Milhamah odds cache first, "model"
+        all but the dice models (tests/benchmark.py says why)."""
         spec = json.loads(spec_json)
+        if forget:
+            from rules import milhamah_odds
+
+            for name in dir(milhamah_odds):
+                if name.endswith("_CACHE") and (forget == "all" or name != "_MODEL_CACHE"):
+                    getattr(milhamah_odds, name).clear()
         t = time.perf_counter()
         rules.odds(system, spec)
         return (time.perf_counter() - t) * 1000
