@@ -156,7 +156,8 @@ def _chain_dice(die: dict, key: str, selected) -> list[str]:
         k = f"{key}.{j + 1}"
         parts.append('<span class="ot-arrow" aria-hidden="true">→</span>')
         parts.append(draw.die_svg(sub, k, size=44, selected=k in selected,
-                                  label=f"explosion {j + 1} of the {die.get('name')}: {f}"))
+                                  label=f"explosion {j + 1} of the {die.get('name')}: {f}"
+                                  + (", exploded again" if f == sides else "")))
     return parts
 
 

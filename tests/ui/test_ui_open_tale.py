@@ -135,6 +135,9 @@ def test_tray_strikes_the_old_face_and_draws_the_chain():
     assert 'class="old-face"' in html  # draw.py's struck-through old face
     assert "→ 6 → 2" in html and "= 14" in html
     assert "Score 21" in html and 'data-act' not in html
+    # an explosion that explodes again says so in its name (its outline draws it)
+    assert 'aria-label="explosion 1 of the d6: 6, exploded again"' in html
+    assert 'aria-label="explosion 2 of the d6: 2"' in html
 
 
 def test_kept_first_strikes_the_new_face():
