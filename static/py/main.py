@@ -77,6 +77,11 @@ fair = Later("fair")
 fairview = Later("fairview")
 
 
+def js_obj(d):
+    """A Python dict as a plain JavaScript object (options for DOM calls)."""
+    return to_js(d, dict_converter=window.Object.fromEntries)
+
+
 def ui_for(system):
     return TABS[system]
 
@@ -323,7 +328,11 @@ def set_result(system, result, record=True, label="", readonly=False, note=SHARE
             schedule_forms_save(system)
     if result is not None:
         reveal(system)
-    # the odds of the next step come in a later task: the dice paint first
+    render_odds_later(system)
+
+
+def render_odds_later(system):
+    """The odds of the next step come in a later task: the dice paint first."""
     window.setTimeout(create_once(guard(lambda *_: render_odds(system))), 0)
 
 
@@ -345,8 +354,7 @@ def reveal(system):
     if all(_in_view(el) for el in (q(".outcome", tray), last_die, step)):
         return
     still = window.matchMedia("(prefers-reduced-motion: reduce)").matches
-    tray.scrollIntoView(to_js({"block": "start", "behavior": "auto" if still else "smooth"},
-                              dict_converter=window.Object.fromEntries))
+    tray.scrollIntoView(js_obj({"block": "start", "behavior": "auto" if still else "smooth"}))
 
 
 @guard
@@ -434,7 +442,7 @@ def toggle_die(die):
     window.setTimeout(create_once(lambda *_: tray.setAttribute("aria-live", "polite")), 0)
     focus = q(f'#tray-{system} [data-die="{css(key)}"]')
     if focus is not None:
-        focus.focus(to_js({"preventScroll": True}, dict_converter=window.Object.fromEntries))
+        focus.focus(js_obj({"preventScroll": True}))
     render_odds(system)
 
 
@@ -624,8 +632,10 @@ def add_entry(entry, result=None):
     written after the paint, so a roll costs the same with 200 entries as
     with none. A roll from a link that is already there (the link opened
     again) is not added twice."""
-    if entry["source"] != "here" and any(store.key(e) == store.key(entry) for e in HISTORY["entries"]):
-        return
+    if entry["source"] != "here":
+        key = store.key(entry)
+        if any(store.key(e) == key for e in HISTORY["entries"]):
+            return
     HISTORY["serial"] += 1
     entry = {**entry, "id": HISTORY["serial"]}
     if result is not None:
@@ -858,7 +868,7 @@ def clear_history(_=None):
 
 def export_history(_=None):
     text = store.export_text(HISTORY["entries"], SETUPS["list"], REQUESTS["list"])
-    blob = window.Blob.new([text], to_js({"type": "application/json"}, dict_converter=window.Object.fromEntries))
+    blob = window.Blob.new([text], js_obj({"type": "application/json"}))
     url = window.URL.createObjectURL(blob)
     a = document.createElement("a")
     a.href = url
@@ -1058,8 +1068,7 @@ async def copy_link(_=None):
 
 async def native_share(_=None):
     try:
-        await window.navigator.share(to_js({"title": "The dice table", "url": str(q("#share-link").value)},
-                                           dict_converter=window.Object.fromEntries))
+        await window.navigator.share(js_obj({"title": "The dice table", "url": str(q("#share-link").value)}))
     except Exception:
         pass  # the player closed the share sheet
 
@@ -1175,8 +1184,8 @@ def leave_fair(system):
     lock_form(system)
     fill_fields(q(f"#form-{system}"), {**default_fields(system), **FORMS["fields"].get(system, {})})
     q(f"#tab-{system}").classList.remove("is-fair")
-    update_from_form(system)
-    set_result(system, None, record=False)
+    st["spec"] = read_spec(system) or st["spec"]
+    set_result(system, None, record=False)  # draws the odds of the form, after the paint
 
 
 def refresh_fair(system):
@@ -1191,7 +1200,7 @@ def refresh_fair(system):
     update_share_buttons()
     if view["result"] is not None:
         reveal(system)
-    window.setTimeout(create_once(guard(lambda *_: render_odds(system))), 0)
+    render_odds_later(system)
 
 
 def render_fair_tray(system, tray):
@@ -1464,7 +1473,7 @@ def when_idle(fn):
     idle callbacks): what a first roll may need, not before ready."""
     once = create_once(fn)
     if hasattr(window, "requestIdleCallback"):
-        window.requestIdleCallback(once, to_js({"timeout": 2000}, dict_converter=window.Object.fromEntries))
+        window.requestIdleCallback(once, js_obj({"timeout": 2000}))
     else:
         window.setTimeout(once, 200)
 
