@@ -26,7 +26,7 @@ from . import alkemy, jadeclaw, milhamah, mirage, open_tale
 from .dice import RecordingRng, Rng, ScriptedRng, SpecError, system_rng
 from .system import System, check
 
-__all__ = ["SYSTEMS", "OUTCOMES", "TITLES", "MODULES", "roll", "act", "odds", "replay",
+__all__ = ["SYSTEMS", "OUTCOMES", "TITLES", "MODULES", "roll", "act", "odds", "replay", "advise",
            "default_spec", "normalize", "SpecError", "ScriptedRng", "System"]
 
 #: The game systems in tab order. A sixth game is one more module here
@@ -64,9 +64,11 @@ def default_spec(system: str) -> dict:
     return mod.normalize(dict(mod.DEFAULT_SPEC))
 
 
-def roll(system: str, spec: Any, rng: Rng | None = None) -> dict:
+def roll(system: str, spec: Any, rng: Rng | None = None, *, advise: bool = True) -> dict:
     """Validate ``spec`` and roll it. ``rng`` is anything with
-    ``randint(a, b)``; None means a cryptographic source."""
+    ``randint(a, b)``; None means a cryptographic source. ``advise=False``
+    leaves out best play's advice (see ``advise``): the dice and outcome
+    only, fast; the page asks for the advice beside the page."""
     mod = _module(system)
     norm = mod.normalize(spec)
     rec = RecordingRng(rng if rng is not None else system_rng())
@@ -74,10 +76,13 @@ def roll(system: str, spec: Any, rng: Rng | None = None) -> dict:
     result["system"] = system
     result["spec"] = norm
     result["stages"] = [{"do": "roll", "draws": rec.draws}]
+    if advise:
+        _attach_advice(mod, norm, result)
     return result
 
 
-def act(system: str, spec: Any, result: dict, action: Any, rng: Rng | None = None) -> dict:
+def act(system: str, spec: Any, result: dict, action: Any, rng: Rng | None = None, *,
+        advise: bool = True) -> dict:
     """A step the rules allow after a roll (DESIGN.md verbs). A verb the
     rules do not allow at that stage raises ``SpecError``."""
     mod = _module(system)
@@ -93,7 +98,37 @@ def act(system: str, spec: Any, result: dict, action: Any, rng: Rng | None = Non
     new["system"] = system
     new["spec"] = norm
     new["stages"] = list(result["stages"]) + [{**action, "draws": rec.draws}]
+    if advise:
+        _attach_advice(mod, norm, new)
     return new
+
+
+def advise(system: str, spec: Any, result: dict) -> dict:
+    """Best play's advice for ``result`` as it lies (bounded work): a dict
+    of the keys ``roll``/``act`` attach to a result, at least ``advice``
+    (the action best play takes now, as ``act`` takes it, with its
+    ``side`` when opposed; None when no step is open) and ``choices``
+    (each allowed action, ``{"action": ..., "outcome": {name: p}, ...}``,
+    priced when played best afterwards), and the system's older keys
+    (``best_reroll``, ``best_prayer``). A system without decisions gives
+    ``{"advice": None, "choices": []}``.
+
+    >>> r = roll("jadeclaw", {"dice": "d8"}, ScriptedRng([5]), advise=False)
+    >>> advise("jadeclaw", r["spec"], r)["advice"] is None
+    True
+    """
+    mod = _module(system)
+    norm = mod.normalize(spec)
+    if not isinstance(result, dict) or not isinstance(result.get("stages"), list):
+        raise SpecError("result", "is not a result of this page")
+    fn = getattr(mod, "advise", None)
+    return dict(fn(norm, result)) if fn is not None else {"advice": None, "choices": []}
+
+
+def _attach_advice(mod: System, norm: dict, result: dict) -> None:
+    fn = getattr(mod, "advise", None)
+    if fn is not None:
+        result.update(fn(norm, result))
 
 
 def odds(system: str, spec: Any, result: dict | None = None, action: Any = None) -> dict:
@@ -106,7 +141,7 @@ def odds(system: str, spec: Any, result: dict | None = None, action: Any = None)
     return mod.odds(norm, result, action)
 
 
-def replay(system: str, spec: Any, stages: Any) -> dict:
+def replay(system: str, spec: Any, stages: Any, *, advise: bool = True) -> dict:
     """Rebuild a result from its stages' recorded draws. Every draw must be
     used and lie on its die, so a link cannot claim an outcome its dice
     don't give.
@@ -128,9 +163,11 @@ def replay(system: str, spec: Any, stages: Any) -> dict:
         if i == 0:
             if action.get("do") != "roll":
                 raise SpecError("stages", "the first step must be the roll")
-            result = roll(system, spec, rng)
+            result = roll(system, spec, rng, advise=False)
         else:
-            result = act(system, spec, result, action, rng)
+            result = act(system, spec, result, action, rng, advise=False)
         if not rng.exhausted:
             raise SpecError("stages", f"step {i + 1} has more draws than its dice use")
+    if advise:
+        _attach_advice(_module(system), normalize(system, spec), result)
     return result

@@ -27,7 +27,8 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 import rules
 from rules.dice import SpecError
 
-__all__ = ["Tab", "before", "after", "what_if", "answer", "check", "Reading", "read_form", "NOT_A_NUMBER"]
+__all__ = ["Tab", "before", "after", "what_if", "answer", "check", "Reading", "read_form", "NOT_A_NUMBER",
+           "CHOICE", "choice_action"]
 
 #: What a number box says when it holds text that is not a number (the
 #: browser then reports its value as "", which would read as the default).
@@ -107,6 +108,33 @@ def answer(system: str, spec: dict, questions: dict) -> dict:
         except SpecError as e:
             out[name] = {"error": str(e)}
     return out
+
+
+#: A choice button's ``data-act`` prefix: ``choice-<i>`` takes
+#: ``result["choices"][i]["action"]`` (``views.choices_html`` draws them).
+CHOICE = "choice-"
+
+
+def choice_action(verb: str, result: dict | None) -> dict | None:
+    """The action of a choice button (``choice-<i>``), or None when ``verb``
+    is not one. An index the result has no choice for is a SpecError (a
+    stale page); the action itself is checked by ``rules.act`` as any other.
+
+    >>> r = {"choices": [{"action": {"do": "tiebreak"}}]}
+    >>> choice_action("choice-0", r), choice_action("reroll", r)
+    ({'do': 'tiebreak'}, None)
+    >>> choice_action("choice-3", r)
+    Traceback (most recent call last):
+    ...
+    rules.dice.SpecError: action: that choice is no longer on offer; roll again
+    """
+    if not verb.startswith(CHOICE):
+        return None
+    choices = (result or {}).get("choices") or []
+    i = verb[len(CHOICE):]
+    if not i.isdigit() or int(i) >= len(choices) or not isinstance(choices[int(i)], dict):
+        raise SpecError("action", "that choice is no longer on offer; roll again")
+    return dict(choices[int(i)]["action"])
 
 
 class Reading(NamedTuple):

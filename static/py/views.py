@@ -14,7 +14,7 @@ import draw
 from draw import escape
 
 __all__ = ["esc", "pct", "outcome_name", "outcome_banner", "explain_list", "bar_chart",
-           "history_entry", "error_html", "scroll_box", "bidi_text"]
+           "history_entry", "error_html", "scroll_box", "bidi_text", "choices_html"]
 
 
 def esc(text) -> str:
@@ -198,3 +198,35 @@ def scroll_box(label: str) -> str:
 
 def error_html(message: str) -> str:
     return f'<p class="error" role="alert">{esc(message)}</p>'
+
+
+def choices_html(result: dict, label, figures, title: str = "Your choices") -> str:
+    """Every action the rules allow now, side by side (``result["choices"]``),
+    each a button that takes it (``data-act="choice-<i>"``, see
+    ``tab.choice_action``) with its odds when played best afterwards; best
+    play's (``result["advice"]``) is marked. ``label(action)`` names an
+    action, ``figures(choice)`` words its odds (plain text; both escaped
+    here). Nothing when there is no choice to make.
+
+    >>> r = {"advice": {"do": "tiebreak"}, "choices": [{"action": {"do": "tiebreak"}, "outcome": {}},
+    ...      {"action": {"do": "accept"}, "outcome": {}}]}
+    >>> html = choices_html(r, lambda a: a["do"].title(), lambda c: "win 63.5 %")
+    >>> html.count("data-act="), 'data-advised data-act="choice-0"' in html, "best play" in html
+    (2, True, True)
+    >>> choices_html({"choices": []}, str, str)
+    ''
+    """
+    choices = (result or {}).get("choices") or []
+    if not choices:
+        return ""
+    advice = (result or {}).get("advice")
+    items = []
+    for i, c in enumerate(choices):
+        best = advice is not None and c.get("action") == advice
+        mark = ' <span class="choice-best">best play</span>' if best else ""
+        items.append(f'<li class="choice{" is-advised" if best else ""}">'
+                     f'<button type="button" class="choice-btn"{" data-advised" if best else ""} '
+                     f'data-act="choice-{i}">{esc(label(c["action"]))}</button>'
+                     f'<span class="choice-odds">{esc(figures(c))}</span>{mark}</li>')
+    return (f'<div class="choices" role="group" aria-label="{esc(title)}"><p class="choices-title">{esc(title)}</p>'
+            f'<ul class="choice-list">{"".join(items)}</ul></div>')
