@@ -187,7 +187,8 @@ def test_merge_requests_refuses_damaged_imports_with_a_warning():
 def test_open_steps_is_read_from_each_systems_flags():
     """The table covers the systems with steps; the others have none."""
     assert set(fair._STEP_FLAGS) == {"milhamah", "mirage", "alkemy"} < set(rules.SYSTEMS)
-    assert fair.open_steps({"system": "milhamah", "allowed": ["hit_location"]}) == (True, True)
+    # the hit location is the GM's to roll: the player has no step left
+    assert fair.open_steps({"system": "milhamah", "allowed": ["hit_location"]}) == (False, True)
     assert fair.open_steps({"system": "alkemy", "choice": True, "opponent": None}) == (True, False)
     assert fair.open_steps({"system": "mirage", "can_pray": False}) == (False, False)
     assert fair.open_steps({"system": "alkemy", "opponent": "junk"}) == (False, False)
