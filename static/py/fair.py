@@ -992,12 +992,22 @@ def _who(d) -> str:
     return f"{name} ({d.get('fingerprint', d.get('f', ''))})"
 
 
-def _another_device(first, late=None) -> "AlreadyAnswered":
-    late_words = f" This answer came from {_who(late)}." if late else ""
+def _another_device(first, late=None, rid=None) -> "AlreadyAnswered":
+    """A second answer, in plain words. On the GM's page (``late``: the
+    second answer's device) it says how to ask again; ``rid`` rides on the
+    error so the page can show that request."""
     first_words = f": {_who(first)}" if first else ""
-    return AlreadyAnswered(f"Another device already answered this request{first_words}."
-                           f"{late_words} Ask the GM for a new one. Nothing was tampered with: "
-                           "a request rolls the first answer that reaches the GM.")
+    if rid is not None:
+        late_words = f" This answer came from {_who(late)}." if late else ""
+        err = AlreadyAnswered(f"Another device already answered this request{first_words}."
+                              f"{late_words} If that was the wrong person, tap “Wrong person? Void "
+                              "and ask again” under the request's dice. Nothing was tampered with: a "
+                              "request rolls the first answer that reaches the GM.")
+        err.rid = rid
+        return err
+    return AlreadyAnswered(f"Another device already answered this request{first_words}. Ask the GM "
+                           "for a new one. Nothing was tampered with: a request rolls the first "
+                           "answer that reaches the GM.")
 
 
 def _check_claim(msgs: list, claim) -> None:
@@ -1036,7 +1046,7 @@ def _position(st: dict, n: int, h: str, ms: list, requests, claim=False) -> bool
         if sent == ms:
             return True
         if n == 1 and ms[0]["k"] == "s":
-            raise _another_device(answered_by(msgs), _claim_of(ms[0]))
+            raise _another_device(answered_by(msgs), _claim_of(ms[0]), st["rid"])
         raise OutOfOrder("This link is older than the roll as your page has it, and differs "
                          "from what happened then; it was not used.")
     if n > len(msgs):
@@ -1301,8 +1311,23 @@ def view(st: dict, now=0) -> dict:
         "link": None if st.get("voided") else last_link(st),
         "answered_by": answered_by(msgs), "mode": msgs[1].get("t") if len(msgs) > 1 else None,
         "voided": bool(st.get("voided")), "replaces": q.get("r", ""),
-        "may_have_steps": q["y"] in _STEP_FLAGS,
+        "may_have_steps": q["y"] in _STEP_FLAGS, "sent": _sent(msgs),
     }
+
+
+def _sent(msgs: list) -> str:
+    """What the player's last link carried: ``first`` (the answer), ``st``
+    (the answer with a choice of play), ``sx`` (a step), ``sa`` (play on by
+    the advice), ``e`` (end of turn), ``s0`` (the seed for the GM's step)."""
+    n = next((n for n in range(len(msgs) - 1, 0, -1) if msgs[n]["k"] in _PLAYER_KINDS), None)
+    if n is None:
+        return ""
+    m = msgs[n]
+    if m["k"] == "e":
+        return "e"
+    if n == 1:
+        return "st" if "t" in m else "first"
+    return "sx" if "x" in m else ("sa" if "t" in m else "s0")
 
 
 def public(st: dict) -> dict:

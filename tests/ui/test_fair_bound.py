@@ -114,7 +114,8 @@ def test_a_second_answer_is_named_in_plain_words_on_the_gms_page():
     device that answered first and this one; never as tampering."""
     gm, dana, _eve, rid, _reply, late = second_device_first()
     e = refused(gm, late, fair.AlreadyAnswered, "Another device already answered this request: "
-                "Eve's tablet \\(.+\\). This answer came from Dana's phone \\(.+\\). Ask the GM for a new one.")
+                "Eve's tablet \\(.+\\). This answer came from Dana's phone \\(.+\\). If that was the wrong "
+                "person, tap “Wrong person\\? Void and ask again”")
     assert "tamper" not in e.replace("Nothing was tampered with", "")
 
 

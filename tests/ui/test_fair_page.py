@@ -44,7 +44,12 @@ class Page:
 
 
 def verbs(html):
-    return re.findall(r'data-fair="([a-z]+)"', html)
+    return re.findall(r'data-fair="([a-z-]+)"', html)
+
+
+def both(v):
+    """The panel above the dice and the buttons under them, in page order."""
+    return fairview.panel(v) + fairview.foot(v)
 
 
 def exchange(system, spec, player="Dana", label="Climb"):
@@ -57,17 +62,20 @@ def exchange(system, spec, player="Dana", label="Climb"):
 def test_the_panel_offers_each_side_its_move_through_a_milhamah_reroll():
     gm, pl = exchange("milhamah", {"shoresh": "אשר", "rerolls": 3})
     v = lambda page, role: fair.view(page.only(role), 1000)  # noqa: E731
-    assert verbs(fairview.panel(v(gm, "gm"))) == ["send", "leave"]            # waiting for Roll
-    assert verbs(fairview.panel(v(pl, "player"))) == ["answer", "leave"]      # press Roll
-    assert ">Roll<" in fairview.panel(v(pl, "player"))
+    assert verbs(both(v(gm, "gm"))) == ["reissue", "send", "leave"]  # waiting for Roll
+    # press Roll: choosing each step, or the whole turn fixed now (fewer links)
+    assert verbs(both(v(pl, "player"))) == ["answer", "answer-advice", "answer-none", "leave"]
+    assert ">Roll, then I choose my steps<" in fairview.panel(v(pl, "player"))
     a = pl.move(fair.answer, "player", entropy=pl.entropy)
-    assert verbs(fairview.panel(v(pl, "player"))) == ["send", "leave"]       # sent, waiting
+    assert verbs(both(v(pl, "player"))) == ["send", "leave"]       # sent, waiting
     d = gm.open(a)["reply"]
-    assert verbs(fairview.panel(v(gm, "gm"))) == ["reveal", "send", "leave"]  # may reveal early
-    assert "ends the roll here" in fairview.panel(v(gm, "gm"))
+    assert verbs(both(v(gm, "gm"))) == ["reveal", "reissue", "send", "leave"]  # may reveal early
+    assert "ends the roll here" in fairview.foot(v(gm, "gm"))
     pl.open(d)
     pv = v(pl, "player")
-    assert verbs(fairview.panel(pv)) == ["done", "send", "leave"]
+    # the steps are the tray's, above; ending the turn is under them, secondary
+    assert verbs(fairview.panel(pv)) == [] and verbs(fairview.foot(pv)) == ["advice", "done", "send", "leave"]
+    assert "fair-main" not in fairview.foot(pv) and "data-fair-then" in fairview.panel(pv)
     assert pv["last"] == "d" and fairview.keeps_step(pv, "reroll") and fairview.keeps_step(pv, "advice")
     assert not fairview.keeps_step(pv, "reroll:opponent") and not fairview.keeps_step(pv, "hit_location")
     assert not fairview.keeps_step(v(gm, "gm"), "reroll")  # the player's turn: no step on the GM's page
@@ -75,8 +83,8 @@ def test_the_panel_offers_each_side_its_move_through_a_milhamah_reroll():
     assert not fairview.keeps_step(v(pl, "player"), "reroll")  # sent: no second step before the dice
     final = gm.open(step)["reply"]
     assert fair.view(gm.only("gm"))["status"] == "revealed"
-    assert verbs(fairview.panel(v(gm, "gm"))) == ["send", "leave"]
-    assert "Send the final link" in fairview.panel(v(gm, "gm"))
+    assert verbs(both(v(gm, "gm"))) == ["send", "leave"]
+    assert "Send the final link" in fairview.foot(v(gm, "gm"))
     got = pl.open(final)
     html = fairview.panel(v(pl, "player"), 1000, got["note"])  # as the page shows the opened link
     assert html.count("Fair roll, verified ✓") == 1 and 'data-fair-status="verified"' in html
@@ -92,12 +100,12 @@ def test_the_gm_steps_for_the_opponent_after_the_player_is_done():
     gm.open(pl.move(fair.pass_turn, "player"))
     gv = fair.view(gm.only("gm"))
     assert gv["gm_may_step"] and fairview.keeps_step(gv, "reroll:opponent")
-    assert verbs(fairview.panel(gv)) == ["reveal", "send", "leave"]
+    assert verbs(both(gv)) == ["reveal", "reissue", "send", "leave"]
     assert fairview.state_words(gv) == "Your turn: the opponent's step, or Reveal."
     g = gm.move(fair.gm_step, "gm", {"do": "reroll", "side": "opponent", "dice": [0]})
     pl.open(g)
     pv = fair.view(pl.only("player"))
-    assert verbs(fairview.panel(pv)) == ["answer", "send", "leave"]
+    assert verbs(both(pv)) == ["answer", "send", "leave"]
     assert "Let the GM roll" in fairview.panel(pv)
     assert not fairview.keeps_step(pv, "reroll")
 
@@ -110,6 +118,10 @@ def test_every_name_and_label_is_escaped():
             assert "<img" not in html and "&lt;img" in html
     ver = {"player": XSS, "label": XSS, "fingerprint": XSS, "steps": 0}
     assert "<img" not in fairview.verified_panel(ver)
+    who = {**ver, "answered_by": {"name": XSS, "fingerprint": XSS}, "mode": "advice"}
+    assert "<img" not in fairview.verified_panel(who) and "&lt;img" in fairview.verified_panel(who)
+    v = fair.view(pl.only("player"))
+    assert "<img" not in fairview.panel(v, device={"name": XSS, "fingerprint": XSS})
 
 
 def test_a_request_open_too_long_says_for_how_many_days():
