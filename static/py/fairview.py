@@ -176,10 +176,17 @@ def panel(v: dict, now=0, note: str = "", device=None) -> str:
             f'<p class="fair-title">{views.esc(_heading(v))}</p>'
             f'<p class="fair-state" role="status">{views.esc(state)}</p>'
             f'{f"<p class=fair-note>{views.esc(note)}</p>" if note else ""}'
-            f'{_who(v)}{_device_field(v, device)}'
+            f'{_replaces(v)}{_who(v)}{_device_field(v, device)}'
             f'<p class="fair-print">Request fingerprint <code>{views.esc(v["fingerprint"])}</code>'
             f' (the same on both pages)</p>'
             f'{f"<p class=fair-buttons>{buttons}</p>" if buttons else ""}{_then_field(v)}</div>')
+
+
+def _replaces(v: dict) -> str:
+    if not v.get("replaces"):
+        return ""
+    return ('<p class="fair-note">This request asks again for a request the GM voided '
+            '(it had been answered by the wrong device).</p>')
 
 
 def others_dice(html: str, player: str) -> str:
