@@ -56,6 +56,10 @@ def state_words(v: dict, now=0) -> str:
         return ("Voided: the GM asked again with a new request; this one's links no longer count."
                 if v["role"] == "player" else "Voided: you asked again with a new request.")
     words = _WORDS[(v["role"], v["last"])].format(player=v["player"])
+    if v["last"] == "s" and v.get("sent") in ("st", "sa"):  # the GM's page finishes the turn
+        how = "by the advice" if v.get("mode") == "advice" or v.get("sent") == "sa" else "with no steps"
+        words = (f"Sent: the GM's page plays your turn {how} and sends the final link." if v["role"] == "player"
+                 else f"{v['player']}'s turn is being played {how}.")
     if v.get("overdue"):
         days = max(1, int((now - v.get("updated", 0)) // DAY_MS))
         words += (f" Open for {days} day{'s' if days != 1 else ''}: the GM has not revealed this roll yet;"
@@ -138,8 +142,10 @@ def _who(v: dict) -> str:
         return ""
     name = who.get("name") or "a device with no name"
     mode = _MODE_WORDS.get(v.get("mode") or "")
-    chose = f"; chose to {mode}" if mode else ""
-    return (f'<p class="fair-who">Answered by <strong>{views.esc(name)}</strong> '
+    mine = v["role"] == "player"
+    chose = f"; {'you' if mine else 'they'} chose to {mode}" if mode else ""
+    lead = "You answered from" if mine else "Answered by"
+    return (f'<p class="fair-who">{lead} <strong>{views.esc(name)}</strong> '
             f'(device <code>{views.esc(who["fingerprint"])}</code>){views.esc(chose)}.</p>')
 
 
@@ -170,6 +176,9 @@ def panel(v: dict, now=0, note: str = "", device=None) -> str:
     done = v["status"] in ("revealed", "verified")
     state = state_words(v, now)
     note = "" if note == state else note  # a note that only repeats the state is said once
+    who = v.get("answered_by")
+    if who and note.startswith("Answered by ") and f"({who['fingerprint']}). " in note:
+        note = note.split(f"({who['fingerprint']}). ", 1)[1]  # said in its own line below
     buttons = _top_buttons(v)
     return (f'<div class="fair-panel{" is-verified" if done else ""}" data-fair-panel '
             f'data-fair-status="{views.esc(v["status"])}">'

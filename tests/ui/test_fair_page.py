@@ -204,3 +204,66 @@ def test_open_steps_is_read_from_each_systems_flags():
     assert fair.open_steps({"system": "alkemy", "choice": True, "opponent": None}) == (True, False)
     assert fair.open_steps({"system": "mirage", "can_pray": False}) == (False, False)
     assert fair.open_steps({"system": "alkemy", "opponent": "junk"}) == (False, False)
+
+
+# ---------------------------------------------------------------- issue 25: words and states
+
+DEV = {"name": "Dana's phone", "key": "7e" * 16}
+
+
+def test_the_words_after_each_of_the_players_links():
+    """'Nobody knows the dice yet' only where nobody does: after the answer
+    and a step; ending the turn, or letting the GM's page play it, says
+    what happens next instead."""
+    gm, pl = exchange("milhamah", {"shoresh": "אשר", "rerolls": 3, "rounds": 3})
+    a = pl.move(fair.answer, "player", entropy=pl.entropy, device=DEV)
+    words = lambda link: fairview.send_text("player", link, "Dana", fair.view(pl.only("player")))  # noqa: E731
+    assert "Nobody knows the dice yet" in words(a)
+    pl.open(gm.open(a)["reply"])
+    step = pl.move(fair.step, "player", {"do": "reroll", "dice": [0]}, entropy=pl.entropy)
+    assert "Nobody knows this step's dice yet" in words(step)
+    pl.open(gm.open(step)["reply"])
+    done = pl.move(fair.pass_turn, "player")
+    assert "Nobody knows" not in words(done) and words(done).startswith("Send this to the GM: your turn is over")
+    gm2, pl2 = exchange("milhamah", {"shoresh": "אשר", "rerolls": 3, "rounds": 2})
+    fast = pl2.move(fair.answer, "player", entropy=pl2.entropy, device=DEV, mode="advice")
+    v = fair.view(pl2.only("player"))
+    assert "plays your turn by the advice and sends the final link" in fairview.send_text("player", fast, "Dana", v)
+    assert fairview.state_words(v) == "Sent: the GM's page plays your turn by the advice and sends the final link."
+    assert "You answered from <strong>Dana&#x27;s phone</strong>" in fairview.panel(v) or \
+        "You answered from <strong>Dana's phone</strong>" in fairview.panel(v)
+
+
+def test_the_gms_page_shows_who_answered_before_sending_dice():
+    """The GM's panel and the words over the dice link name the answering
+    device and point at Void and ask again."""
+    gm, pl = exchange("milhamah", {"shoresh": "אשר", "rerolls": 3})
+    got = gm.open(pl.move(fair.answer, "player", entropy=pl.entropy, device=DEV))
+    v = fair.view(gm.only("gm"))
+    fp = fair.device_fingerprint(DEV["key"])
+    assert f"(device <code>{fp}</code>)" in fairview.panel(v, note=got["note"])
+    assert fairview.panel(v, note=got["note"]).count(fp) == 1  # the note's "Answered by" is not said twice
+    text = fairview.send_text("gm", got["reply"], "Dana", v)
+    assert text.startswith(f"Answered by Dana's phone ({fp}): not them?") and "Void and ask again" in text
+    assert "reissue" in verbs(fairview.foot(v))
+
+
+def test_a_third_device_does_not_call_the_dice_its_own():
+    """A final link opened by anyone else names the player's roll and the
+    answering device, says a device is not a person, and the tray's "Your
+    dice" becomes the player's."""
+    ver = {"player": "Dana", "label": "", "fingerprint": "abcd-ef01", "steps": 1,
+           "answered_by": {"name": "Dana's phone", "fingerprint": "oak-fern-12"}, "mode": "advice"}
+    html = fairview.verified_panel(ver)
+    assert "Dana&#x27;s roll" in html or "Dana's roll" in html
+    assert "it does not prove who held it" in html and "oak-fern-12" in html
+    assert fairview.others_dice("<p>Your dice · X = 3</p>", "Dana") == "<p>Dana's dice · X = 3</p>"
+
+
+def test_a_voided_request_says_so_and_offers_no_moves():
+    gm, pl = exchange("milhamah", {"shoresh": "אשר", "rerolls": 3})
+    old, new, _link = fair.reissue(gm.only("gm"), existing=gm.requests, entropy=gm.entropy)
+    v = fair.view(old)
+    assert v["status"] == "voided" and fairview.state_words(v).startswith("Voided:")
+    assert verbs(fairview.panel(v) + fairview.foot(v)) == ["leave"]
+    assert "asks again for a request the GM voided" in fairview.panel(fair.view(new))
