@@ -42,7 +42,7 @@ _WORDS = {
 }
 
 #: The choices of play a step may carry (``fair.MODES``): what follows it.
-THEN = (("", "show me the dice, I choose again"), ("none", "then end my turn"),
+THEN = (("", "send me the dice"), ("none", "then end my turn"),
         ("advice", "then play on by the advice"))
 
 _MODE_WORDS = {"advice": "play the turn by the advice", "none": "take no steps"}

@@ -49,9 +49,15 @@ def shot_dirs():
 
 
 def shot(page, name):
-    for d in shot_dirs():
-        d.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(d / f"{name}.png"), full_page=True)
+    """The screen as this page's user sees it, at a phone's and a landscape
+    tablet's size (the page's own size restored after)."""
+    own = page.viewport_size
+    for w, h in (PHONE, TABLET):
+        page.set_viewport_size({"width": w, "height": h})
+        page.wait_for_timeout(150)
+        for d in shot_dirs():
+            page.screenshot(path=str(d / f"{name}-{w}x{h}.png"))
+    page.set_viewport_size(own)
 
 
 @pytest.fixture(scope="module")
@@ -123,7 +129,7 @@ def test_a_second_device_answers_first_and_the_gm_asks_again(pages):
     deliver(eve, q)
     panel(eve, "received")
     name_device(eve, "Eve's phone")
-    shot(eve, "fair-player-received-390")
+    shot(eve, "fair-player-received")
     eve.click("#tray-milhamah [data-fair=answer]")
     eve_answer = sent(eve)
     deliver(gm, eve_answer)
@@ -132,10 +138,21 @@ def test_a_second_device_answers_first_and_the_gm_asks_again(pages):
     eve_fp = share.decode(eve_answer)["data"]["m"]["f"]
     assert eve_fp == fair.device_fingerprint(stored_key(eve))
     assert words.startswith(f"Answered by Eve's phone ({eve_fp})"), words
-    dice_for_eve = sent(gm, "fair-gm-answered-1024")
+    dice_for_eve = sent(gm, "fair-gm-answered")
     assert kind(dice_for_eve) == "d"
     who = gm.inner_text("#tray-milhamah [data-fair-panel]")
     assert "Answered by Eve's phone" in who and eve_fp in who
+    assert "share-main" in gm.get_attribute("#share-copy", "class")  # no Web Share here: Copy is the one tap
+
+    # Eve's page shows her dice: the rules' steps first, ending the turn under them, secondary
+    deliver(eve, dice_for_eve)
+    panel(eve, "rolled")
+    order = eve.evaluate("""() => [...document.querySelectorAll('#tray-milhamah [data-act], #tray-milhamah [data-fair]')]
+        .map(b => b.dataset.act ? 'step' : b.dataset.fair)""")
+    assert order.index("step") < order.index("done") and order.index("step") < order.index("advice"), order
+    assert "fair-main" not in (eve.get_attribute("#tray-milhamah [data-fair=done]", "class") or "")
+    assert eve.inner_text("#tray-milhamah [data-fair=done]") == "End my turn (no more steps)"
+    shot(eve, "fair-player-rolled")
 
     # Dana answers too, later: the GM's page names both devices in plain words
     deliver(dana, q)
@@ -149,7 +166,7 @@ def test_a_second_device_answers_first_and_the_gm_asks_again(pages):
     assert f"Another device already answered this request: Eve's phone ({eve_fp})." in text, text
     assert "This answer came from Dana's phone" in text and "changed" not in text
     panel(gm, "rolled")  # the request it came for is on show, with its Void and ask again
-    shot(gm, "fair-gm-second-answer-1024")
+    shot(gm, "fair-gm-second-answer")
 
     # Dana's phone opens the dice the GM's page rolled for Eve: the same plain words
     hide_banner(dana)
@@ -158,11 +175,11 @@ def test_a_second_device_answers_first_and_the_gm_asks_again(pages):
     assert f"Another device already answered this request: Eve's phone ({eve_fp}). Ask the GM for a new one." \
         in text, text
     assert "changed on the way" not in text and "tamper" not in text.replace("Nothing was tampered with", "")
-    shot(dana, "fair-player-second-answer-390")
+    shot(dana, "fair-player-second-answer")
 
     # one tap: void and ask again
     gm.click("#tray-milhamah [data-fair=reissue]")
-    q2 = sent(gm, "fair-gm-reissue-1024")
+    q2 = sent(gm, "fair-gm-reissue")
     assert kind(q2) == "q" and share.decode(q2)["data"]["r"] == share.decode(q)["data"]["i"]
     assert "voided" in gm.inner_text("#requests-list").lower()
 
@@ -176,13 +193,13 @@ def test_a_second_device_answers_first_and_the_gm_asks_again(pages):
     assert dana.locator("#share-native").is_visible()
     assert not dana.locator("#share-qr-box").evaluate("el => el.open")  # folded, one tap away
     assert "plays your turn by the advice" in dana.inner_text("#share-what")
-    shot(dana, "fair-player-share-390")
+    shot(dana, "fair-player-share")
     dana.click("#share-native")  # one tap hands the link to the chat app
     dana.wait_for_function("() => (window.__shared || []).length === 1")
     answer2 = dana.evaluate("() => window.__shared[0]").split("#", 1)[1]
     dana.click("#share-close")
     deliver(gm, answer2)
-    final = sent(gm, "fair-gm-final-1024")
+    final = sent(gm, "fair-gm-final")
     assert kind(final) == "v"
     panel(gm, "revealed")
 
@@ -191,7 +208,7 @@ def test_a_second_device_answers_first_and_the_gm_asks_again(pages):
     # a finished roll gives the form back: Dana's own, open, with its Roll
     assert dana.locator("#form-milhamah [name=rounds]").is_enabled()
     assert dana.locator("#form-milhamah [data-roll]").is_visible()
-    shot(dana, "fair-player-verified-390")
+    shot(dana, "fair-player-verified")
 
     # Eve's phone, now a third device, verifies it and calls the dice Dana's
     hide_banner(eve)
@@ -200,7 +217,6 @@ def test_a_second_device_answers_first_and_the_gm_asks_again(pages):
     tray = eve.inner_text("#tray-milhamah")
     assert "Fair roll, verified ✓ — Dana's roll" in tray and "Answered by Dana's phone" in tray
     assert "Your dice" not in tray and "Dana's dice" in tray
-    eve.set_viewport_size({"width": TABLET[0], "height": TABLET[1]})
-    shot(eve, "fair-third-verified-1024")
+    shot(eve, "fair-third-verified")
     outcome = eve.inner_text("#tray-milhamah .outcome")
     assert dana.inner_text("#tray-milhamah .outcome") == outcome == gm.inner_text("#tray-milhamah .outcome")
