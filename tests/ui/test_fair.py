@@ -986,7 +986,7 @@ def milhamah_turn_links():
     gm, pl = Device(79), Device(80)
     rid, q = gm.ask("milhamah", rules.default_spec("milhamah"), "Dana Levi", "Climb the wall")
     pl.open(q)
-    a = pl.answer(rid)
+    a = pl._do(fair.answer, rid, entropy=pl.entropy, device={"name": "Dana's phone", "key": "3c" * 16})
     d = gm.open(a)["reply"]
     pl.open(d)
     step_link = pl.step(rid, {"do": "reroll", "dice": [0, 1, 2]})

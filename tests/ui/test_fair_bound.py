@@ -410,3 +410,15 @@ def test_readmes_hand_off_table_is_what_the_pages_do():
         assert len(_play(name, fast=False)) == before, name
     assert all(now <= 3 for name, (_b, now, _l) in table.items()
                if name.startswith(("No step", "Steps possible", "By the advice")))
+
+
+def test_the_turn_passes_by_itself_when_only_the_gm_may_step():
+    """Opposed Milhamah, one reroll round: after the player's reroll the
+    rules leave the player no step and the GM one; the GM's page takes the
+    turn with no "your turn" link from the player."""
+    t = Table("milhamah", OPPOSED, 91)
+    t.to_player(t.to_gm(answer(t.pl, t.rid))["reply"])
+    got = t.to_gm(step(t.pl, t.rid, {"do": "reroll", "dice": [0]}))
+    assert got["reply"] is None and fair.view(got["state"])["gm_may_step"]
+    assert [m["k"] for m in got["state"]["msgs"]][-3:] == ["s", "d", "u"]
+    assert fair.status(t.pl.get(t.rid, "player")) == "answered" and t.handoffs == ["q", "a", "d", "a"]
