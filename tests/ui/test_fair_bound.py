@@ -403,6 +403,8 @@ def test_readmes_hand_off_table_is_what_the_pages_do():
     """Every row of README's hand-off table, played through the two pages:
     the links handed over are the row's; a roll with no step taken, or
     played by the advice, takes three."""
+    if not README.exists():  # under Pyodide only the code is copied in; CPython checks README
+        pytest.skip("README.md is not in this file system")
     table = _readme_table()
     assert len(table) == 6
     for name, (before, now, links) in table.items():
