@@ -128,7 +128,8 @@ def foot(v: dict) -> str:
     if _live(v) and v["role"] == "gm":
         if v["last"] == "d":
             out.append(_button("reveal", "Reveal now (ends the roll here)", v))
-        out.append(_button("reissue", "Wrong person? Void and ask again", v))
+        if v["last"] != "q":  # answered: by the right person?
+            out.append(_button("reissue", "Wrong person? Void and ask again", v))
     if v.get("link"):
         out.append(_button("send", "Send the final link" if v["status"] in ("revealed", "verified")
                            else "Send again", v))

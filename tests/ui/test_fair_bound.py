@@ -424,3 +424,26 @@ def test_the_turn_passes_by_itself_when_only_the_gm_may_step():
     assert got["reply"] is None and fair.view(got["state"])["gm_may_step"]
     assert [m["k"] for m in got["state"]["msgs"]][-3:] == ["s", "d", "u"]
     assert fair.status(t.pl.get(t.rid, "player")) == "answered" and t.handoffs == ["q", "a", "d", "a"]
+
+
+@pytest.mark.parametrize("system, spec", [
+    ("milhamah", MIL2),
+    ("mirage", {"attribute": 8, "skill": 6, "gear": [6], "prayer_bonus": 1}),
+    ("alkemy", {"characteristic": 5, "bonus": 2, "difficulty": 12}),
+    ("alkemy", {"characteristic": 5, "bonus": 1, "opponent": {"characteristic": 5, "bonus": 1}}),
+], ids=["milhamah", "mirage prayer", "alkemy bonus", "alkemy opposed"])
+@pytest.mark.parametrize("mode", ["advice", "none"])
+def test_every_system_with_steps_finishes_the_turn_from_the_answer(system, spec, mode):
+    """With a choice of play in the answer, no system waits for the player
+    again: the GM's page reveals at once, or (the GM having a step of its
+    own) waits for the GM; the player's page verifies the final link."""
+    for seed in (1, 2, 3):
+        t = Table(system, spec, 100 + seed)
+        got = t.to_gm(answer(t.pl, t.rid, mode=mode))
+        if got["reply"] is None:  # the GM's own step (the opponent's keep) or reveal
+            assert fair.view(got["state"])["gm_may_step"]
+            _st, final = fair.reveal(got["state"])
+        else:
+            final = got["reply"]
+        assert kind(final) == "v"
+        assert t.pl.open(final)["note"] == "Fair roll, verified ✓"

@@ -62,7 +62,7 @@ def exchange(system, spec, player="Dana", label="Climb"):
 def test_the_panel_offers_each_side_its_move_through_a_milhamah_reroll():
     gm, pl = exchange("milhamah", {"shoresh": "אשר", "rerolls": 3})
     v = lambda page, role: fair.view(page.only(role), 1000)  # noqa: E731
-    assert verbs(both(v(gm, "gm"))) == ["reissue", "send", "leave"]  # waiting for Roll
+    assert verbs(both(v(gm, "gm"))) == ["send", "leave"]  # waiting for Roll: nobody to void yet
     # press Roll: choosing each step, or the whole turn fixed now (fewer links)
     assert verbs(both(v(pl, "player"))) == ["answer", "answer-advice", "answer-none", "leave"]
     assert ">Roll, then I choose my steps<" in fairview.panel(v(pl, "player"))
