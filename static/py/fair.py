@@ -786,11 +786,14 @@ def new_request(system: str, spec, player: str, label: str = "", *, existing=(),
 def reissue(st: dict, *, existing=(), now=0, entropy=secrets.token_bytes) -> tuple[dict, dict, str]:
     """Void a request (say, answered by the wrong person) and ask the same
     roll again in one move: (the voided state, the new request, its link).
-    The new request names the one it replaces, in its commitment too."""
+    The new request names the one it replaces, in its commitment too. A
+    revealed roll may be voided as well (the GM saw who answered only with
+    its final link); its final link still verifies, and the player's page
+    shows the new request replacing it."""
     if not isinstance(st, dict) or st.get("role") != "gm":
         raise OutOfOrder("Only the GM of this request can void it and ask again.")
-    if st.get("revealed"):
-        raise OutOfOrder("This roll is finished: its secret is revealed, so it cannot be voided.")
+    if st.get("voided"):
+        raise Voided(_VOIDED)
     q = st["msgs"][0]
     new = new_request(q["y"], q["p"], q["w"], q.get("l", ""), existing=existing, now=now,
                       entropy=entropy, replaces=st["rid"])

@@ -125,11 +125,10 @@ def foot(v: dict) -> str:
     if _live(v) and v["role"] == "player" and v["last"] == "d":
         out += [_button("advice", "Play the rest of my turn by the advice", v),
                 _button("done", "End my turn (no more steps)", v)]
-    if _live(v) and v["role"] == "gm":
-        if v["last"] == "d":
-            out.append(_button("reveal", "Reveal now (ends the roll here)", v))
-        if v["last"] != "q":  # answered: by the right person?
-            out.append(_button("reissue", "Wrong person? Void and ask again", v))
+    if _live(v) and v["role"] == "gm" and v["last"] == "d":
+        out.append(_button("reveal", "Reveal now (ends the roll here)", v))
+    if v["role"] == "gm" and v["status"] != "voided" and v["last"] != "q":  # answered: by the right person?
+        out.append(_button("reissue", "Wrong person? Void and ask again", v))
     if v.get("link"):
         out.append(_button("send", "Send the final link" if v["status"] in ("revealed", "verified")
                            else "Send again", v))
@@ -297,7 +296,7 @@ def send_text(role: str, link: str, player: str, v=None) -> str:
     who = (v or {}).get("answered_by")
     if role == "gm" and kind in ("d", "v") and who:
         text = (f"Answered by {who.get('name') or 'a device with no name'} ({who['fingerprint']}): "
-                f"not them? Close this and tap “Void and ask again”. " + text)
+                f"not them? Do not send this: close it and tap “Void and ask again”. " + text)
     return text
 
 

@@ -177,8 +177,13 @@ def test_the_gm_voids_and_asks_again_and_the_real_player_completes_the_roll():
     assert mine["note"] == "Fair roll, verified ✓"
     third = Device(99).open(final)["verified"]
     assert third["answered_by"]["name"] == "Dana's phone" and third["result"] == mine["verified"]["result"]
-    with pytest.raises(fair.OutOfOrder):
-        fair.reissue(gm.get(new["rid"], "gm"))  # a revealed roll cannot be voided
+    # a revealed roll may be voided too (the GM saw who answered with its final link): the
+    # final link still verifies, and the next request names the one it replaces
+    done, again, q3 = fair.reissue(gm.get(new["rid"], "gm"), existing=gm.requests, entropy=gm.entropy)
+    assert done["voided"] and done["revealed"] and share.decode(q3)["data"]["r"] == new["rid"]
+    assert Device(97).open(final)["note"] == "Fair roll, verified ✓"
+    with pytest.raises(fair.Voided):
+        fair.reissue(done)
 
 
 def test_a_changed_replaces_field_breaks_the_commitment():

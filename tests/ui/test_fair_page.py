@@ -83,7 +83,7 @@ def test_the_panel_offers_each_side_its_move_through_a_milhamah_reroll():
     assert not fairview.keeps_step(v(pl, "player"), "reroll")  # sent: no second step before the dice
     final = gm.open(step)["reply"]
     assert fair.view(gm.only("gm"))["status"] == "revealed"
-    assert verbs(both(v(gm, "gm"))) == ["send", "leave"]
+    assert verbs(both(v(gm, "gm"))) == ["reissue", "send", "leave"]  # voiding stays possible, in the open
     assert "Send the final link" in fairview.foot(v(gm, "gm"))
     got = pl.open(final)
     html = fairview.panel(v(pl, "player"), 1000, got["note"])  # as the page shows the opened link
