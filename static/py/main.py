@@ -54,6 +54,8 @@ HISTORY = {"entries": [], "dropped": 0, "serial": 0, "pending": False, "limit": 
 SHOWN = {}
 ROLLER = {"name": ""}
 REQUESTS = {"list": []}
+#: This device's name and key for fair-roll answers (``this_device``).
+DEVICE = {}
 FORMS = {"fields": {}, "dirty": set(), "pending": False}
 SETUPS = {"list": []}
 CURRENT = {"system": rules.SYSTEMS[0]}
@@ -368,8 +370,9 @@ def on_submit(event):
         return
     event.preventDefault()
     system = form.dataset.system
-    if STATE[system]["fair"]:  # the form shows a fair roll's request: its Roll is in the tray
+    if form_locked(system):  # the form shows a fair roll's request: its Roll is in the tray
         return
+    leave_fair(system)  # a finished fair roll on show: Roll rolls the form, the player's own
     spec = read_spec(system)
     if spec is None:
         return
@@ -489,7 +492,7 @@ def insert_text(button):
 def reset_form(button):
     """One tap: the tab's form as the page opens it (stored so)."""
     system = system_of(button)
-    if STATE[system]["fair"]:
+    if form_locked(system):
         return
     q(f"#form-{system}").reset()
     update_from_form(system)
@@ -509,7 +512,7 @@ def on_input(event):
         return
     system = form.dataset.system
     st = STATE[system]
-    if st["fair"]:  # the request's form, read-only: nothing of it is kept as the player's own
+    if form_locked(system):  # the request's form, read-only: nothing of it is kept as the player's own
         return
     if st["timer"] is not None:
         window.clearTimeout(st["timer"])
@@ -553,7 +556,7 @@ def flush_forms(*_):
         return
     FORMS["pending"] = False
     for system in FORMS["dirty"]:
-        if not STATE[system]["fair"]:  # a form showing a fair request keeps the player's own
+        if not form_locked(system):  # a form showing a fair request keeps the player's own
             FORMS["fields"][system] = read_fields(q(f"#form-{system}"))
     FORMS["dirty"] = set()
     write_store(formstate.KEY, formstate.dump(CURRENT["system"], FORMS["fields"]),
@@ -1031,17 +1034,25 @@ def share_result(_=None):
                       "and the outcome is worked out again from them.")
 
 
-def open_share_dialog(fragment, what, title="Share"):
+def open_share_dialog(fragment, what, title="Share", handoff=False):
+    """The share dialog: one tap sends the link on a phone (Share…, the Web
+    Share API, where the browser has it; Copy link otherwise, then the
+    primary button). ``handoff``: a fair roll's link, whose QR code (for a
+    phone at the same table) is folded, one tap away."""
     url = page_url() + "#" + fragment
+    native = hasattr(window.navigator, "share")
     q("#share-title").textContent = title
     q("#share-what").textContent = what
     q("#share-link").value = url
     q("#share-status").textContent = ""
-    q("#share-native").hidden = not hasattr(window.navigator, "share")
+    q("#share-native").hidden = not native
+    q("#share-copy").classList.toggle("share-main", not native)
     q("#share-qr").innerHTML = ""
+    q("#share-qr-box").open = not handoff
     dialog = q("#share-dialog")
     dialog.showModal()
     q("#share-link").select()
+    q("#share-native" if native else "#share-copy").focus()
     asyncio.ensure_future(draw_qr(url))
 
 
@@ -1069,6 +1080,7 @@ async def copy_link(_=None):
 async def native_share(_=None):
     try:
         await window.navigator.share(js_obj({"title": "The dice table", "url": str(q("#share-link").value)}))
+        q("#share-status").textContent = "Shared."
     except Exception:
         pass  # the player closed the share sheet
 
@@ -1141,26 +1153,53 @@ def render_requests():
     q("#requests").hidden = not html
 
 
+#: Tabs whose form shows a request's setup, read-only (a roll still going).
+FAIR_FORM = {"locked": set()}
+
+
+def form_locked(system):
+    """The form shows a fair request still being rolled: not the player's
+    own, not kept, not rolled. A finished (verified) roll gives it back."""
+    return system in FAIR_FORM["locked"]
+
+
 def show_fair(st, note=""):
-    """Show a request in its tab: the form holds its setup, read-only; the
-    tray its panel, its dice and the steps this side may take now."""
+    """Show a request in its tab: while it is rolled, the form holds its
+    setup, read-only; once it is done (verified, voided) the form is the
+    player's own again. The tray shows its panel, its dice and the steps
+    this side may take now."""
     system = st["msgs"][0]["y"]
     open_tab(system)
-    if STATE[system]["fair"] is None:  # the player's own form is kept before the request fills it
-        FORMS["fields"][system] = read_fields(q(f"#form-{system}"))
+    form = q(f"#form-{system}")
+    if not form_locked(system):  # the player's own form is kept before the request fills it
+        FORMS["fields"][system] = read_fields(form)
         FORMS["dirty"].discard(system)
     STATE[system]["fair"] = (st["role"], st["rid"])
-    spec = st["msgs"][0]["p"]
-    form = q(f"#form-{system}")
     clear_errors(form)
-    values = ui_for(system).form_values(spec)
-    fill_form(form, values)
-    lock_form(system, values)
+    if st.get("revealed") or st.get("voided"):
+        unlock_fair_form(system)
+        spec = read_spec(system) or st["msgs"][0]["p"]
+    else:
+        spec = st["msgs"][0]["p"]
+        values = ui_for(system).form_values(spec)
+        fill_form(form, values)
+        lock_form(system, values)
+        FAIR_FORM["locked"].add(system)
     q(f"#tab-{system}").classList.add("is-fair")
+    q(f"#tab-{system}").classList.toggle("is-fair-done", not form_locked(system))
     STATE[system].update(spec=spec, readonly=False, note=note)
     if window.matchMedia(DRAWER).matches:
         show_history(False)
     refresh_fair(system)
+
+
+def unlock_fair_form(system):
+    """The player's own form back, open (the request's setup leaves it)."""
+    if not form_locked(system):
+        return
+    FAIR_FORM["locked"].discard(system)
+    lock_form(system)
+    fill_fields(q(f"#form-{system}"), {**default_fields(system), **FORMS["fields"].get(system, {})})
 
 
 def lock_form(system, names=None):
@@ -1181,9 +1220,8 @@ def leave_fair(system):
     if st["fair"] is None:
         return
     st["fair"] = None
-    lock_form(system)
-    fill_fields(q(f"#form-{system}"), {**default_fields(system), **FORMS["fields"].get(system, {})})
-    q(f"#tab-{system}").classList.remove("is-fair")
+    unlock_fair_form(system)
+    q(f"#tab-{system}").classList.remove("is-fair", "is-fair-done")
     st["spec"] = read_spec(system) or st["spec"]
     set_result(system, None, record=False)  # draws the odds of the form, after the paint
 
@@ -1204,21 +1242,24 @@ def refresh_fair(system):
 
 
 def render_fair_tray(system, tray):
-    """The fair panel, then the dice; only the step buttons this side may
-    use now stay (they go to fair.step or fair.gm_step)."""
+    """The fair panel, then the dice and the rules' steps this side may use
+    now (they go to fair.step or fair.gm_step), then the fair roll's own
+    secondary buttons (end my turn, reveal, send again, close)."""
     st = STATE[system]
     view = fair.view(fair_of(system), now())
     html = ui_for(system).render_result(st["result"], st["ui"]) if st["result"] else ""
-    tray.innerHTML = fairview.panel(view, now(), st["note"]) + html
+    if view["role"] == "gm":  # the GM's page shows the player's dice
+        html = fairview.others_dice(html, view["player"])
+    tray.innerHTML = fairview.panel(view, now(), st["note"], this_device()) + html + fairview.foot(view)
     for b in tray.querySelectorAll("[data-act]"):
         if not fairview.keeps_step(view, str(b.dataset.act)):
             b.remove()
 
 
-def fair_call(fn, st, *args):
+def fair_call(fn, st, *args, **kw):
     """One move of ``fair``; a refusal goes to the banner (nothing changed)."""
     try:
-        return fn(st, *args, now=now())
+        return fn(st, *args, now=now(), **kw)
     except (fair.FairError, SpecError) as e:
         banner(f"{e} Nothing was changed.", "error")
         return None
@@ -1239,23 +1280,86 @@ def after_move(got, note=""):
 
 def send_link(st, link):
     q0 = st["msgs"][0]
-    open_share_dialog(link, fairview.send_text(st["role"], link, q0["w"]), "Send this link")
+    open_share_dialog(link, fairview.send_text(st["role"], link, q0["w"], fair.view(st)),
+                      "Send this link", handoff=True)
 
 
 def add_fair_entry(entry):
     add_entry(store.compact({**entry, "time": now()}), entry["result"])
 
 
+DEVICE_KEY = "dice-table/device"
+
+
+def this_device():
+    """This device's name and key (kept in localStorage; made on first use,
+    named after the roller's name): what a player's answer names."""
+    if "key" not in DEVICE:
+        try:
+            kept = json.loads(read_store(DEVICE_KEY) or "{}")
+            key, name = str(kept["key"]), str(kept.get("name", ""))[:40]
+            fair.device_fingerprint(key)
+            if len(key) != 2 * fair.DEVICE_KEY_BYTES:
+                raise ValueError(key)
+        except (ValueError, KeyError, TypeError, AttributeError):
+            key, name = fair.device_key(), ROLLER["name"][:40]
+            save_device(key, name)
+        DEVICE.update(key=key, name=name)
+    return {**DEVICE, "fingerprint": fair.device_fingerprint(DEVICE["key"])}
+
+
+def save_device(key, name):
+    write_store(DEVICE_KEY, json.dumps({"key": key, "name": name}),
+                "The browser refused to store this device's name and key (storage full?).")
+
+
+def answer_as(mode):
+    """The player's answer (Roll), naming this device as its name field
+    says now, with a choice of play (or None)."""
+    def go(st):
+        dev = this_device()
+        field = q("#fair-device-name")
+        if field is not None:
+            name = " ".join(str(field.value).split())[:40]
+            if name != dev["name"]:
+                DEVICE["name"] = name
+                save_device(DEVICE["key"], name)
+        after_move(fair_call(fair.answer, st, device={"name": DEVICE["name"], "key": DEVICE["key"]},
+                             mode=mode))
+    return go
+
+
+def chosen_then():
+    """What the player chose to follow a step ("" none: show me the dice)."""
+    el = q("#fair-then")
+    return (str(el.value) or None) if el is not None else None
+
+
 def fair_step(system, action):
-    """A tray step on a fair roll: the player's goes to ``fair.step`` (Stand
-    is their Done), the GM's to ``fair.gm_step`` (the opponent standing is
-    the GM revealing)."""
+    """A tray step on a fair roll: the player's goes to ``fair.step`` with
+    what follows it (Stand is their end of turn), the GM's to
+    ``fair.gm_step`` (the opponent standing is the GM revealing)."""
     st = fair_of(system)
     ends = action.get("do") == fair.END_TURN["do"]
     if st["role"] == "player":
-        after_move(fair_call(fair.pass_turn, st) if ends else fair_call(fair.step, st, action))
+        after_move(fair_call(fair.pass_turn, st) if ends else
+                   fair_call(fair.step, st, action, mode=chosen_then()))
     else:
         after_move(fair_call(fair.reveal, st) if ends else fair_call(fair.gm_step, st, action))
+
+
+def reissue_request(st):
+    """Void a request (answered by the wrong person) and ask again: the new
+    request shown and offered to send, in one tap."""
+    try:
+        old, new, link = fair.reissue(st, existing=REQUESTS["list"], now=now())
+    except fair.FairError as e:
+        banner(f"{e} Nothing was changed.", "error")
+        return
+    put_request(old)
+    put_request(new)
+    show_fair(new, "The old request is voided; this one asks the same roll again.")
+    send_link(new, link)
 
 
 def delete_request(st):
@@ -1273,8 +1377,12 @@ def delete_request(st):
 
 #: The fair panel's and the Requests list's buttons (``data-fair``).
 FAIR_VERBS = {
-    "answer": lambda st: after_move(fair_call(fair.answer, st)),
+    "answer": lambda st: answer_as(None)(st),
+    "answer-advice": lambda st: answer_as("advice")(st),
+    "answer-none": lambda st: answer_as("none")(st),
+    "advice": lambda st: after_move(fair_call(fair.step, st, None, mode="advice")),
     "done": lambda st: after_move(fair_call(fair.pass_turn, st)),
+    "reissue": reissue_request,
     "reveal": lambda st: after_move(fair_call(fair.reveal, st)),
     "send": lambda st: send_link(st, fair.last_link(st)) if fair.last_link(st) else None,
     "open": lambda st: show_fair(st),
@@ -1299,10 +1407,15 @@ def open_fair_link(frag):
     try:
         got = fair.open_link(frag, REQUESTS["list"], now=now())
     except (fair.FairError, SpecError) as e:
+        mine = find_request("gm", getattr(e, "rid", ""))
+        if mine is not None:  # a second answer: the request it came for, with its Void and ask again
+            show_fair(mine)
         banner(f"{e} Your own rolls and history are untouched.", "error")
         return
     # opened: the address forgets the link, so a reload does not open it again
     window.history.replaceState(None, "", page_url())
+    for other in got["also"]:  # a request the GM voided and asked again
+        put_request(other)
     if got["state"] is not None:
         put_request(got["state"])
         show_fair(got["state"], "" if got["kind"] == "request" else got["note"])
@@ -1322,15 +1435,18 @@ def show_verified(ver):
     open_tab(system)
     STATE[system]["spec"] = ver["result"]["spec"]
     set_result(system, ver["result"], record=False, readonly=True, note=fairview.verified_panel(ver))
+    tray = q(f"#tray-{system}")
+    tray.innerHTML = fairview.others_dice(str(tray.innerHTML), ver["player"])
 
 
 def ask_player(_el=None):
     """"Ask a player to roll": the tab's form as it stands, to a player named
     in a small dialog."""
     system = CURRENT["system"]
-    if STATE[system]["fair"]:
+    if form_locked(system):
         banner("This tab shows a fair roll: close it (Close in its panel) to ask for another.", "info")
         return
+    leave_fair(system)  # a finished fair roll on show: the form is the GM's own again
     if read_spec(system) is None:
         return
     q("#ask-what").textContent = (f"The {rules.TITLES[system]} roll as the form says now. The player "

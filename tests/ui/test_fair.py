@@ -414,12 +414,12 @@ def test_milhamah_opposed_gm_steps_for_the_opponent():
     gm, pl, rid, d = start("milhamah", spec, 9, 10)
     pl.open(d)
     passed = gm.open(pl.pass_turn(rid))
-    assert passed["reply"] is None and passed["note"] == "The player is done: take the GM's step or reveal."
+    assert passed["reply"] is None and passed["note"] == "The player's turn is over: take the GM's step or reveal."
     assert fair.view(gm.get(rid, "gm"))["gm_may_step"]
     g = gm.gm_step(rid, {"do": "reroll", "side": "opponent", "dice": [0, 1]})
     got = pl.open(g)
-    assert got["note"] == "The GM asks to roll its step." and share.decode(g)["data"]["m"] == {
-        "k": "g", "x": {"do": "reroll", "side": "opponent", "dice": [0, 1]}}
+    assert got["note"] == "The GM asks to roll its step." and share.decode(g)["data"]["m"] == [{
+        "k": "g", "x": {"do": "reroll", "side": "opponent", "dice": [0, 1]}}]
     assert fair.view(got["state"])["gm_action"]["side"] == "opponent"
     reveal = gm.open(pl.answer(rid))["reply"]
     assert share.decode(reveal)["fair"] == "v"  # the final link
@@ -559,7 +559,7 @@ def test_changed_dice_are_caught_at_the_next_step_and_at_the_reveal():
     link is refused by the GM's page, and the reveal shows the dice did not
     come from the secret."""
     gm, pl, rid, d = start("milhamah", MILHAMAH, 25, 26)
-    pl.open(repack(d, lambda x: x["m"].update(d=[1] * 8)))
+    pl.open(repack(d, lambda x: x["m"][0].update(d=[1] * 8)))
     refused(gm, pl.step(rid, {"do": "reroll", "dice": [0]}), fair.Tampered, "changed on the way")
     msg = refused(pl, gm.reveal(rid), fair.WrongDice, "are not the dice its secret gives")
     assert "the roll" in msg
@@ -567,9 +567,9 @@ def test_changed_dice_are_caught_at_the_next_step_and_at_the_reveal():
 
 def test_dice_that_do_not_fit_the_roll_are_refused_at_once():
     gm, pl, rid, d = start("milhamah", MILHAMAH, 27, 28)
-    refused(pl, repack(d, lambda x: x["m"].update(d=[13] * 8)), fair.WrongDice, "from 1 to 12 \\(got 13\\)")
-    refused(pl, repack(d, lambda x: x["m"].update(d=[0] * 8)), fair.DamagedLink, "dice is not in the expected form")
-    refused(pl, repack(d, lambda x: x["m"].update(d=[3] * 7)), fair.WrongDice, "do not fit the roll")
+    refused(pl, repack(d, lambda x: x["m"][0].update(d=[13] * 8)), fair.WrongDice, "from 1 to 12 \\(got 13\\)")
+    refused(pl, repack(d, lambda x: x["m"][0].update(d=[0] * 8)), fair.DamagedLink, "dice is not in the expected form")
+    refused(pl, repack(d, lambda x: x["m"][0].update(d=[3] * 7)), fair.WrongDice, "do not fit the roll")
 
 
 def test_a_wrong_secret_is_refused():
@@ -657,7 +657,7 @@ def test_a_second_answer_is_refused():
     assert again["note"] == "This link was already opened; nothing changed." and again["reply"] == d
     other = Device(40)
     other.open(q)
-    refused(gm, other.answer(rid), fair.AlreadyAnswered, "second answer would be a second roll")
+    refused(gm, other.answer(rid), fair.AlreadyAnswered, "Another device already answered this request")
 
 
 def test_steps_out_of_order_are_refused():
@@ -689,7 +689,7 @@ def test_an_old_link_that_differs_is_refused():
     d2 = gm.open(pl.step(rid, {"do": "keep", "dice": [0, 2]}))["reply"]
     pl.open(d2)
     assert pl.open(d)["note"] == "This link was already opened; nothing changed."
-    refused(pl, repack(d, lambda x: x["m"].update(d=[1, 1, 1, 1])), fair.OutOfOrder, "older than the roll")
+    refused(pl, repack(d, lambda x: x["m"][0].update(d=[1, 1, 1, 1])), fair.OutOfOrder, "older than the roll")
 
 
 def test_links_from_another_request_are_refused():
@@ -746,7 +746,7 @@ def test_two_players_press_roll_on_one_request():
     second.open(q)
     reveal = gm.open(first.answer(rid))["reply"]
     late = second.answer(rid)
-    refused(gm, late, fair.AlreadyAnswered, "second answer would be a second roll")
+    refused(gm, late, fair.AlreadyAnswered, "Another device already answered this request")
     refused(second, reveal, fair.AlreadyAnswered, "someone else pressed Roll first")
     assert fair.status(first.open(reveal)["state"]) == "verified"
 
@@ -986,7 +986,7 @@ def milhamah_turn_links():
     gm, pl = Device(79), Device(80)
     rid, q = gm.ask("milhamah", rules.default_spec("milhamah"), "Dana Levi", "Climb the wall")
     pl.open(q)
-    a = pl.answer(rid)
+    a = pl._do(fair.answer, rid, entropy=pl.entropy, device={"name": "Dana's phone", "key": "3c" * 16})
     d = gm.open(a)["reply"]
     pl.open(d)
     step_link = pl.step(rid, {"do": "reroll", "dice": [0, 1, 2]})

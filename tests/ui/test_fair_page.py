@@ -44,7 +44,12 @@ class Page:
 
 
 def verbs(html):
-    return re.findall(r'data-fair="([a-z]+)"', html)
+    return re.findall(r'data-fair="([a-z-]+)"', html)
+
+
+def both(v):
+    """The panel above the dice and the buttons under them, in page order."""
+    return fairview.panel(v) + fairview.foot(v)
 
 
 def exchange(system, spec, player="Dana", label="Climb"):
@@ -57,17 +62,20 @@ def exchange(system, spec, player="Dana", label="Climb"):
 def test_the_panel_offers_each_side_its_move_through_a_milhamah_reroll():
     gm, pl = exchange("milhamah", {"shoresh": "אשר", "rerolls": 3})
     v = lambda page, role: fair.view(page.only(role), 1000)  # noqa: E731
-    assert verbs(fairview.panel(v(gm, "gm"))) == ["send", "leave"]            # waiting for Roll
-    assert verbs(fairview.panel(v(pl, "player"))) == ["answer", "leave"]      # press Roll
-    assert ">Roll<" in fairview.panel(v(pl, "player"))
+    assert verbs(both(v(gm, "gm"))) == ["send", "leave"]  # waiting for Roll: nobody to void yet
+    # press Roll: choosing each step, or the whole turn fixed now (fewer links)
+    assert verbs(both(v(pl, "player"))) == ["answer", "answer-advice", "answer-none", "leave"]
+    assert ">Roll, then I choose my steps<" in fairview.panel(v(pl, "player"))
     a = pl.move(fair.answer, "player", entropy=pl.entropy)
-    assert verbs(fairview.panel(v(pl, "player"))) == ["send", "leave"]       # sent, waiting
+    assert verbs(both(v(pl, "player"))) == ["send", "leave"]       # sent, waiting
     d = gm.open(a)["reply"]
-    assert verbs(fairview.panel(v(gm, "gm"))) == ["reveal", "send", "leave"]  # may reveal early
-    assert "ends the roll here" in fairview.panel(v(gm, "gm"))
+    assert verbs(both(v(gm, "gm"))) == ["reveal", "reissue", "send", "leave"]  # may reveal early
+    assert "ends the roll here" in fairview.foot(v(gm, "gm"))
     pl.open(d)
     pv = v(pl, "player")
-    assert verbs(fairview.panel(pv)) == ["done", "send", "leave"]
+    # the steps are the tray's, above; ending the turn is under them, secondary
+    assert verbs(fairview.panel(pv)) == [] and verbs(fairview.foot(pv)) == ["advice", "done", "send", "leave"]
+    assert "fair-main" not in fairview.foot(pv) and "data-fair-then" in fairview.panel(pv)
     assert pv["last"] == "d" and fairview.keeps_step(pv, "reroll") and fairview.keeps_step(pv, "advice")
     assert not fairview.keeps_step(pv, "reroll:opponent") and not fairview.keeps_step(pv, "hit_location")
     assert not fairview.keeps_step(v(gm, "gm"), "reroll")  # the player's turn: no step on the GM's page
@@ -75,8 +83,8 @@ def test_the_panel_offers_each_side_its_move_through_a_milhamah_reroll():
     assert not fairview.keeps_step(v(pl, "player"), "reroll")  # sent: no second step before the dice
     final = gm.open(step)["reply"]
     assert fair.view(gm.only("gm"))["status"] == "revealed"
-    assert verbs(fairview.panel(v(gm, "gm"))) == ["send", "leave"]
-    assert "Send the final link" in fairview.panel(v(gm, "gm"))
+    assert verbs(both(v(gm, "gm"))) == ["reissue", "send", "leave"]  # voiding stays possible, in the open
+    assert "Send the final link" in fairview.foot(v(gm, "gm"))
     got = pl.open(final)
     html = fairview.panel(v(pl, "player"), 1000, got["note"])  # as the page shows the opened link
     assert html.count("Fair roll, verified ✓") == 1 and 'data-fair-status="verified"' in html
@@ -92,12 +100,12 @@ def test_the_gm_steps_for_the_opponent_after_the_player_is_done():
     gm.open(pl.move(fair.pass_turn, "player"))
     gv = fair.view(gm.only("gm"))
     assert gv["gm_may_step"] and fairview.keeps_step(gv, "reroll:opponent")
-    assert verbs(fairview.panel(gv)) == ["reveal", "send", "leave"]
+    assert verbs(both(gv)) == ["reveal", "reissue", "send", "leave"]
     assert fairview.state_words(gv) == "Your turn: the opponent's step, or Reveal."
     g = gm.move(fair.gm_step, "gm", {"do": "reroll", "side": "opponent", "dice": [0]})
     pl.open(g)
     pv = fair.view(pl.only("player"))
-    assert verbs(fairview.panel(pv)) == ["answer", "send", "leave"]
+    assert verbs(both(pv)) == ["answer", "send", "leave"]
     assert "Let the GM roll" in fairview.panel(pv)
     assert not fairview.keeps_step(pv, "reroll")
 
@@ -110,6 +118,10 @@ def test_every_name_and_label_is_escaped():
             assert "<img" not in html and "&lt;img" in html
     ver = {"player": XSS, "label": XSS, "fingerprint": XSS, "steps": 0}
     assert "<img" not in fairview.verified_panel(ver)
+    who = {**ver, "answered_by": {"name": XSS, "fingerprint": XSS}, "mode": "advice"}
+    assert "<img" not in fairview.verified_panel(who) and "&lt;img" in fairview.verified_panel(who)
+    v = fair.view(pl.only("player"))
+    assert "<img" not in fairview.panel(v, device={"name": XSS, "fingerprint": XSS})
 
 
 def test_a_request_open_too_long_says_for_how_many_days():
@@ -187,7 +199,71 @@ def test_merge_requests_refuses_damaged_imports_with_a_warning():
 def test_open_steps_is_read_from_each_systems_flags():
     """The table covers the systems with steps; the others have none."""
     assert set(fair._STEP_FLAGS) == {"milhamah", "mirage", "alkemy"} < set(rules.SYSTEMS)
-    assert fair.open_steps({"system": "milhamah", "allowed": ["hit_location"]}) == (True, True)
+    # the hit location is the GM's to roll: the player has no step left
+    assert fair.open_steps({"system": "milhamah", "allowed": ["hit_location"]}) == (False, True)
     assert fair.open_steps({"system": "alkemy", "choice": True, "opponent": None}) == (True, False)
     assert fair.open_steps({"system": "mirage", "can_pray": False}) == (False, False)
     assert fair.open_steps({"system": "alkemy", "opponent": "junk"}) == (False, False)
+
+
+# ---------------------------------------------------------------- issue 25: words and states
+
+DEV = {"name": "Dana's phone", "key": "7e" * 16}
+
+
+def test_the_words_after_each_of_the_players_links():
+    """'Nobody knows the dice yet' only where nobody does: after the answer
+    and a step; ending the turn, or letting the GM's page play it, says
+    what happens next instead."""
+    gm, pl = exchange("milhamah", {"shoresh": "אשר", "rerolls": 3, "rounds": 3})
+    a = pl.move(fair.answer, "player", entropy=pl.entropy, device=DEV)
+    words = lambda link: fairview.send_text("player", link, "Dana", fair.view(pl.only("player")))  # noqa: E731
+    assert "Nobody knows the dice yet" in words(a)
+    pl.open(gm.open(a)["reply"])
+    step = pl.move(fair.step, "player", {"do": "reroll", "dice": [0]}, entropy=pl.entropy)
+    assert "Nobody knows this step's dice yet" in words(step)
+    pl.open(gm.open(step)["reply"])
+    done = pl.move(fair.pass_turn, "player")
+    assert "Nobody knows" not in words(done) and words(done).startswith("Send this to the GM: your turn is over")
+    gm2, pl2 = exchange("milhamah", {"shoresh": "אשר", "rerolls": 3, "rounds": 2})
+    fast = pl2.move(fair.answer, "player", entropy=pl2.entropy, device=DEV, mode="advice")
+    v = fair.view(pl2.only("player"))
+    assert "plays your turn by the advice and sends the final link" in fairview.send_text("player", fast, "Dana", v)
+    assert fairview.state_words(v) == "Sent: the GM's page plays your turn by the advice and sends the final link."
+    assert "You answered from <strong>Dana&#x27;s phone</strong>" in fairview.panel(v) or \
+        "You answered from <strong>Dana's phone</strong>" in fairview.panel(v)
+
+
+def test_the_gms_page_shows_who_answered_before_sending_dice():
+    """The GM's panel and the words over the dice link name the answering
+    device and point at Void and ask again."""
+    gm, pl = exchange("milhamah", {"shoresh": "אשר", "rerolls": 3})
+    got = gm.open(pl.move(fair.answer, "player", entropy=pl.entropy, device=DEV))
+    v = fair.view(gm.only("gm"))
+    fp = fair.device_fingerprint(DEV["key"])
+    assert f"(device <code>{fp}</code>)" in fairview.panel(v, note=got["note"])
+    assert fairview.panel(v, note=got["note"]).count(fp) == 1  # the note's "Answered by" is not said twice
+    text = fairview.send_text("gm", got["reply"], "Dana", v)
+    assert text.startswith(f"Answered by Dana's phone ({fp}): not them?") and "Void and ask again" in text
+    assert "reissue" in verbs(fairview.foot(v))
+
+
+def test_a_third_device_does_not_call_the_dice_its_own():
+    """A final link opened by anyone else names the player's roll and the
+    answering device, says a device is not a person, and the tray's "Your
+    dice" becomes the player's."""
+    ver = {"player": "Dana", "label": "", "fingerprint": "abcd-ef01", "steps": 1,
+           "answered_by": {"name": "Dana's phone", "fingerprint": "oak-fern-12"}, "mode": "advice"}
+    html = fairview.verified_panel(ver)
+    assert "Dana&#x27;s roll" in html or "Dana's roll" in html
+    assert "it does not prove who held it" in html and "oak-fern-12" in html
+    assert fairview.others_dice("<p>Your dice · X = 3</p>", "Dana") == "<p>Dana's dice · X = 3</p>"
+
+
+def test_a_voided_request_says_so_and_offers_no_moves():
+    gm, pl = exchange("milhamah", {"shoresh": "אשר", "rerolls": 3})
+    old, new, _link = fair.reissue(gm.only("gm"), existing=gm.requests, entropy=gm.entropy)
+    v = fair.view(old)
+    assert v["status"] == "voided" and fairview.state_words(v).startswith("Voided:")
+    assert verbs(fairview.panel(v) + fairview.foot(v)) == ["leave"]
+    assert "asks again for a request the GM voided" in fairview.panel(fair.view(new))

@@ -124,35 +124,43 @@ def get(obj, path):
     return obj
 
 
+DEVICE = {"name": "Dana's phone", "key": "5a" * 16}
+
+
 def run(tamper):
     """A Milhamah reroll turn, every link passing through ``tamper(i,
-    link)`` on its way. Returns the outcome each page and a third party
-    saw."""
+    link)`` on its way: the answer names its device, the reroll says "then
+    end my turn". Returns the outcome each page and a third party saw."""
     gm, pl = Device(203), Device(204)
-    rid, q = gm.ask("milhamah", MILHAMAH, "Dana", "climb")
+    rid, q = gm.ask("milhamah", {**MILHAMAH, "rounds": 2}, "Dana", "climb")
     rid = pl.open(tamper(0, q))["rid"]  # the id as the player's page got it
-    d = gm.open(tamper(1, pl.answer(rid)))["reply"]
+    d = gm.open(tamper(1, pl._do(fair.answer, rid, entropy=pl.entropy, device=DEVICE)))["reply"]
     pl.open(tamper(2, d))
-    v = tamper(4, gm.open(tamper(3, pl.step(rid, {"do": "reroll", "dice": [0, 1]})))["reply"])
+    step = pl._do(fair.step, rid, {"do": "reroll", "dice": [0, 1]}, entropy=pl.entropy, mode="none")
+    v = tamper(4, gm.open(tamper(3, step))["reply"])
     mine = pl.open(v)["verified"]["result"]
     third = Device(205).open(v)["verified"]["result"]
     return mine, third
 
 
+def run_by_the_advice(tamper):
+    """A Milhamah turn played by the advice, fixed in the answer (three
+    links: request, answer, final link), through ``tamper``."""
+    gm, pl = Device(206), Device(207)
+    rid, q = gm.ask("milhamah", {**MILHAMAH, "rounds": 2}, "Dana", "climb")
+    rid = pl.open(tamper(0, q))["rid"]
+    a = pl._do(fair.answer, rid, entropy=pl.entropy, device=DEVICE, mode="advice")
+    v = tamper(2, gm.open(tamper(1, a))["reply"])
+    mine = pl.open(v)["verified"]["result"]
+    third = Device(208).open(v)["verified"]["result"]
+    return mine, third
+
+
 HONEST = run(lambda i, link: link)
+HONEST_ADVICE = run_by_the_advice(lambda i, link: link)
 
 
-@settings(max_examples=400, **SETTINGS)
-@given(data=st.data(), which=st.integers(0, 4), how=st.sampled_from(["like", "like", "set", "drop", "add"]),
-       value=json_values)
-def test_any_changed_field_is_refused(data, which, how, value):
-    """One field of one link changed (often to a value of the same form:
-    another seed, another die, another name), dropped or added, the link
-    packed again as a tamperer who knows the format would: the turn ends in a
-    FairError on some page (the last link also at a third party's), never
-    in a verified roll, and never in another exception."""
-    seen = {}
-
+def _tamperer(data, which, how, value, seen):
     def tamper(i, link):
         if i != which:
             return link
@@ -163,15 +171,43 @@ def test_any_changed_field_is_refused(data, which, how, value):
         changed = mutate(decoded["data"], path, how, new)
         seen["same"] = json.dumps(changed, sort_keys=True) == json.dumps(decoded["data"], sort_keys=True)
         return f"v1.{decoded['fair']}.{share._pack(changed)}"
+    return tamper
 
+
+def _refused_or_same(play, honest, tamper, which, seen):
     try:
-        outcome = run(tamper)
+        outcome = play(tamper)
     except fair.FairError as e:
         event(f"link {which} refused: {type(e).__name__}")
         return
     event(f"link {which} unchanged")
     assert seen.get("same"), "a changed link led to a verified roll"
-    assert outcome == HONEST
+    assert outcome == honest
+
+
+@settings(max_examples=400, **SETTINGS)
+@given(data=st.data(), which=st.integers(0, 4), how=st.sampled_from(["like", "like", "set", "drop", "add"]),
+       value=json_values)
+def test_any_changed_field_is_refused(data, which, how, value):
+    """One field of one link changed (often to a value of the same form:
+    another seed, another die, another name, another device or choice of
+    play), dropped or added, the link packed again as a tamperer who knows
+    the format would: the turn ends in a FairError on some page (the last
+    link also at a third party's), never in a verified roll, and never in
+    another exception."""
+    seen = {}
+    _refused_or_same(run, HONEST, _tamperer(data, which, how, value, seen), which, seen)
+
+
+@settings(max_examples=200, **SETTINGS)
+@given(data=st.data(), which=st.integers(0, 2), how=st.sampled_from(["like", "like", "set", "drop", "add"]),
+       value=json_values | st.sampled_from(["advice", "none", "otter-maple-42", "oak-lantern-69"]))
+def test_any_changed_field_of_a_turn_by_the_advice_is_refused(data, which, how, value):
+    """The same for a turn played by the advice: the device's name and
+    fingerprint, the choice of play ("advice" turned into "none", dropped,
+    or added where it was not) are all covered."""
+    seen = {}
+    _refused_or_same(run_by_the_advice, HONEST_ADVICE, _tamperer(data, which, how, value, seen), which, seen)
 
 
 # --------------------------------------------------------------------------
