@@ -57,8 +57,8 @@ class Brute:
         self.spec = rules.normalize("milhamah", spec)
         self.memo: dict = {}
         self.acts = 0
-        #: False: the results of the search's own rerolls skip the advice
-        #: hook (time; the advice checked is the one on the results tested)
+        #: False: the results of the search's own rerolls carry no advice
+        #: (``advise=False``; the advice checked is the one on the results tested)
         self.advice = advice
 
     def key(self, r: dict, who: str) -> tuple:
@@ -103,16 +103,10 @@ class Brute:
         """The value of rerolling ``dice`` now: every face sequence, then
         the best play of whoever acts next."""
         tot = None
-        hook = MO.attach_advice
         for seq in itertools.product(range(1, 13), repeat=len(dice)):
             self.acts += 1
-            if not self.advice:
-                MO.attach_advice = lambda spec, result, track: None
-            try:
-                r2 = rules.act("milhamah", self.spec, r, {"do": "reroll", "side": side, "dice": dice},
-                               ScriptedRng(list(seq)))
-            finally:
-                MO.attach_advice = hook
+            r2 = rules.act("milhamah", self.spec, r, {"do": "reroll", "side": side, "dice": dice},
+                           ScriptedRng(list(seq)), advise=self.advice)
             v = self.value(r2, side)
             tot = v if tot is None else tuple(a + b for a, b in zip(tot, v))
         return tuple(x / 12 ** len(dice) for x in tot)
