@@ -1167,7 +1167,11 @@ class _Ctx:
     def versus(self, opp_state: int, opp_agg: int, left: int, reward=None) -> _Engine:
         """The initiator's engine against the opponent's dice as they lie:
         each of its final readings is answered by the opponent's best
-        reaction, exactly."""
+        reaction, exactly. A natural whose reward is not chosen (``reward``
+        None) takes the better of "+1 and uncounterable" and "let them
+        react" for the initiator (README: "let them react" where it is as
+        sure to succeed and may be critical)."""
+        chosen = reward
         reward = self.reward(reward)
         spec = self.spec
         F = self.F
@@ -1175,9 +1179,8 @@ class _Ctx:
         n_o = self.mo.live
         h_o = self.mo.horizon(left)
 
-        def terminal(agg: int, first: bool) -> tuple:
-            matches, succ, natural = self.read(agg)
-            resp = tuple(_outcome(spec, reward, matches, succ, natural, first and natural, mo)
+        def answer(rw: str, matches: int, succ: int, natural: bool, first: bool) -> tuple:
+            resp = tuple(_outcome(spec, rw, matches, succ, natural, first and natural, mo)
                          for mo in range(n_o + 1))
             if len(set(resp)) == 1:
                 return self.score(resp[0], natural) * dt, (1 << (F * _field(succ, resp[0], natural))) * dt
@@ -1191,7 +1194,16 @@ class _Ctx:
                     dist += w << (F * _field(succ, resp[mo], natural))
             return score, dist
 
-        key = ("vs", reward, self.opp_class(opp_state, opp_agg, left))
+        def terminal(agg: int, first: bool) -> tuple:
+            matches, succ, natural = self.read(agg)
+            out = answer(reward, matches, succ, natural, first)
+            if natural and chosen is None:
+                alt = answer("critical", matches, succ, natural, first)
+                if alt[0] > out[0]:
+                    out = alt
+            return out
+
+        key = ("vs", chosen or "best", self.opp_class(opp_state, opp_agg, left))
         return self.engine(key, lambda: _Engine(self.md, terminal, dt, F, self.budget,
                                                                  self.top_main() * dt, self.R, self.feature(True)))
 
@@ -1540,7 +1552,7 @@ def _decode(ctx: _Ctx, packed: int, den: int) -> dict:
     F = ctx.F
     mask = (1 << F) - 1
     value: dict = {}
-    outcome = {o: 0.0 for o in OUTCOMES}
+    weight = {o: 0 for o in OUTCOMES}
     natural = 0
     idx = 0
     while packed:
@@ -1551,12 +1563,13 @@ def _decode(ctx: _Ctx, packed: int, den: int) -> dict:
             o = (idx // 2) % len(OUTCOMES)
             v = idx // 2 // len(OUTCOMES)
             value[v] = value.get(v, 0) + w
-            outcome[OUTCOMES[o]] += w / den
+            weight[OUTCOMES[o]] += w
             natural += w * nat
         idx += 1
-    return {"value": {v: w / den for v, w in value.items()}, "outcome": outcome,
-            "natural": natural / den, "meets": sum(outcome[o] for o in MEETS),
-            "success": sum(outcome[o] for o in _SUCCEEDS)}
+    # each figure is one division of exact integer weights (no float sums)
+    return {"value": {v: w / den for v, w in value.items()}, "outcome": {o: w / den for o, w in weight.items()},
+            "natural": natural / den, "meets": sum(weight[o] for o in MEETS) / den,
+            "success": sum(weight[o] for o in _SUCCEEDS) / den}
 
 
 # --------------------------------------------------------------------------
@@ -1570,8 +1583,10 @@ def _policy(spec: dict, ahead=None) -> str:
             "whose reroll gives the highest chance to meet the " + ("opponent" if opp else "difficulty")
             + ", then of success, then of a natural, then of no botch, then the fewest dice; later "
             "rounds played the same way; stopping keeps a first-roll natural's bonus. The natural's "
-            "reward is taken as " + ("+1 and uncounterable" if opp else "the success bonus")
-            + " (the best for meeting the bar) unless already chosen; cipher flips are not used.")
+            "reward is taken as " + ("+1 and uncounterable (the best for meeting the bar), or \"let them "
+                                     "react\" where that is as sure to succeed and may be critical"
+                                     if opp else "the success bonus (the best for meeting the bar)")
+            + " unless already chosen; cipher flips are not used.")
     if opp:
         text += (" Opposed: the initiator plays first, seeing the opponent's first roll; the opponent "
                  "then reacts to the initiator's final dice and plays to stop it (wilds never count "
@@ -1912,14 +1927,14 @@ def _reaction_summary(ctx: _Ctx, packed: int, den: int, resp: tuple) -> dict:
     F = ctx.F
     mask = (1 << F) - 1
     value = {}
-    outcome = {o: 0.0 for o in OUTCOMES}
+    weight = {o: 0 for o in OUTCOMES}
     for mo in range(len(resp)):
         w = (packed >> (F * mo)) & mask
         if w:
             value[mo] = w / den
-            outcome[OUTCOMES[resp[mo]]] += w / den
-    return {"value": dist_to_json(value), "outcome": outcome,
-            "meets": sum(outcome[o] for o in MEETS), "success": sum(outcome[o] for o in _SUCCEEDS)}
+            weight[OUTCOMES[resp[mo]]] += w
+    return {"value": dist_to_json(value), "outcome": {o: w / den for o, w in weight.items()},
+            "meets": sum(weight[o] for o in MEETS) / den, "success": sum(weight[o] for o in _SUCCEEDS) / den}
 
 
 def _odds_after(spec: dict, result, action) -> dict:
@@ -2032,8 +2047,8 @@ def _best_set(eng: _Engine, md: _Model, adv: dict) -> list:
     """The best non-empty reroll where best play keeps the roll (the choice
     to show beside keeping): the highest score among the rerolls."""
     r, h, (s, a, where) = adv["r"], adv["h"], adv["state"]
-    if r <= 0:
-        return []
+    if r <= 0 or not md.xe:
+        return []  # no reroll left, or no die that can change
     if h <= 0:
         return _dice_of(md, where, md.heuristic(md.decode(s)))
     _score, winners = eng.reroll_best(min(h, r), s, a)
@@ -2080,9 +2095,7 @@ def _initiator_reroll(ctx: _Ctx, st: dict, adv: dict, dice: list) -> dict:
     eng, (s, a, where), r, h = adv["eng"], adv["state"], adv["r"], adv["h"]
     seed = spec_seed("milhamah", ctx.spec, [si["faces"], dice])
     d, den, n = _priced(eng, r, s, a, si["first"], _choice_of(ctx.md, where, dice), h, seed)
-    summ = _summary_of(ctx, d, den)
-    extra = {"void_reaction": summ["natural"]} if ctx.spec["opponent"] else {}
-    return _entry(_act(ctx.spec, {"do": "reroll", "dice": dice}, "initiator"), summ, n, **extra)
+    return _entry(_act(ctx.spec, {"do": "reroll", "dice": dice}, "initiator"), _summary_of(ctx, d, den), n)
 
 
 def _initiator_keep(ctx: _Ctx, st: dict, verb: str) -> dict:
