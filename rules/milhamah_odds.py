@@ -11,15 +11,17 @@ distribution (never the dice's order, so mirror-image rolls play alike);
 later rounds are played the same way (a finite-horizon dynamic programme,
 not a greedy rule). Stopping keeps
 a first-roll natural's bonus, so it is one of the choices. The natural's
-reward is taken as the successes (unopposed) or +1 and uncounterable
-(opposed), the rewards best for meeting the difficulty, unless the result
-already names one. Cipher flips are not part of the play.
+reward is taken as the successes (unopposed; the Merit Point gives the same
+outcome or a worse one) or, opposed, the better for the initiator of +1 and
+uncounterable and "let them react" (the latter where it is as sure to
+succeed and may be critical), unless the result already names one. Cipher
+flips are not part of the play.
 
 **Opposed** (README, "Rules decisions"): the initiator plays first and sees
 the opponent's first roll (both are drawn at the roll); then the opponent
 reacts, seeing the initiator's final dice, and plays to stop the initiator
 (the lowest chance that the initiator meets, then that it succeeds, then
-the fewest dice). Wilds never count for the reactor, and "+1 and
+that it is critical, then the fewest dice). Wilds never count for the reactor, and "+1 and
 uncounterable" voids the reaction.
 
 **How.** Dice of one design (one face-category count vector) are
@@ -1589,8 +1591,8 @@ def _policy(spec: dict, ahead=None) -> str:
             + " unless already chosen; cipher flips are not used.")
     if opp:
         text += (" Opposed: the initiator plays first, seeing the opponent's first roll; the opponent "
-                 "then reacts to the initiator's final dice and plays to stop it (wilds never count "
-                 "for the reactor).")
+                 "then reacts to the initiator's final dice and plays to stop it: the lowest chance that "
+                 "it meets, then succeeds, then is critical (wilds never count for the reactor).")
     if ahead == 0:
         text += (" With this many dice and this X, searching every choice would take too long: the "
                  "advice rerolls the blank dice, those with the most useful faces first, and the odds "
