@@ -210,9 +210,9 @@ def check_point(walk: Walk, r: dict, side: str, options: dict) -> str:
     return a["advice"]["do"]
 
 
-#: Under Pyodide (2-3x slower) the heavy walks are left to CPython, which
-#: runs the same code.
-HEAVY = pytest.mark.skipif(sys.platform == "emscripten", reason="thousands of states: proved under CPython")
+#: Under Pyodide (2-3x slower) the heavy walks and the played samples are
+#: left to CPython, which runs the same code.
+HEAVY = pytest.mark.skipif(sys.platform == "emscripten", reason="thousands of states or turns: CPython proves it")
 
 I_REROLL, ACCEPT, NATURAL = ("initiator", "reroll"), ("initiator", "accept"), ("initiator", "natural")
 STAND, O_REROLL, O_STAND, HIT = ("initiator", "stand"), ("opponent", "reroll"), ("opponent", "stand"), \
@@ -370,9 +370,10 @@ def _play(spec: dict, rng) -> dict:
 
 PLAYED = [
     pytest.param({"shoresh": "אר", "pool": {"green": 2, "blue": 2}, "rerolls": 2, "rounds": 2, "difficulty": 4},
-                 id="naturals-and-merit"),
+                 id="naturals-and-merit", marks=HEAVY),
     pytest.param({"shoresh": "שר", "pool": {"red": 2, "green": 2}, "rerolls": 2, "difficulty": 2,
-                  "opponent": {"shoresh": "גדל", "pool": {"red": 2}, "rerolls": 1}}, id="opposed-let-them-react"),
+                  "opponent": {"shoresh": "גדל", "pool": {"red": 2}, "rerolls": 1}}, id="opposed-let-them-react",
+                 marks=HEAVY),
 ]
 
 

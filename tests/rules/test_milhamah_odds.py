@@ -298,16 +298,21 @@ def test_heaviest_specs_play_the_blank_dice_and_their_odds_fit_the_play():
 # Played samples: follow the advice, count the outcomes.
 
 def _play(spec: dict, rng) -> dict:
-    """A turn played by the advice; opposed, the initiator then stands (or
-    takes a natural's default reward) and the opponent reacts by its own."""
-    r = rules.roll("milhamah", spec, rng)
-    while "reroll" in r["allowed"] and r["best_reroll"]:
-        r = rules.act("milhamah", spec, r, {"do": "reroll", "dice": r["best_reroll"]}, rng)
-    if "opponent" in r:
+    """A turn played by the advice (``best_reroll``, asked without the rest
+    of ``rules.advise``: the choices' prices are not needed here); opposed,
+    the initiator then stands (or takes the natural's advised reward) and
+    the opponent reacts by its own."""
+    r = rules.roll("milhamah", spec, rng, advise=False)
+    while "reroll" in r["allowed"] and MO.best_reroll(spec, r):
+        r = rules.act("milhamah", spec, r, {"do": "reroll", "dice": MO.best_reroll(spec, r)}, rng, advise=False)
+    if "opponent" in r and "natural" in r["allowed"]:
+        # the natural's reward best play takes ("let them react" where it is as sure and may be critical)
+        r = rules.act("milhamah", spec, r, rules.advise("milhamah", spec, r)["advice"], rng, advise=False)
+    elif "opponent" in r:
         r = Brute(spec).hand_over(r)
-    while "opponent" in r and "reroll" in r["opponent"]["allowed"] and r["opponent"]["best_reroll"]:
+    while "opponent" in r and "reroll" in r["opponent"]["allowed"] and MO.best_reroll(spec, r, "opponent"):
         r = rules.act("milhamah", spec, r, {"do": "reroll", "side": "opponent",
-                                            "dice": r["opponent"]["best_reroll"]}, rng)
+                                            "dice": MO.best_reroll(spec, r, "opponent")}, rng, advise=False)
     return r
 
 
