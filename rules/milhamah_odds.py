@@ -1676,17 +1676,23 @@ def _why_blanks(ctx: _Ctx, faces: list, blanks: list, missing: list, dice: list)
     wild = M.WILD if ctx.wc else None
     kept = [i for i in range(len(faces)) if i not in dice and faces[i] not in ctx.letters and faces[i] != wild]
     lead = "this die shows no letter of the shoresh" if n == 1 else f"these {n} dice show no letter of the shoresh"
+    only = _only_on(ctx, faces, blanks, missing)
     if kept:
-        return _why_some_blanks(ctx, blanks, kept, missing, len(dice) >= md.xe)
-    if not missing:
-        return lead
+        return _why_some_blanks(ctx, blanks, kept, missing, len(dice) >= md.xe) + only
+    return lead + only
+
+
+def _only_on(ctx: _Ctx, faces: list, blanks: list, missing: list) -> str:
+    """", and ט and כ are only on red B" where the missing letters sit only
+    on the designs of these dice (else "")."""
+    md = ctx.md
     on = [set(M.die_faces(*design)) for design in md.designs]
     rest = set().union(*(on[i] for i in range(len(faces)) if i not in blanks))
     only = [ch for ch in dict.fromkeys(missing) if ch not in rest and any(ch in on[i] for i in blanks)]
     if not only:
-        return lead
-    where = _listing([_design_name(md.designs[i]) for i in blanks if set(only) & on[i]])
-    return f"{lead}, and {_listing(only)} {'is' if len(only) == 1 else 'are'} only on {where}"
+        return ""
+    where = _listing(list(dict.fromkeys(_design_name(md.designs[i]) for i in blanks if set(only) & on[i])))
+    return f", and {_listing(only)} {'is' if len(only) == 1 else 'are'} only on {where}"
 
 
 def _shows(ctx: _Ctx, design: tuple) -> str:
