@@ -231,7 +231,7 @@ WALKED = [
     pytest.param({"shoresh": "אשר", "pool": {"red": 2}, "rerolls": 1, "rounds": 2, "difficulty": 2},
                  {I_REROLL, ACCEPT}, id="two-rounds"),
     pytest.param({"shoresh": "אר", "pool": {"green": 2}, "rerolls": 2, "rounds": 2, "difficulty": 3},
-                 {I_REROLL, ACCEPT, NATURAL}, id="x2-two-rounds"),
+                 {I_REROLL, ACCEPT, NATURAL}, id="x2-two-rounds", marks=HEAVY),
     pytest.param({"shoresh": "חנן", "pool": {"blue": 1, "green": 2}, "rerolls": 1, "difficulty": 2},
                  {I_REROLL, ACCEPT, NATURAL}, id="three-dice", marks=HEAVY),
     pytest.param({"shoresh": "אר", "pool": {"green": 2}, "rerolls": 1, "difficulty": 1,
@@ -239,7 +239,7 @@ WALKED = [
                  {I_REROLL, STAND, NATURAL, O_REROLL, O_STAND, HIT}, id="opposed-natural", marks=HEAVY),
     pytest.param({"shoresh": "אב", "pool": {"red": 1}, "rerolls": 2, "rounds": 2, "difficulty": 1,
                   "opponent": {"shoresh": "גד", "pool": {"red": 1}, "rerolls": 1, "rounds": 2}},
-                 {I_REROLL, STAND, O_REROLL, O_STAND}, id="opposed-two-rounds"),
+                 {I_REROLL, STAND, O_REROLL, O_STAND}, id="opposed-two-rounds", marks=HEAVY),
 ]
 
 
