@@ -99,6 +99,8 @@ def _step_line(entry: dict) -> str:
         return f"Natural shoresh reward chosen: {_REWARD_WORDS[entry['reward']]}."
     if entry["do"] == "stand":
         return "The opponent stood on their dice." if who else "You stood: your turn ends with the dice as they lie."
+    if entry["do"] == "accept":
+        return "You accepted the dice as they lie: the turn ends."
     return ""
 
 

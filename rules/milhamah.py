@@ -51,7 +51,7 @@ __all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "LETTERS", "WILD", "COLO
            "DIFFICULTIES", "COMBAT", "HIT_LOCATIONS", "LETTER_NAMES", "ROOTS", "VERBS",
            "normalize", "roll", "act", "odds", "fold_shoresh", "die_faces", "spelled",
            "faces_table", "written", "dice_of", "pool_from_pair", "load_dice", "load_roots",
-           "effective_difficulty"]
+           "effective_difficulty", "advise"]
 
 NAME = "milhamah"
 TITLE = "Milhamah RPG"
@@ -124,8 +124,9 @@ MAX_STAGES = 24
 NATURAL_REWARDS = ("successes", "merit")
 OPPOSED_REWARDS = ("uncounterable", "critical")
 #: The steps after a roll (DESIGN.md verbs; ``stand`` ends a side's turn in
-#: an opposed roll, README "Rules decisions").
-VERBS = ("reroll", "cipher", "natural", "stand", "hit_location")
+#: an opposed roll, ``accept`` ends an unopposed turn with the dice as they
+#: lie, README "Rules decisions").
+VERBS = ("reroll", "cipher", "natural", "stand", "accept", "hit_location")
 
 DEFAULT_SPEC = {"shoresh": "אשר", "pool": {"red": 4, "green": 4, "blue": 0},
                 "rerolls": 3, "difficulty": "challenging"}
@@ -584,6 +585,8 @@ def act(spec: dict, result: dict, action: dict, rng) -> dict:
     - ``stand`` (opposed): end the side's turn with the dice as they lie
       (the initiator hands over to the opponent's reaction; the opponent
       declines to change its dice).
+    - ``accept`` (unopposed): end the turn with the dice as they lie; no
+      step is left after it (a natural's reward is chosen instead).
     - ``hit_location`` {"armour", "vig", "light", "serious", "critical"}: on
       a final critical success, draw one of the 22 letters (RULES-NOTES
       Milhamah 8).
@@ -686,7 +689,7 @@ def _hit_location(spec: dict, track: dict, side: str, action: dict, rng) -> dict
 
 
 _STEPS = {"reroll": _reroll, "cipher": _cipher, "natural": _natural, "stand": _stand,
-          "hit_location": _hit_location}
+          "accept": _stand, "hit_location": _hit_location}
 
 
 # --------------------------------------------------------------------------
@@ -718,7 +721,7 @@ def _allowed(spec: dict, track: dict, ev: dict | None = None) -> dict:
     ev = ev or _evaluate(spec, track)
     mine = _open_steps(spec, track, ev, "initiator")
     if not spec["opponent"]:
-        return {"initiator": mine}
+        return {"initiator": mine + ["accept"] * bool(mine and "natural" not in mine)}
     theirs = [] if mine or ev["voided"] else _open_steps(spec, track, ev, "opponent")
     return {"initiator": mine + _after_mine(mine, theirs, ev, track), "opponent": theirs + ["stand"] * bool(theirs)}
 
@@ -745,7 +748,9 @@ def _why_not(spec: dict, track: dict, side: str, verb: str) -> str:
 def _turn_over(spec: dict, track: dict, ev: dict, side: str) -> str:
     s = track["sides"][side]
     if s["closed"]:
-        return "the turn ended with the natural shoresh reward" if s["reward"] else "the turn is over (stood)"
+        if s["reward"]:
+            return "the turn ended with the natural shoresh reward"
+        return "the turn is over (stood)" if spec["opponent"] else "the turn is over (accepted)"
     if side == "opponent" and ev["voided"]:
         return "the reaction is void: the initiator took +1 and cannot be countered"
     if side == "opponent" and _open_steps(spec, track, ev, "initiator"):
@@ -780,7 +785,16 @@ def _no_stand(spec: dict, track: dict, side: str) -> str:
     return "no step is left to stand from"
 
 
-_SPENT = {"reroll": _no_reroll, "cipher": _no_cipher, "natural": _no_natural, "stand": _no_stand}
+def _no_accept(spec: dict, track: dict, side: str) -> str:
+    if spec["opponent"]:
+        return "an opposed turn ends with stand"
+    if "natural" in _allowed(spec, track)[side]:
+        return "with a natural shoresh on the table, choose its reward to end the turn"
+    return "the turn is over: no step is left"
+
+
+_SPENT = {"reroll": _no_reroll, "cipher": _no_cipher, "natural": _no_natural, "stand": _no_stand,
+          "accept": _no_accept}
 
 
 # --------------------------------------------------------------------------
@@ -926,8 +940,6 @@ def _present(spec: dict, track: dict) -> dict:
         result["hit"] = _hit(track["hit"], result.get("margin", ev["total"]))
     result.update(_for_the_narrator(spec, ev))
     result["explain"] = explain_milhamah.explain(spec, ev, result, track["log"])
-    from . import milhamah_odds  # each side's best reroll (RULES-NOTES Milhamah 6)
-    milhamah_odds.attach_advice(spec, result, track)
     return result
 
 
@@ -980,6 +992,23 @@ def _hit(h: dict, margin: int) -> dict:
 
 # --------------------------------------------------------------------------
 # Odds live in milhamah_odds (imported here lazily: it imports this module).
+
+def advise(spec: dict, result: dict) -> dict:
+    """Best play's advice for ``result`` (``rules.advise``): ``best_reroll``
+    (and the opponent's), ``advice`` and ``choices`` (``milhamah_odds.advise``;
+    the state is rebuilt from the result's ``stages``).
+
+    >>> from rules.dice import ScriptedRng
+    >>> import rules
+    >>> spec = normalize({"shoresh": "טכ", "pool": {"red": 2}, "rerolls": 1, "difficulty": 1})
+    >>> r = rules.roll("milhamah", spec, ScriptedRng([1, 12]), advise=False)
+    >>> a = advise(spec, r)
+    >>> a["advice"], [c["action"]["do"] for c in a["choices"]]
+    ({'do': 'reroll', 'dice': [1]}, ['reroll', 'accept'])
+    """
+    from . import milhamah_odds
+    return milhamah_odds.advise(spec, result)
+
 
 def odds(spec: dict, result: dict | None = None, action: dict | None = None) -> dict:
     """The odds of the roll, or of a step after it (``milhamah_odds.odds``).

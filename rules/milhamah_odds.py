@@ -11,15 +11,17 @@ distribution (never the dice's order, so mirror-image rolls play alike);
 later rounds are played the same way (a finite-horizon dynamic programme,
 not a greedy rule). Stopping keeps
 a first-roll natural's bonus, so it is one of the choices. The natural's
-reward is taken as the successes (unopposed) or +1 and uncounterable
-(opposed), the rewards best for meeting the difficulty, unless the result
-already names one. Cipher flips are not part of the play.
+reward is taken as the successes (unopposed; the Merit Point gives the same
+outcome or a worse one) or, opposed, the better for the initiator of +1 and
+uncounterable and "let them react" (the latter where it is as sure to
+succeed and may be critical), unless the result already names one. Cipher
+flips are not part of the play.
 
 **Opposed** (README, "Rules decisions"): the initiator plays first and sees
 the opponent's first roll (both are drawn at the roll); then the opponent
 reacts, seeing the initiator's final dice, and plays to stop the initiator
 (the lowest chance that the initiator meets, then that it succeeds, then
-the fewest dice). Wilds never count for the reactor, and "+1 and
+that it is critical, then the fewest dice). Wilds never count for the reactor, and "+1 and
 uncounterable" voids the reaction.
 
 **How.** Dice of one design (one face-category count vector) are
@@ -65,10 +67,11 @@ API
   ``value`` is the opponent's successes and the rest is the initiator's.
 - ``best_reroll(spec, result, side="initiator") -> list``: the advised die
   indices ([] = keep the roll).
-- ``attach_advice(spec, result, track)``: the hook ``milhamah._present``
-  calls with the state it presents; it sets ``result["best_reroll"]`` and,
-  opposed, ``result["opponent"]["best_reroll"]`` (the reaction's advice,
-  [] until the initiator's turn is over).
+- ``advise(spec, result) -> dict``: what ``rules.advise`` attaches:
+  ``best_reroll`` and, opposed, the opponent's dict with its
+  ``best_reroll`` (the reaction's advice, [] until the initiator's turn is
+  over); ``advice`` and ``choices`` (the contract's: every action the
+  rules allow the side about to act, priced).
 
 >>> from rules.milhamah import normalize
 >>> o = odds(normalize({"shoresh": "טכ", "pool": {"red": 2}, "rerolls": 1, "difficulty": 1}))
@@ -88,7 +91,7 @@ from math import comb, factorial
 from .dice import SpecError, dist_to_json, spec_seed
 from . import milhamah as M
 
-__all__ = ["odds", "best_reroll", "attach_advice", "MEETS", "SAMPLES"]
+__all__ = ["odds", "best_reroll", "advise", "MEETS", "SAMPLES"]
 
 SIDES = 12
 OUTCOMES = M.OUTCOMES
@@ -1136,19 +1139,21 @@ class _Ctx:
     def reactor(self, resp: tuple) -> _Engine:
         """The opponent's engine when the initiator's final dice give
         outcome ``resp[m]`` against m opposing successes: it plays to make
-        the initiator miss, then fail to succeed."""
+        the initiator miss, then fail to succeed, then fall short of a
+        critical (a "let them react" natural is critical, with its hit
+        location, while the reactor has no success: README)."""
         F = self.F
 
         def terminal(agg: int, first: bool) -> tuple:
             o = resp[agg]
-            # the initiator missing, then not succeeding (main part); then its
-            # plainer successes: a success rather than a natural one
+            # the initiator missing, not succeeding, no critical (main part);
+            # then its plainer successes: a success rather than a natural one
             score = ((int(o not in _MEET_IDX) << 5 * F) | (int(o not in _SUCC_IDX) << 4 * F)
-                     | (int(o == _PLAIN) << F) | int(o == _NATS))
+                     | (int(o != _CRIT) << 3 * F) | (int(o == _PLAIN) << F) | int(o == _NATS))
             return score, 1 << (F * agg)
 
-        return self.engine(("react", resp), lambda: _Engine(self.mo, terminal, 1, F, self.budget,
-                                                                 (1 << 3 * F) | (1 << 2 * F), self.Ro))
+        top = (1 << 3 * F) | (1 << 2 * F) | (1 << F)
+        return self.engine(("react", resp), lambda: _Engine(self.mo, terminal, 1, F, self.budget, top, self.Ro))
 
     def opp_class(self, state: int, agg: int, left: int) -> tuple:
         """What of the opponent's dice its reaction depends on: its
@@ -1164,7 +1169,11 @@ class _Ctx:
     def versus(self, opp_state: int, opp_agg: int, left: int, reward=None) -> _Engine:
         """The initiator's engine against the opponent's dice as they lie:
         each of its final readings is answered by the opponent's best
-        reaction, exactly."""
+        reaction, exactly. A natural whose reward is not chosen (``reward``
+        None) takes the better of "+1 and uncounterable" and "let them
+        react" for the initiator (README: "let them react" where it is as
+        sure to succeed and may be critical)."""
+        chosen = reward
         reward = self.reward(reward)
         spec = self.spec
         F = self.F
@@ -1172,9 +1181,8 @@ class _Ctx:
         n_o = self.mo.live
         h_o = self.mo.horizon(left)
 
-        def terminal(agg: int, first: bool) -> tuple:
-            matches, succ, natural = self.read(agg)
-            resp = tuple(_outcome(spec, reward, matches, succ, natural, first and natural, mo)
+        def answer(rw: str, matches: int, succ: int, natural: bool, first: bool) -> tuple:
+            resp = tuple(_outcome(spec, rw, matches, succ, natural, first and natural, mo)
                          for mo in range(n_o + 1))
             if len(set(resp)) == 1:
                 return self.score(resp[0], natural) * dt, (1 << (F * _field(succ, resp[0], natural))) * dt
@@ -1188,7 +1196,16 @@ class _Ctx:
                     dist += w << (F * _field(succ, resp[mo], natural))
             return score, dist
 
-        key = ("vs", reward, self.opp_class(opp_state, opp_agg, left))
+        def terminal(agg: int, first: bool) -> tuple:
+            matches, succ, natural = self.read(agg)
+            out = answer(reward, matches, succ, natural, first)
+            if natural and chosen is None:
+                alt = answer("critical", matches, succ, natural, first)
+                if alt[0] > out[0]:
+                    out = alt
+            return out
+
+        key = ("vs", chosen or "best", self.opp_class(opp_state, opp_agg, left))
         return self.engine(key, lambda: _Engine(self.md, terminal, dt, F, self.budget,
                                                                  self.top_main() * dt, self.R, self.feature(True)))
 
@@ -1537,7 +1554,7 @@ def _decode(ctx: _Ctx, packed: int, den: int) -> dict:
     F = ctx.F
     mask = (1 << F) - 1
     value: dict = {}
-    outcome = {o: 0.0 for o in OUTCOMES}
+    weight = {o: 0 for o in OUTCOMES}
     natural = 0
     idx = 0
     while packed:
@@ -1548,12 +1565,13 @@ def _decode(ctx: _Ctx, packed: int, den: int) -> dict:
             o = (idx // 2) % len(OUTCOMES)
             v = idx // 2 // len(OUTCOMES)
             value[v] = value.get(v, 0) + w
-            outcome[OUTCOMES[o]] += w / den
+            weight[OUTCOMES[o]] += w
             natural += w * nat
         idx += 1
-    return {"value": {v: w / den for v, w in value.items()}, "outcome": outcome,
-            "natural": natural / den, "meets": sum(outcome[o] for o in MEETS),
-            "success": sum(outcome[o] for o in _SUCCEEDS)}
+    # each figure is one division of exact integer weights (no float sums)
+    return {"value": {v: w / den for v, w in value.items()}, "outcome": {o: w / den for o, w in weight.items()},
+            "natural": natural / den, "meets": sum(weight[o] for o in MEETS) / den,
+            "success": sum(weight[o] for o in _SUCCEEDS) / den}
 
 
 # --------------------------------------------------------------------------
@@ -1567,12 +1585,14 @@ def _policy(spec: dict, ahead=None) -> str:
             "whose reroll gives the highest chance to meet the " + ("opponent" if opp else "difficulty")
             + ", then of success, then of a natural, then of no botch, then the fewest dice; later "
             "rounds played the same way; stopping keeps a first-roll natural's bonus. The natural's "
-            "reward is taken as " + ("+1 and uncounterable" if opp else "the success bonus")
-            + " (the best for meeting the bar) unless already chosen; cipher flips are not used.")
+            "reward is taken as " + ("+1 and uncounterable (the best for meeting the bar), or \"let them "
+                                     "react\" where that is as sure to succeed and may be critical"
+                                     if opp else "the success bonus (the best for meeting the bar)")
+            + " unless already chosen; cipher flips are not used.")
     if opp:
         text += (" Opposed: the initiator plays first, seeing the opponent's first roll; the opponent "
-                 "then reacts to the initiator's final dice and plays to stop it (wilds never count "
-                 "for the reactor).")
+                 "then reacts to the initiator's final dice and plays to stop it: the lowest chance that "
+                 "it meets, then succeeds, then is critical (wilds never count for the reactor).")
     if ahead == 0:
         text += (" With this many dice and this X, searching every choice would take too long: the "
                  "advice rerolls the blank dice, those with the most useful faces first, and the odds "
@@ -1630,7 +1650,7 @@ def _why_parts(ctx: _Ctx, faces: list, dice: list) -> list:
     wilds = [i for i in dice if faces[i] == wild]
     letters = [i for i in dice if faces[i] in ctx.letters]
     blanks = [i for i in dice if i not in wilds and i not in letters]
-    parts = [_why_blanks(ctx, faces, blanks, missing)] if blanks else []
+    parts = [_why_blanks(ctx, faces, blanks, missing, dice)] if blanks else []
     if wilds:
         parts.append(("rerolling the wild" if len(wilds) == 1 else "rerolling the wilds")
                      + " may complete the natural" + (f" (missing {_listing(missing)})" if missing else ""))
@@ -1644,32 +1664,86 @@ def _why_parts(ctx: _Ctx, faces: list, dice: list) -> list:
     return parts
 
 
-def _why_blanks(ctx: _Ctx, faces: list, blanks: list, missing: list) -> str:
-    """Why these blank dice: and, where the missing letters sit only on
-    their designs, say so (e.g. "ט and כ are only on red B")."""
+def _why_blanks(ctx: _Ctx, faces: list, blanks: list, missing: list, dice: list) -> str:
+    """Why these blank dice and not the other blank dice: every blank die
+    ("these dice show no letter", and where the missing letters sit only on
+    their designs, say so: "ט and כ are only on red B"); else what the
+    advised designs can show against those kept, and whether X or the
+    chance left the others out (README: the why names what separates the
+    advised dice)."""
     md = ctx.md
     n = len(blanks)
+    wild = M.WILD if ctx.wc else None
+    kept = [i for i in range(len(faces)) if i not in dice and faces[i] not in ctx.letters and faces[i] != wild]
     lead = "this die shows no letter of the shoresh" if n == 1 else f"these {n} dice show no letter of the shoresh"
-    if not missing:
-        return lead
+    only = _only_on(ctx, faces, blanks, missing)
+    if kept:
+        return _why_some_blanks(ctx, blanks, kept, missing, len(dice) >= md.xe) + only
+    return lead + only
+
+
+def _only_on(ctx: _Ctx, faces: list, blanks: list, missing: list) -> str:
+    """", and ט and כ are only on red B" where the missing letters sit only
+    on the designs of these dice (else "")."""
+    md = ctx.md
     on = [set(M.die_faces(*design)) for design in md.designs]
     rest = set().union(*(on[i] for i in range(len(faces)) if i not in blanks))
     only = [ch for ch in dict.fromkeys(missing) if ch not in rest and any(ch in on[i] for i in blanks)]
     if not only:
-        return lead
-    where = _listing([_design_name(md.designs[i]) for i in blanks if set(only) & on[i]])
-    return f"{lead}, and {_listing(only)} {'is' if len(only) == 1 else 'are'} only on {where}"
+        return ""
+    where = _listing(list(dict.fromkeys(_design_name(md.designs[i]) for i in blanks if set(only) & on[i])))
+    return f", and {_listing(only)} {'is' if len(only) == 1 else 'are'} only on {where}"
 
 
-def _why_reactor(dice: list, left: int, now_meets: float) -> str:
+def _shows(ctx: _Ctx, design: tuple) -> str:
+    """What of the shoresh a design can show: its letters, its wilds."""
+    faces = M.die_faces(*design)
+    parts = [" ".join(ch for ch in ctx.letters if ch in faces)]
+    w = faces.count(M.WILD) if ctx.wc else 0
+    parts.append(f"{w} wild{'s' * (w != 1)}" if w else "")
+    text = ", ".join(p for p in parts if p)
+    return text or "nothing that counts"
+
+
+def _designs_shown(ctx: _Ctx, dice: list) -> str:
+    names = dict.fromkeys(ctx.md.designs[i] for i in dice)
+    return _listing([f"{_design_name(d)} ({_shows(ctx, d)})" for d in names])
+
+
+def _why_some_blanks(ctx: _Ctx, blanks: list, kept: list, missing: list, full: bool) -> str:
+    """Some blank dice advised, others kept: the faces that separate them."""
+    md = ctx.md
+    advised = _designs_shown(ctx, blanks)
+    others = _designs_shown(ctx, kept)
+    alike = set(md.designs[i] for i in blanks) & set(md.designs[i] for i in kept)
+    lack = f"; missing {_listing(missing)}" if missing else ""
+    if full:
+        text = (f"X = {md.xe} takes {len(blanks)} of the {len(blanks) + len(kept)} blank dice: those whose faces "
+                f"count for the most, {advised}, over the blank {others}{lack}")
+    else:
+        text = (f"reroll the blank {advised}; rerolling the blank {others} as well would not raise the "
+                f"chance{lack}")
+    if alike:
+        text += " (dice of one design are alike: which of them is rerolled does not matter)"
+    return text
+
+
+def _why_reactor(dice: list, left: int, now: int, kept_blank: bool) -> str:
+    """Why the reaction: ``now`` is the initiator's outcome as the dice lie."""
     if left <= 0:
         return "No reroll is left for the opponent."
+    crit = now == _CRIT
     if not dice:
-        if now_meets <= 0:
+        if now not in _MEET_IDX:
             return "The initiator already misses: the opponent keeps the roll."
         return "No reroll can stop the initiator: the opponent keeps the roll."
-    return (f"Reroll {'the die' if len(dice) == 1 else f'the {len(dice)} dice'} without a letter of the "
-            "opponent's shoresh, those most likely to show one first: only its successes stop the initiator.")
+    which = "the die" if len(dice) == 1 else f"the {len(dice)} dice"
+    first = ", those most likely to show one first" if kept_blank else ""
+    if crit:
+        return (f"Reroll {which} without a letter of the opponent's shoresh{first}: a success of the "
+                "opponent's is the one chance to stop the critical and its hit location.")
+    return (f"Reroll {which} without a letter of the opponent's shoresh{first}: only its successes stop "
+            "the initiator.")
 
 
 # --------------------------------------------------------------------------
@@ -1810,9 +1884,11 @@ def _advise_opponent(ctx: _Ctx, st: dict) -> dict:
     h = ctx.mo.horizon(r)
     choice = eng.decide(r, so, ao, False, h)
     dice = _dice_of(ctx.mo, where, choice)
-    now = int(resp[min(ao, len(resp) - 1)] in _MEET_IDX)
+    now = resp[min(ao, len(resp) - 1)]
+    kept_blank = any(w is not None and i not in dice and ctx.mo.slots[w][1] == ctx.mo.other
+                     for i, w in enumerate(where))
     return {"eng": eng, "resp": resp, "state": (so, ao, where), "r": r, "h": h, "choice": choice,
-            "dice": dice, "why": _why_reactor(dice, r, now)}
+            "dice": dice, "why": _why_reactor(dice, r, now, kept_blank)}
 
 
 def _odds_initiator(ctx: _Ctx, st: dict, dice) -> dict:
@@ -1859,14 +1935,14 @@ def _reaction_summary(ctx: _Ctx, packed: int, den: int, resp: tuple) -> dict:
     F = ctx.F
     mask = (1 << F) - 1
     value = {}
-    outcome = {o: 0.0 for o in OUTCOMES}
+    weight = {o: 0 for o in OUTCOMES}
     for mo in range(len(resp)):
         w = (packed >> (F * mo)) & mask
         if w:
             value[mo] = w / den
-            outcome[OUTCOMES[resp[mo]]] += w / den
-    return {"value": dist_to_json(value), "outcome": outcome,
-            "meets": sum(outcome[o] for o in MEETS), "success": sum(outcome[o] for o in _SUCCEEDS)}
+            weight[OUTCOMES[resp[mo]]] += w
+    return {"value": dist_to_json(value), "outcome": {o: w / den for o, w in weight.items()},
+            "meets": sum(weight[o] for o in MEETS) / den, "success": sum(weight[o] for o in _SUCCEEDS) / den}
 
 
 def _odds_after(spec: dict, result, action) -> dict:
@@ -1906,16 +1982,182 @@ def _advice(ctx: _Ctx, st: dict, side: str) -> list:
     return adv["dice"]
 
 
-def attach_advice(spec: dict, result: dict, track: dict) -> None:
-    """The hook ``milhamah._present`` calls with the state it presents:
-    the advice of each side."""
+# --------------------------------------------------------------------------
+# The decision at hand (``rules.advise``): every action the rules allow the
+# side about to act, priced when played best afterwards, and best play's.
+
+def advise(spec: dict, result: dict) -> dict:
+    """``best_reroll`` (and, opposed, the opponent's: [] until its reaction
+    is due), ``advice`` (the action best play takes now, as ``rules.act``
+    takes it; None when no step is open) and ``choices`` (each allowed
+    action worth a tap, priced when played best afterwards). The state is
+    rebuilt from the result's ``stages``; no advice key of the result is
+    read. Cipher flips are never advised nor listed (README).
+
+    >>> import rules
+    >>> from rules.dice import ScriptedRng
+    >>> spec = rules.normalize("milhamah", {"shoresh": "אר", "pool": {"green": 2}, "rerolls": 1,
+    ...                                     "difficulty": 5})
+    >>> r = rules.roll("milhamah", spec, ScriptedRng([1, 11]), advise=False)  # א, ר: a natural
+    >>> a = advise(spec, r)
+    >>> a["advice"], [(c["action"].get("reward"), c["meets"]) for c in a["choices"][1:]]
+    ({'do': 'natural', 'reward': 'successes'}, [('successes', 1.0), ('merit', 0.0)])
+    """
+    track = M._load_track(spec, result)
     st = _state(spec, track=track)
     ctx = _ctx(spec)
-    result["best_reroll"] = _advice(ctx, st, "initiator")
-    if "opponent" in st["sides"] and isinstance(result.get("opponent"), dict):
-        # the opponent's advice once its reaction is due (its dice can change)
-        mine = st["sides"]["opponent"]["now"]
-        result["opponent"]["best_reroll"] = _advice(ctx, st, "opponent") if mine else []
+    out: dict = {"best_reroll": _advice(ctx, st, "initiator")}
+    opp = result.get("opponent")
+    if "opponent" in st["sides"] and isinstance(opp, dict):
+        due = st["sides"]["opponent"]["now"]
+        out["opponent"] = {**opp, "best_reroll": _advice(ctx, st, "opponent") if due else []}
+    out.update(_decision(ctx, st, track))
+    return out
+
+
+def _decision(ctx: _Ctx, st: dict, track: dict) -> dict:
+    spec = ctx.spec
+    ev = M._evaluate(spec, track)
+    allowed = M._allowed(spec, track, ev)
+    turn = M._turn(spec, track, ev, allowed)
+    if turn == "initiator":
+        return _initiator_choices(ctx, st, allowed["initiator"])
+    if turn == "opponent":
+        return _opponent_choices(ctx, st)
+    if "hit_location" in allowed["initiator"]:
+        act = _act(spec, {"do": "hit_location"}, "initiator")
+        o = OUTCOMES.index(st["outcome"])
+        summ = {"outcome": {x: float(i == o) for i, x in enumerate(OUTCOMES)}, "meets": float(o in _MEET_IDX),
+                "success": float(o in _SUCC_IDX)}
+        return {"advice": act, "choices": [_entry(act, summ, 0)]}
+    return {"advice": None, "choices": []}
+
+
+def _act(spec: dict, action: dict, side: str) -> dict:
+    """An action as ``rules.act`` takes it: with its side when opposed."""
+    return {**action, "side": side} if spec["opponent"] else action
+
+
+def _entry(action: dict, summ: dict, n: int, **extra) -> dict:
+    """A choice: the action and its odds (the initiator's outcome)."""
+    out = {"action": action, "outcome": summ["outcome"], "exact": not n, "meets": summ["meets"],
+           "success": summ["success"], "critical": summ["outcome"]["critical_success"],
+           "botch": summ["outcome"]["botch"]}
+    if "natural" in summ:
+        out["natural"] = summ["natural"]
+    if n:
+        out.update(sampled=n, margin=round(1.96 * (0.25 / n) ** 0.5, 4))
+    out.update(extra)
+    return out
+
+
+def _best_set(eng: _Engine, md: _Model, adv: dict) -> list:
+    """The best non-empty reroll where best play keeps the roll (the choice
+    to show beside keeping): the highest score among the rerolls."""
+    r, h, (s, a, where) = adv["r"], adv["h"], adv["state"]
+    if r <= 0 or not md.xe:
+        return []  # no reroll left, or no die that can change
+    if h <= 0:
+        return _dice_of(md, where, md.heuristic(md.decode(s)))
+    _score, winners = eng.reroll_best(min(h, r), s, a)
+    return [] if winners is None else _dice_of(md, where, eng._resolve(min(h, r), s, a, winners))
+
+
+def _initiator_choices(ctx: _Ctx, st: dict, verbs: list) -> dict:
+    """The initiator's choices: its best reroll, keeping the dice (accept,
+    or stand opposed), each reward of a natural on the table."""
+    spec = ctx.spec
+    out = []
+    adv = _advise_initiator(ctx, st) if "reroll" in verbs else None
+    if adv is not None:
+        dice = adv["dice"] or _best_set(adv["eng"], ctx.md, adv)
+        if dice:
+            out.append(_initiator_reroll(ctx, st, adv, dice))
+    for verb in ("accept", "stand"):
+        if verb in verbs:
+            out.append(_initiator_keep(ctx, st, verb))
+    rewards = []
+    if "natural" in verbs:
+        rewards = [_reward_choice(ctx, st, rw) for rw in (M.OPPOSED_REWARDS if spec["opponent"]
+                                                          else M.NATURAL_REWARDS)]
+        out += rewards
+    if adv is not None and adv["choice"] is not None:
+        advice = out[0]["action"]
+    elif rewards:
+        advice = max(rewards, key=_reward_rank)["action"]
+    else:
+        advice = next((c["action"] for c in out if c["action"]["do"] in ("accept", "stand")), None)
+    return {"advice": advice, "choices": out}
+
+
+def _reward_rank(c: dict) -> tuple:
+    """The initiator's order of a natural's rewards: meets, succeeds, a
+    natural, no botch, then a critical, a natural success; on equal odds
+    the Merit Point (a bonus the success bonus adds nothing to)."""
+    key = tuple(round(c[k], 12) for k in ("meets", "success", "natural", "critical"))
+    return key + (round(c["outcome"]["natural_success"], 12), c["action"].get("reward") == "merit")
+
+
+def _initiator_reroll(ctx: _Ctx, st: dict, adv: dict, dice: list) -> dict:
+    si = st["sides"]["initiator"]
+    eng, (s, a, where), r, h = adv["eng"], adv["state"], adv["r"], adv["h"]
+    seed = spec_seed("milhamah", ctx.spec, [si["faces"], dice])
+    d, den, n = _priced(eng, r, s, a, si["first"], _choice_of(ctx.md, where, dice), h, seed)
+    return _entry(_act(ctx.spec, {"do": "reroll", "dice": dice}, "initiator"), _summary_of(ctx, d, den), n)
+
+
+def _initiator_keep(ctx: _Ctx, st: dict, verb: str) -> dict:
+    """Accept (unopposed) or stand (opposed: the opponent's best reaction
+    follows): the dice as they lie."""
+    si = st["sides"]["initiator"]
+    eng, _s, a, _w = _initiator_engine(ctx, st)
+    summ = _summary_of(ctx, eng.term(a, si["first"])[1], eng.dt)
+    extra = {"void_reaction": 0.0} if ctx.spec["opponent"] else {}
+    return _entry(_act(ctx.spec, {"do": verb}, "initiator"), summ, 0, **extra)
+
+
+def _reward_choice(ctx: _Ctx, st: dict, reward: str) -> dict:
+    """A natural's reward, which ends the initiator's turn: the outcome it
+    gives; "let them react" against the opponent's best reaction, which
+    plays to stop the critical too ("The Natural Shoresh")."""
+    spec = ctx.spec
+    si = st["sides"]["initiator"]
+    matches, succ, natural = ctx.read(ctx.md.of_faces(si["faces"])[1])
+    first = si["first"] and natural
+    act = _act(spec, {"do": "natural", "reward": reward}, "initiator")
+    if reward != "critical":
+        o = _outcome(spec, reward, matches, succ, natural, first, 0)
+        summ = {"outcome": {x: float(i == o) for i, x in enumerate(OUTCOMES)}, "natural": float(natural),
+                "meets": float(o in _MEET_IDX), "success": float(o in _SUCC_IDX)}
+        extra = {"void_reaction": 1.0} if reward == "uncounterable" else {}
+        return _entry(act, summ, 0, **extra)
+    resp = tuple(_outcome(spec, reward, matches, succ, natural, first, mo) for mo in range(ctx.mo.live + 1))
+    so_ = st["sides"]["opponent"]
+    so, ao, _where = ctx.mo.of_faces(so_["faces"])
+    eng = ctx.reactor(resp)
+    r = so_["left"]
+    h = ctx.mo.horizon(r)
+    seed = spec_seed("milhamah", spec, [si["faces"], so_["faces"], "critical"])
+    d, den, n = _priced(eng, r, so, ao, False, eng.decide(r, so, ao, False, h), h, seed)
+    summ = _reaction_summary(ctx, d, den, resp)
+    summ["natural"] = 1.0
+    return _entry(act, summ, n, void_reaction=0.0)
+
+
+def _opponent_choices(ctx: _Ctx, st: dict) -> dict:
+    """The reactor's choices: its best reroll and standing."""
+    adv = _advise_opponent(ctx, st)
+    eng, resp, (so, ao, where), r, h = adv["eng"], adv["resp"], adv["state"], adv["r"], adv["h"]
+    out = []
+    dice = adv["dice"] or _best_set(eng, ctx.mo, adv)
+    if dice:
+        seed = spec_seed("milhamah", ctx.spec, [st["sides"]["opponent"]["faces"], dice, "opponent"])
+        d, den, n = _priced(eng, r, so, ao, False, _choice_of(ctx.mo, where, dice), h, seed)
+        out.append(_entry(_act(ctx.spec, {"do": "reroll", "dice": dice}, "opponent"),
+                          _reaction_summary(ctx, d, den, resp), n))
+    stand = _act(ctx.spec, {"do": "stand"}, "opponent")
+    out.append(_entry(stand, _reaction_summary(ctx, eng.term(ao, False)[1], 1, resp), 0))
+    return {"advice": out[0]["action"] if adv["choice"] is not None else stand, "choices": out}
 
 
 # --------------------------------------------------------------------------

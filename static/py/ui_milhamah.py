@@ -290,7 +290,8 @@ def _hit_action(fields: dict) -> dict:
 
 
 def action_for(verb: str, result: dict, ui: dict, fields: dict) -> dict:
-    """The action for a ``data-act`` button. Verbs: ``reroll`` /
+    """The action for a ``data-act`` button. Verbs: ``choice-<i>`` (the
+    i-th of ``result["choices"]``, ``tab.choice_action``), ``reroll`` /
     ``reroll:opponent`` (the advised dice, or once dice are tapped the
     unfrozen ones), ``advice`` / ``advice:opponent`` (the advised dice,
     whatever is tapped), ``cipher`` / ``cipher:opponent`` (the tapped
@@ -304,6 +305,10 @@ def action_for(verb: str, result: dict, ui: dict, fields: dict) -> dict:
     >>> action_for("natural:merit", r, {}, {})
     {'do': 'natural', 'reward': 'merit'}
     """
+    chosen = tab.choice_action(str(verb), result)
+    if chosen is not None:
+        # a choice side by side (``choices_html``); the hit location takes the GM's numbers
+        return {**_hit_action(fields), **chosen} if chosen.get("do") == "hit_location" else chosen
     name, _, arg = str(verb).partition(":")
     if name in ("reroll", "advice", "cipher", "stand"):
         return _side_action(name, result, ui, "opponent" if arg == "opponent" else "initiator")
@@ -493,7 +498,8 @@ def _side_buttons(result: dict, ui: dict, side: str) -> list:
     out = _reroll_buttons(result, ui, side) if "reroll" in allowed else []
     out += [_cipher_button(result, ui, side)] if "cipher" in allowed else []
     who = "" if side == "initiator" else ":opponent"
-    return out + ([_button(f"stand{who}", _STAND_WORDS[side], "m-stand")] if "stand" in allowed else [])
+    stand = "stand" in allowed and not _has_choices(result)
+    return out + ([_button(f"stand{who}", _STAND_WORDS[side], "m-stand")] if stand else [])
 
 
 def _cipher_button(result: dict, ui: dict, side: str) -> str:
@@ -509,7 +515,7 @@ _STAND_WORDS = {"initiator": "Stand: end my turn (the opponent reacts)",
 
 
 def _natural_buttons(result: dict) -> list:
-    if "natural" not in (result.get("allowed") or []):
+    if "natural" not in (result.get("allowed") or []) or _has_choices(result):
         return []
     if isinstance(result.get("opponent"), dict):
         return [_button("natural:uncounterable", "Natural: take +1, cannot be countered (ends your turn)"),
@@ -520,11 +526,83 @@ def _natural_buttons(result: dict) -> list:
 
 
 def _buttons(result: dict, ui: dict) -> str:
-    hit = "hit_location" in (result.get("allowed") or [])
+    hit = "hit_location" in (result.get("allowed") or []) and not _has_choices(result)
     buttons = (_side_buttons(result, ui, "initiator") + _natural_buttons(result)
                + ([_button("hit_location", "Roll hit location", "m-hit")] if hit else [])
                + (_side_buttons(result, ui, "opponent") if isinstance(result.get("opponent"), dict) else []))
     return f'<div class="m-actions">{"".join(buttons)}</div>' if buttons else ""
+
+
+# --------------------------------------------------------------------------
+# The choices side by side (``result["choices"]``, priced by the rules).
+
+def _has_choices(result: dict) -> bool:
+    """Are there alternatives to draw side by side (two or more)? Then
+    they stand in for the natural, stand and hit-location buttons."""
+    choices = result.get("choices")
+    return isinstance(choices, list) and len(choices) > 1
+
+
+_REWARD_LABELS = {"merit": "Natural: a Merit Point", "uncounterable": "Natural: +1, cannot be countered",
+                  "critical": "Natural: let them react (critical if they get 0)"}
+
+
+def choice_label(action: dict, result: dict) -> str:
+    """A choice's button words.
+
+    >>> choice_label({"do": "reroll", "dice": [0, 3], "side": "opponent"}, {})
+    'Opponent: reroll dice 1 and 4'
+    >>> choice_label({"do": "natural", "reward": "successes"}, {"spec": {"shoresh": "אשר"}})
+    'Natural: +3 successes'
+    """
+    who = "Opponent: " if action.get("side") == "opponent" else ""
+    do = action.get("do")
+    if do == "reroll":
+        dice = [str(i + 1) for i in action.get("dice") or ()]
+        words = f"die {dice[0]}" if len(dice) == 1 else "dice " + ", ".join(dice[:-1]) + " and " + dice[-1]
+        return f"{who}{'reroll' if who else 'Reroll'} {words}"
+    if do == "natural":
+        n = len(str((result.get("spec") or {}).get("shoresh") or ""))
+        return _REWARD_LABELS.get(action.get("reward"), f"Natural: +{n} successes")
+    words = {"accept": "Accept the dice as they lie", "stand": "Stand: end my turn (the opponent reacts)",
+             "hit_location": "Roll hit location"}.get(do, str(do))
+    return "Opponent: stand (keep their dice)" if who and do == "stand" else words
+
+
+def choice_figures(c: dict, reactor: bool = False) -> str:
+    """A choice's odds in words: the initiator's chance to meet the bar,
+    of a success, of a critical, of a botch, whether the reaction is void;
+    for the reactor's choices, the initiator's chances they leave.
+
+    >>> choice_figures({"meets": 0.5, "success": 0.25, "critical": 0.0, "botch": 0.125})
+    'meets 50.0 % · success 25.0 % · botch 12.5 %'
+    >>> choice_figures({"meets": 1, "success": 1, "critical": 0.75, "botch": 0}, reactor=True)
+    'initiator meets 100 % · critical 75.0 %'
+    """
+    pct = views.pct
+    parts = [("initiator meets " if reactor else "meets ") + pct(c.get("meets"))]
+    if c.get("success") != c.get("meets"):
+        parts.append("success " + pct(c.get("success")))
+    if c.get("critical"):
+        parts.append("critical " + pct(c.get("critical")))
+    if c.get("void_reaction") == 1:
+        parts.append("no reaction")
+    if c.get("botch"):
+        parts.append("botch " + pct(c.get("botch")))
+    if c.get("sampled"):
+        parts.append(f"sampled, ±{pct(c.get('margin'))}")
+    return " · ".join(parts)
+
+
+def choices_html(result: dict) -> str:
+    """The alternatives at this decision side by side, each with its odds
+    when played best afterwards, best play's marked, one tap each."""
+    if not _has_choices(result):
+        return ""
+    reactor = result.get("turn") == "opponent"
+    title = ("The opponent's choices (your chances they leave)" if reactor
+             else "Your choices (each played best afterwards)")
+    return views.choices_html(result, lambda a: choice_label(a, result), lambda c: choice_figures(c, reactor), title)
 
 
 def _live(side_result: dict) -> bool:
@@ -594,7 +672,8 @@ def render_result(result: dict, ui: dict) -> str:
     explanation."""
     ui = ui or {}
     hit = "hit_location" in (result.get("allowed") or [])
-    parts = [banner(result), _trays(result, ui), _buttons(result, ui), _HIT_HINT * hit, legend_html(result),
+    parts = [banner(result), _trays(result, ui), _buttons(result, ui), choices_html(result), _HIT_HINT * hit,
+             legend_html(result),
              _hit_html(result["hit"]) if isinstance(result.get("hit"), dict) else "", counter_html(result),
              spelled_html(result), explain_html(result.get("explain"))]
     return "".join(parts)

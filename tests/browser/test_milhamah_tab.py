@@ -142,26 +142,37 @@ def _forced_natural_vs_opponent():
 
 @pytest.mark.parametrize("size", [(1024, 768), (768, 1024), (390, 844)], ids=["landscape", "tablet", "phone"])
 def test_let_them_react_order(browser, base_url, size):
-    """Issue 16 item 4: opposed, a natural, "let them react": the opponent
-    reacts first (their buttons, no hit location), and Roll hit location
-    appears only once they stand; the letter is drawn large."""
+    """Issue 16 item 4 and issue 21: opposed, a natural: the rewards side
+    by side with their chances ("let them react" advised: as sure to
+    succeed, and critical unless the opponent finds a letter), one tap
+    each; the opponent reacts first (their choices, no hit location), its
+    advised reroll marked as the one chance to stop the critical; Roll hit
+    location appears only once they stand; the letter is drawn large."""
     with watched_page(browser, base_url, viewport=size,
                       init_script=_history_script([_forced_natural_vs_opponent()])) as page:
         page.click("#tabbtn-milhamah")
         show_history(page)
         page.click("#history-list [data-history-open]")
-        page.wait_for_selector(f'{TRAY} [data-act="natural:critical"]')
+        react = f'{TRAY} .choice-btn:has-text("let them react")'
+        page.wait_for_selector(react)
+        choices = page.inner_text(f"{TRAY} .choices")
+        assert "Natural: +1, cannot be countered" in choices and "no reaction" in choices
+        assert "critical 83.3 %" in choices
+        assert page.locator(react).get_attribute("data-advised") is not None
         assert page.locator(f'{TRAY} [data-act="hit_location"]').count() == 0
         assert page.locator(f'{TRAY} [data-act$=":opponent"]').count() == 0
         assert "void" not in page.inner_text(TRAY)
-        page.click(f'{TRAY} [data-act="natural:critical"]')
-        page.wait_for_selector(f'{TRAY} [data-act="stand:opponent"]')
+        page.click(react)
+        stand = f'{TRAY} .choice-btn:has-text("Opponent: stand")'
+        page.wait_for_selector(stand)
         assert page.locator(f'{TRAY} [data-act="reroll:opponent"]').count() == 1
         assert page.locator(f'{TRAY} [data-act="hit_location"]').count() == 0
+        advised = page.locator(f"{TRAY} .choice-btn[data-advised]")
+        assert advised.count() == 1 and "Opponent: reroll" in advised.inner_text()
         assert "So far: critical success" in page.inner_text(f"{TRAY} .outcome")
         assert "after their reaction" in page.inner_text(TRAY)
         page.screenshot(path=f"test-results/milhamah-react-{size[0]}x{size[1]}.png", full_page=True)
-        page.click(f'{TRAY} [data-act="stand:opponent"]')
+        page.click(stand)
         page.wait_for_selector(f'{TRAY} [data-act="hit_location"]')
         assert page.locator(f'{TRAY} [data-act$=":opponent"]').count() == 0
         assert page.inner_text(f"{TRAY} .outcome-name") == "Critical success"

@@ -156,7 +156,7 @@ def test_rachel_prays_for_yonah():
     r = rules.roll("milhamah", spec, ScriptedRng(RACHEL_FIRST))
     assert r["value"] == 0 and r["wilds"] == 0 and r["outcome"] == "botch"
     assert [d["colour"] for d in r["dice"]] == ["red"] * 4 + ["green"] * 4
-    assert r["allowed"] == ["reroll"]
+    assert r["allowed"] == ["reroll", "accept"]
     r2 = rules.act("milhamah", spec, r, {"do": "reroll", "dice": [0, 2, 4]},
                    ScriptedRng([RA["ק"], RA["ר"], GA["ת"]]))
     assert [faces(r2)[i] for i in (0, 2, 4)] == ["ק", "ר", "ת"]
@@ -290,7 +290,7 @@ def test_cipher_flips_to_the_opposite_face():
     (red is Atbash: ב ↔ ש); at most ``cipher`` flips in the turn, logged."""
     spec = M.normalize({**SMALL, "cipher": 1, "rounds": 0})
     r = rules.roll("milhamah", spec, ScriptedRng([RA["ב"], RB["ז"], RA["ג"], RB["ח"]]))
-    assert r["allowed"] == ["cipher"]
+    assert r["allowed"] == ["cipher", "accept"]
     r2 = rules.act("milhamah", spec, r, {"do": "cipher", "dice": [0]}, ScriptedRng([]))
     assert faces(r2)[0] == "ש" and r2["dice"][0]["ciphered"] and r2["dice"][0]["history"] == ["ב", "ש"]
     assert r2["value"] == 1 and any("Cipher" in line for line in r2["explain"])
@@ -310,7 +310,7 @@ def test_rounds_zero_forbids_reroll_and_extra_rounds_allow_more():
     spec = {**SMALL, "rounds": 2}
     r = rules.roll("milhamah", spec, ScriptedRng(draws))
     r = rules.act("milhamah", spec, r, {"do": "reroll", "dice": [0]}, ScriptedRng([RA["ג"]]))
-    assert r["allowed"] == ["reroll"] and r["rounds_left"] == 1
+    assert r["allowed"] == ["reroll", "accept"] and r["rounds_left"] == 1
     r = rules.act("milhamah", spec, r, {"do": "reroll", "dice": [0, 1]}, ScriptedRng([RA["א"], RB[W]]))
     assert r["dice"][0]["history"] == ["ב", "ג", "א"] and r["allowed"] == []
 
@@ -434,8 +434,8 @@ def _random_session(seed):
         elif verb == "natural":
             action = {"do": "natural", "reward": rng.choice(["critical", "uncounterable"] if spec.get("opponent")
                                                             else ["merit", "successes"])}
-        elif verb == "stand":
-            action = {"do": "stand", "side": side}
+        elif verb in ("stand", "accept"):
+            action = {"do": verb, "side": side}
         else:
             action = {"do": "hit_location", "armour": 1}
         r = rules.act("milhamah", spec, r, action, rng)
@@ -838,12 +838,38 @@ def test_the_initiator_stands_to_hand_over():
 
 
 def test_stand_is_only_for_an_opposed_roll():
-    """Unopposed, the roll stops when the player does: no ``stand``."""
+    """Unopposed, the turn ends with ``accept`` (the dice as they lie): no
+    ``stand``; opposed, no ``accept``."""
     spec = M.normalize(RACHEL)
     r = rules.roll("milhamah", spec, ScriptedRng(RACHEL_FIRST))
-    assert r["allowed"] == ["reroll"]
+    assert r["allowed"] == ["reroll", "accept"]
     with pytest.raises(SpecError, match="opposed"):
         rules.act("milhamah", spec, r, {"do": "stand"}, ScriptedRng([]))
+    opp = {**RACHEL, "opponent": {"shoresh": "חנן"}}
+    o = rules.roll("milhamah", opp, ScriptedRng(RACHEL_FIRST + [1] * 8))
+    with pytest.raises(SpecError, match="stand"):
+        rules.act("milhamah", opp, o, {"do": "accept"}, ScriptedRng([]))
+
+
+def test_accept_ends_the_turn_as_the_dice_lie():
+    """``accept`` records a stage with no draws; the dice and outcome stay,
+    no step is left, the explanation says so, and replay rebuilds it. With
+    a natural on the table its reward is chosen instead."""
+    spec = M.normalize(RACHEL)
+    r = rules.roll("milhamah", spec, ScriptedRng(RACHEL_FIRST))
+    a = rules.act("milhamah", spec, r, {"do": "accept"}, ScriptedRng([]))
+    assert a["stages"][-1] == {"do": "accept", "draws": []}
+    assert a["dice"] == r["dice"] and a["outcome"] == r["outcome"] and a["allowed"] == []
+    assert a["advice"] is None and a["choices"] == []
+    assert "You accepted the dice as they lie: the turn ends." in a["explain"]
+    assert rules.replay("milhamah", spec, a["stages"]) == a
+    with pytest.raises(SpecError, match="accepted"):
+        rules.act("milhamah", spec, a, {"do": "reroll", "dice": [0]}, ScriptedRng([1]))
+    nat = {"shoresh": "אר", "pool": {"green": 2}, "rerolls": 1, "difficulty": 5}
+    n = rules.roll("milhamah", nat, ScriptedRng([1, 11]))
+    assert n["natural"] and n["allowed"] == ["reroll", "natural"]
+    with pytest.raises(SpecError, match="reward"):
+        rules.act("milhamah", nat, n, {"do": "accept"}, ScriptedRng([]))
 
 
 # --------------------------------------------------------------------------

@@ -57,8 +57,8 @@ class Brute:
         self.spec = rules.normalize("milhamah", spec)
         self.memo: dict = {}
         self.acts = 0
-        #: False: the results of the search's own rerolls skip the advice
-        #: hook (time; the advice checked is the one on the results tested)
+        #: False: the results of the search's own rerolls carry no advice
+        #: (``advise=False``; the advice checked is the one on the results tested)
         self.advice = advice
 
     def key(self, r: dict, who: str) -> tuple:
@@ -103,16 +103,10 @@ class Brute:
         """The value of rerolling ``dice`` now: every face sequence, then
         the best play of whoever acts next."""
         tot = None
-        hook = MO.attach_advice
         for seq in itertools.product(range(1, 13), repeat=len(dice)):
             self.acts += 1
-            if not self.advice:
-                MO.attach_advice = lambda spec, result, track: None
-            try:
-                r2 = rules.act("milhamah", self.spec, r, {"do": "reroll", "side": side, "dice": dice},
-                               ScriptedRng(list(seq)))
-            finally:
-                MO.attach_advice = hook
+            r2 = rules.act("milhamah", self.spec, r, {"do": "reroll", "side": side, "dice": dice},
+                           ScriptedRng(list(seq)), advise=self.advice)
             v = self.value(r2, side)
             tot = v if tot is None else tuple(a + b for a, b in zip(tot, v))
         return tuple(x / 12 ** len(dice) for x in tot)
@@ -304,16 +298,21 @@ def test_heaviest_specs_play_the_blank_dice_and_their_odds_fit_the_play():
 # Played samples: follow the advice, count the outcomes.
 
 def _play(spec: dict, rng) -> dict:
-    """A turn played by the advice; opposed, the initiator then stands (or
-    takes a natural's default reward) and the opponent reacts by its own."""
-    r = rules.roll("milhamah", spec, rng)
-    while "reroll" in r["allowed"] and r["best_reroll"]:
-        r = rules.act("milhamah", spec, r, {"do": "reroll", "dice": r["best_reroll"]}, rng)
-    if "opponent" in r:
+    """A turn played by the advice (``best_reroll``, asked without the rest
+    of ``rules.advise``: the choices' prices are not needed here); opposed,
+    the initiator then stands (or takes the natural's advised reward) and
+    the opponent reacts by its own."""
+    r = rules.roll("milhamah", spec, rng, advise=False)
+    while "reroll" in r["allowed"] and MO.best_reroll(spec, r):
+        r = rules.act("milhamah", spec, r, {"do": "reroll", "dice": MO.best_reroll(spec, r)}, rng, advise=False)
+    if "opponent" in r and "natural" in r["allowed"]:
+        # the natural's reward best play takes ("let them react" where it is as sure and may be critical)
+        r = rules.act("milhamah", spec, r, rules.advise("milhamah", spec, r)["advice"], rng, advise=False)
+    elif "opponent" in r:
         r = Brute(spec).hand_over(r)
-    while "opponent" in r and "reroll" in r["opponent"]["allowed"] and r["opponent"]["best_reroll"]:
+    while "opponent" in r and "reroll" in r["opponent"]["allowed"] and MO.best_reroll(spec, r, "opponent"):
         r = rules.act("milhamah", spec, r, {"do": "reroll", "side": "opponent",
-                                            "dice": r["opponent"]["best_reroll"]}, rng)
+                                            "dice": MO.best_reroll(spec, r, "opponent")}, rng, advise=False)
     return r
 
 

@@ -164,7 +164,11 @@ def test_cipher_and_natural_buttons():
     r = rules.roll("milhamah", spec, ScriptedRng([RA["ר"], RB["ז"], BA["א"], BB["ש"]]))
     html = U.render_result(r, {"selected": ["1"]})
     assert 'data-act="cipher"' in html and "flip 1 tapped (1 left)" in html
-    assert 'data-act="natural:successes"' in html and 'data-act="natural:merit"' in html
+    # the rewards are choices side by side (the old natural buttons give way to them)
+    assert 'data-act="natural:' not in html and "Natural: +3 successes" in html and "Natural: a Merit Point" in html
+    labels = [U.choice_label(c["action"], r) for c in r["choices"]]
+    i = labels.index("Natural: a Merit Point")
+    assert U.action_for(f"choice-{i}", r, {}, {}) == {"do": "natural", "reward": "merit"}
     assert "forfeits the first-roll bonus" in html
     action = U.action_for("cipher", r, {"selected": ["1"]}, {})
     assert action == {"do": "cipher", "dice": [1]}
@@ -181,13 +185,13 @@ def test_opposed_critical_and_hit_location_from_form_fields():
                                         "opponent": {"shoresh": "חנן", "pool": {"red": 2}}})
     r = rules.roll("milhamah", spec, ScriptedRng([RA["ר"], RB["*"], BA["א"], BB["ש"], RA["ב"], RB["*"]]))
     html = U.render_result(r, {"selected": []})
-    assert 'data-act="natural:critical"' in html and 'data-act="natural:uncounterable"' in html
+    assert "Natural: let them react" in html and "Natural: +1, cannot be countered" in html
     assert 'data-die="opponent:0"' not in html and ":opponent" not in html
     assert 'data-act="hit_location"' not in html and "void" not in html
     r = rules.act("milhamah", spec, r, U.action_for("natural:critical", r, {}, {}), ScriptedRng([]))
     html = U.render_result(r, {"selected": ["opponent:0"]})
     assert 'data-die="opponent:0"' in html and 'data-act="reroll:opponent"' in html
-    assert 'data-act="stand:opponent"' in html and 'data-act="hit_location"' not in html
+    assert "Opponent: stand (keep their dice)" in html and 'data-act="hit_location"' not in html
     odds = odds_panel(U, spec, r, {"selected": ["opponent:0"]})
     assert 'data-odds="opponent"' in odds and "If the opponent rerolls 1 die" in odds
     assert U.action_for("reroll:opponent", r, {"selected": []}, {})["side"] == "opponent"
@@ -196,6 +200,8 @@ def test_opposed_critical_and_hit_location_from_form_fields():
     fields = {"hit.armour": ["2"], "hit.vig": ["1"], "hit.light": ["1"], "hit.serious": ["0"], "hit.critical": ["0"]}
     action = U.action_for("hit_location", r, {}, fields)
     assert action == {"do": "hit_location", "armour": 2, "vig": 1, "light": 1, "serious": 0, "critical": 0}
+    # the hit location as the result's one choice takes the GM's numbers too
+    assert U.action_for("choice-0", r, {}, fields) == {**action, "side": "initiator"}
     h = rules.act("milhamah", spec, r, action, ScriptedRng([1]))
     assert 'data-odds="opponent"' not in odds_panel(U, spec, h, {})
     html = U.render_result(h, {})
@@ -457,3 +463,78 @@ def test_the_history_entry_says_success_at_a_cost():
                    ScriptedRng([1, 2, 3, 4]))
     html = U.views.history_entry({"system": "milhamah", "result": r}, 1, "Milhamah RPG", U.summary(r))
     assert ">Success at a cost<" in html
+
+
+# --------------------------------------------------------------------------
+# The choices side by side (issue 21), from canned advice.
+
+def _canned_choices(turn="initiator"):
+    side = {"side": turn}
+    return {"turn": turn, "spec": {"shoresh": "שר"}, "allowed": ["reroll", "natural"], "dice": [],
+            "advice": {"do": "natural", "reward": "critical", **side} if turn == "initiator"
+            else {"do": "reroll", "dice": [1, 2], **side},
+            "choices": [
+                {"action": {"do": "reroll", "dice": [1, 2], **side}, "outcome": {}, "meets": 0.9, "success": 0.8,
+                 "critical": 0.05, "botch": 0.01, "exact": False, "sampled": 2000, "margin": 0.0219},
+                {"action": {"do": "natural", "reward": "uncounterable", **side}, "outcome": {}, "meets": 1.0,
+                 "success": 1.0, "critical": 0.0, "botch": 0.0, "void_reaction": 1.0, "exact": True},
+                {"action": {"do": "natural", "reward": "critical", **side} if turn == "initiator"
+                 else {"do": "stand", **side}, "outcome": {}, "meets": 1.0, "success": 1.0, "critical": 0.75,
+                 "botch": 0.0, "void_reaction": 0.0, "exact": True}]}
+
+
+def test_choices_stand_side_by_side_with_their_odds():
+    """Each allowed action is a button with its chance and risk under it;
+    best play's is marked; one tap takes it (``choice-<i>``); a sampled
+    figure says so with its margin; the rewards replace the old natural
+    buttons."""
+    r = _canned_choices()
+    html = U.choices_html(r)
+    assert html.count('data-act="choice-') == 3
+    assert 'data-advised data-act="choice-2"' in html and html.count("data-advised") == 1
+    assert "Reroll dice 2 and 3" in html and "meets 90.0 % · success 80.0 % · critical 5.0 %" in html
+    assert "sampled, ±2.2 %" in html
+    assert "Natural: +1, cannot be countered" in html and "no reaction" in html
+    assert "Natural: let them react (critical if they get 0)" in html and "critical 75.0 %" in html
+    assert "Your choices" in html
+    assert U.action_for("choice-2", r, {}, {}) == {"do": "natural", "reward": "critical", "side": "initiator"}
+    assert U.action_for("choice-0", r, {}, {}) == {"do": "reroll", "dice": [1, 2], "side": "initiator"}
+    with pytest.raises(SpecError, match="no longer on offer"):
+        U.action_for("choice-7", r, {}, {})
+    tray = U.render_result(r, {"selected": []})
+    assert 'data-act="natural:' not in tray and tray.count('data-act="choice-') == 3
+
+
+def test_the_reactors_choices_give_the_initiators_chances():
+    """On the opponent's turn the figures are the initiator's chances the
+    reaction leaves, and the title says so."""
+    html = U.choices_html(_canned_choices("opponent"))
+    assert "The opponent&#x27;s choices" in html and "initiator meets 100 % · critical 75.0 %" in html
+    assert "Opponent: reroll dice 2 and 3" in html and "Opponent: stand (keep their dice)" in html
+    assert 'data-advised data-act="choice-0"' in html and html.count("data-advised") == 1
+
+
+def test_one_choice_is_no_comparison():
+    """A single choice (the hit location) draws no panel: its own button
+    stays, and the old buttons come back without choices."""
+    r = {"turn": None, "allowed": ["hit_location"], "dice": [], "advice": {"do": "hit_location"},
+         "choices": [{"action": {"do": "hit_location"}, "outcome": {}, "meets": 1, "success": 1, "critical": 1,
+                      "botch": 0, "exact": True}]}
+    assert U.choices_html(r) == ""
+    assert 'data-act="hit_location"' in U.render_result(r, {})
+    assert 'data-act="natural:merit"' in U.render_result({"allowed": ["natural"], "dice": []}, {})
+
+
+def test_choices_from_a_real_roll_take_one_tap():
+    """The page's taps on a real opposed natural (dice forced): each choice
+    is an action the rules take, and the advised one is marked."""
+    spec = rules.normalize("milhamah", {"shoresh": "אשר", "pool": {"red": 2, "blue": 2},
+                                        "opponent": {"shoresh": "חנן", "pool": {"red": 2}}})
+    r = rules.roll("milhamah", spec, ScriptedRng([RA["ר"], RB["*"], BA["א"], BB["ש"], RA["ב"], RB["*"]]))
+    html = U.render_result(r, {"selected": []})
+    assert html.count('data-act="choice-') == len(r["choices"]) >= 3
+    for i in range(len(r["choices"])):
+        action = U.action_for(f"choice-{i}", r, {}, {})
+        rules.act("milhamah", spec, r, action, ScriptedRng([1] * 4), advise=False)
+    i = next(i for i, c in enumerate(r["choices"]) if c["action"] == r["advice"])
+    assert f'data-advised data-act="choice-{i}"' in html
