@@ -352,6 +352,8 @@ def test_action_for_names_both_verbs():
 # The advised prayer (issue 13): ↻ marks, one tap, your choice beside best.
 
 TIED = {"attribute": 10, "skill": 6, "prayer_bonus": 2, "opponent": {"attribute": 6}}
+#: The opponent's 2d6 both show 6: d10:6 and d6:3 lose 1-2 (no tie-break).
+LOST = {"attribute": 10, "skill": 6, "prayer_bonus": 2, "opponent": {"attribute": 6, "skill": 6}}
 
 
 def _tags(html: str) -> list:
@@ -359,9 +361,9 @@ def _tags(html: str) -> list:
 
 
 def test_advised_dice_are_marked_until_a_tap():
-    """Tied 1-1 with d10:6 and d6:3: best play prays with the d6 only. It
+    """Lost 1-2 with d10:6 and d6:3: best play prays with the d6 only. It
     is marked ↻ (and said so to screen readers) until the player taps."""
-    r = _roll(TIED, [6, 3, 6])
+    r = _roll(LOST, [6, 3, 6, 6])
     html = ui.render_result(r, {"selected": []})
     own = html[:html.index("Opponent")]
     assert _tags(own) == ["Attribute", "Skill \u21bb"]
@@ -372,10 +374,10 @@ def test_advised_dice_are_marked_until_a_tap():
 
 
 def test_pray_the_advised_dice_takes_the_advice_at_the_rolls_bonus():
-    r = _roll(TIED, [6, 3, 6])
+    r = _roll(LOST, [6, 3, 6, 6])
     a = ui.action_for("advice", r, {"selected": ["0"]}, {"prayer_bonus": ["0"]})
     assert a == {"do": "pray", "dice": [1], "bonus": 2}
-    p = rules.act("mirage", r["spec"], r, a, ScriptedRng([7]))
+    p = rules.act("mirage", r["spec"], r, a, ScriptedRng([10]))
     assert [d["sides"] for d in p["dice"]] == [10, 10] and p["outcome"] == "success"
     assert 'data-act="advice"' not in ui.render_result(p, {"selected": []})
 
@@ -391,7 +393,7 @@ def test_best_play_keeps_a_success():
 
 
 def test_questions_ask_best_and_your_choice_once_tapped():
-    r = _roll(TIED, [6, 3, 6])
+    r = _roll(LOST, [6, 3, 6, 6])
     q = ui.questions(r["spec"], r, {"selected": []})
     assert q["best"]["action"] == {"do": "pray", "dice": [1], "bonus": 2} and "choice" not in q
     q = ui.questions(r["spec"], r, {"selected": ["0", "1"]})
