@@ -386,18 +386,38 @@ def _state_pairs(dice: list, spec: dict) -> tuple:
             cands = _choices(dice, spec["prayer_bonus"]) if not spec["passive"] else []
         opts = [_option(sizes, fixed, kept_one, m, opposed) for _, fixed, sizes in cands]
         floor = max((o[0] for o in opts), default=0.0)
-        opts = [o for o in opts if o[0] + o[1] + o[2] > EPS and o[0] + o[1] + o[2] >= floor - EPS]
+        opts = _undominated([o for o in opts if o[0] + o[1] + o[2] > EPS and o[0] + o[1] + o[2] >= floor - EPS])
         tie = opposed and n == m
         if opts or tie:
             pairs.append((q, tie, opts))
     return const, pairs
 
 
+def _undominated(opts: list) -> list:
+    """The options that can be best whatever a tie after the prayer is
+    worth (each of its chances between 0 and 1): an option is left out when
+    an earlier kept one wins at least as often at every extreme of those
+    worths, risks no more, and reaches 2+ at least as often."""
+    def ends(x, t0, t1):
+        return (x, x + t0, x + t1, x + t0 + t1)
+
+    kept: list = []
+    for o in sorted(opts, key=lambda o: -(o[0] + o[1] + o[2])):
+        w, t = ends(o[0], o[1], o[2]), ends(o[4], o[1], o[2])
+        if not any(all(a >= b for a, b in zip(kw, w)) and k[3] <= o[3] and all(a >= b for a, b in zip(kt, t))
+                   for k, kw, kt in kept):
+            kept.append((o, w, t))
+    return [k[0] for k in kept]
+
+
 def _evaluate(states: list, w0: tuple, w1: tuple, t_dec, t_val) -> tuple:
     """The turn's value over ``states`` (``(p, const, pairs)``), each tie
     or loss played best: accept, a tie-break (chosen by ``t_dec``, worth
     ``t_val``: a fresh roll's value), or the best prayer (a tie after it
-    worth ``w0`` / ``w1``). Returns the total and each state's value."""
+    worth ``w0`` / ``w1``). Returns the total and each state's value. (The
+    order of ``_better`` and the value of ``_prayed``, written out: this is
+    the inner loop.)"""
+    a0, a2, a3, b0, b2, b3 = w0[0], w0[2], w0[3], w1[0], w1[2], w1[3]
     total, each = [0.0] * 5, []
     for p, const, pairs in states:
         v = list(const)
@@ -405,10 +425,16 @@ def _evaluate(states: list, w0: tuple, w1: tuple, t_dec, t_val) -> tuple:
             best = val = TIE if tie else LOSS
             if tie and t_dec is not None and _better(t_dec, best):
                 best, val = t_dec, t_val
-            for o in opts:
-                c = _prayed(o, w0, w1)
-                if _better(c, best):
-                    best = val = c
+            bw, bc, bt, found = best[0], best[1], best[2], None
+            for x, t0, t1, c, tw in opts:
+                w = x + t0 * a0 + t1 * b0
+                if w < bw - EPS:
+                    continue
+                t = tw + t0 * a2 + t1 * b2
+                if w > bw + EPS or c < bc - EPS or (c <= bc + EPS and t > bt + EPS):
+                    bw, bc, bt, found = w, c, t, (t0, t1)
+            if found is not None:
+                val = (bw, bc, bt, found[0] * a3 + found[1] * b3, 1.0)
             for i in range(5):
                 v[i] += q * val[i]
         each.append(v)
