@@ -400,8 +400,11 @@ def _tiebreak_part(result: dict, ui: dict) -> str:
     and only while the rules allow another)."""
     if result.get("outcome") != "tie" or not result.get("can_tiebreak"):
         return ""
-    return ('<p class="mirage-tiebreak"><button type="button" data-act="tiebreak" class="tiebreak">'
-            "Tie-break: roll again</button> "
+    offered = any((c.get("action") or {}).get("do") == "tiebreak" for c in result.get("choices") or []
+                  if isinstance(c, dict))
+    button = "" if offered else ('<button type="button" data-act="tiebreak" class="tiebreak">'
+                                 "Tie-break: roll again</button> ")  # the choices hold it when offered
+    return ('<p class="mirage-tiebreak">' + button +
             '<span class="hint">A tie fails the active side, unless the GM asks for the opposed '
             "roll to be rolled again: both sides roll.</span></p>")
 

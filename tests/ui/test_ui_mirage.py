@@ -267,7 +267,8 @@ OPPOSED = {"attribute": 8, "skill": 6, "skill_name": "might", "opponent": {"attr
 
 
 def _tiebreak_button(html: str) -> bool:
-    return 'data-act="tiebreak"' in html
+    """A button that rolls the tie-break: its own, or the choice that does."""
+    return 'data-act="tiebreak"' in html or ">Tie-break: roll again</button>" in html
 
 
 @pytest.mark.parametrize("draws,tie", [([6, 2, 7], True), ([7, 2, 3], False), ([2, 2, 7], False)],
