@@ -684,9 +684,11 @@ def _prayer_turn_line(spec: dict, o: dict) -> str:
     if "success_with_prayer" not in o or not o.get("prayer_allowed", True):
         return ""
     when, word = ("a loss or a tie", "win") if spec.get("opponent") else ("a failure", "success")
+    sampled = (f" \u00b1{views.pct(o['prayer_margin'])}, from {o['prayer_sampled']} sampled rolls each way"
+               if o.get("prayer_sampled") else "")
     return (f'<p class="mirage-odds-line" data-odds="with-prayer">With a prayer on {when} (the advised '
             f'dice{views.esc(_bonus_words({"spec": spec}))}): {word} <strong>{_pct(o["success_with_prayer"])}'
-            f'</strong> (Condition {_pct(o["condition_with_prayer"])})</p>')
+            f'</strong>{views.esc(sampled)} (Condition {_pct(o["condition_with_prayer"])})</p>')
 
 
 def _tiebreak_odds(o: dict) -> str:

@@ -228,13 +228,13 @@ def test_the_tie_case_figures_are_the_enumerated_ones(short_cap):
 
 
 def test_the_tie_case_played_by_the_advice_fits_its_figures():
-    """From the tie, 4000 seeded turns that always take ``advice`` (the
+    """From the tie, 2000 seeded turns that always take ``advice`` (the
     tie-break, then a prayer or a tie-break wherever the advice says) win
     and gain a Condition as often as the advised choice says."""
     spec = rules.normalize("mirage", CASE)
     r0 = rules.roll("mirage", spec, ScriptedRng([7, 1, 6]))
     fig = next(c for c in r0["choices"] if c["action"] == r0["advice"])
-    rng, n, wins, conds = random.Random(2113), 2500, 0, 0
+    rng, n, wins, conds = random.Random(2113), 2000, 0, 0
     for _ in range(n):
         r = r0
         while r["advice"] is not None:
@@ -277,7 +277,7 @@ SAMPLED = [
 def test_sampled_odds_with_a_prayer_fit_a_played_sample(spec, monkeypatch):
     """With the work limit lowered, the turn "with a prayer on a failure"
     is sampled: it says so, stays within its margin (and four standard
-    errors of the played sample) of 12 000 seeded turns played by
+    errors of the played sample) of 8 000 seeded turns played by
     ``best_prayer``, and below the exact bound; and that bound is at least
     the exact figure."""
     spec = rules.normalize("mirage", spec)
@@ -289,7 +289,7 @@ def test_sampled_odds_with_a_prayer_fit_a_played_sample(spec, monkeypatch):
     mirage_prayer._TURNS.clear()
     assert exact["prayer_exact"] and not o["prayer_exact"]
     assert o["prayer_sampled"] == mirage_prayer.SAMPLES and o["prayer_margin"] > 0
-    rng, n, wins = random.Random(77), 12000, 0
+    rng, n, wins = random.Random(77), 8000, 0
     for _ in range(n):
         r = rules.roll("mirage", spec, rng, advise=False)
         best = rules.advise("mirage", spec, r)["best_prayer"] if r["outcome"] not in WINS else []

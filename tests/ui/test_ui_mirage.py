@@ -432,3 +432,49 @@ def test_odds_before_the_roll_show_the_turn_with_a_prayer():
     assert "With a prayer" not in ui.render_odds(passive, {"roll": {**CANNED_ROLL, "prayer_allowed": False}}, None)
     opposed = rules.normalize("mirage", TIED)
     assert "on a loss or a tie" in odds_panel(ui, opposed, None)
+
+
+# --------------------------------------------------------------------------
+# Issue 21: every choice side by side, canned odds.
+
+def _tie_result(choices, advice):
+    r = _roll({"attribute": 8, "skill": 6, "prayer_bonus": 1, "opponent": {"attribute": 8}}, [7, 1, 6])
+    return {**r, "choices": choices, "advice": advice}
+
+
+CANNED = [
+    {"action": {"do": "accept", "side": "initiator"}, "win": 0.0, "tie": 1.0, "lose": 0.0, "bonus": 0.0,
+     "condition": 0.0, "exact": True, "outcome": {}},
+    {"action": {"do": "tiebreak", "side": "initiator"}, "win": 0.635, "tie": 0.0, "lose": 0.365, "bonus": 0.1,
+     "condition": 0.0, "exact": False, "sampled": 120, "margin": 0.031, "outcome": {}},
+    {"action": {"do": "pray", "dice": [0], "bonus": 1, "side": "initiator"}, "win": 0.41, "tie": 0.0,
+     "lose": 0.59, "bonus": 0.0, "condition": 1.0, "exact": True, "outcome": {}},
+]
+
+
+def test_choices_side_by_side_with_their_odds():
+    """The issue's line: "Tie-break: win 63.5 % · Pray 1 die: win 41 %,
+    Condition 100 % · Accept the tie", the advised one marked, why."""
+    r = _tie_result(CANNED, CANNED[1]["action"])
+    html = ui.render_result(r, {"selected": []})
+    assert html.count('data-act="choice-') == 3
+    assert 'data-advised data-act="choice-1"' in html
+    assert ">Accept the tie</button>" in html and ">Pray 1 die</button>" in html
+    assert "win 63.5 % \u00b13.1 %" in html and "win 41.0 %, Condition 100 %" in html
+    assert "Why: Tie-break: roll again: the best chance to win, 63.5 % against 41.0 % for Pray 1 die" in html
+    assert 'data-act="tiebreak"' not in html  # offered once, among the choices
+    assert 'data-act="advice"' not in html and "\u21bb" not in "".join(_tags(html))
+    assert ui.action_for("choice-2", r, {"selected": []}, {}) == CANNED[2]["action"]
+
+
+def test_why_names_the_condition_when_the_chances_are_equal():
+    same = [dict(CANNED[0], win=0.5, tie=0.0), dict(CANNED[2], win=0.5)]
+    r = _tie_result(same, same[0]["action"])
+    assert "the same chance as Pray 1 die, with less risk of a Condition (0 % against 100 %)" in \
+        ui.render_result(r, {"selected": []})
+
+
+def test_sampled_prayer_odds_say_so():
+    spec = rules.normalize("mirage", {"attribute": 8, "skill": 6})
+    o = dict(rules.odds("mirage", spec), prayer_sampled=120, prayer_margin=0.028)
+    assert "\u00b12.8 %, from 120 sampled rolls each way" in ui.render_odds(spec, {"roll": o}, None)
