@@ -11,8 +11,19 @@ says which choice is best, and what the turn is worth played that way:
   chance of 2+ successes (opposed: a win by 2+), then the most successes
   expected, then the fewest dice. ``[]``: praying gains nothing.
 - ``turn_with_prayer(spec)``: the turn before the roll, played best: the
-  roll, and on a failure (opposed: a loss or a tie) the best prayer. Every
-  first roll is enumerated, exactly.
+  roll, and on a failure (opposed: a loss or a tie) the best prayer; no
+  tie-break.
+- ``advise(spec, result)`` (issue 21): at a result, every action the rules
+  allow (accept the dice, a tie-break, the best prayer), each valued with
+  every later choice played best (a prayer after a tie-break, tie-breaks
+  after a prayer), under README's objective: win, then no Condition, then
+  2+.
+
+The turn's figures are exact up to ``WORK_LIMIT`` states (first rolls times
+the opponent's numbers of successes, counted before any work) and sampled
+past it, with a seed from the spec, the play chosen on one sample and
+priced on a fresh one, with its 95 % margin, never above an exact upper
+bound (``_oracle_bounds``) (issue 26).
 
 Both price a choice with the prayer's own code in ``mirage``
 (``_prayer_plan``, ``_rerolled_sizes``: the sizes ``act`` rolls), so the
