@@ -263,7 +263,13 @@ def _closing(spec: dict, result: dict) -> list[str]:
     return []
 
 
-_EVENTS = (_earlier_rolls, _gained_earlier, _own_dice, _opponent, _prayer, _verdict, _closing)
+def _accepted(spec: dict, result: dict) -> list[str]:
+    if not result.get("accepted"):
+        return []
+    return ["Accepted as the dice lie: no further step on this roll."]
+
+
+_EVENTS = (_earlier_rolls, _gained_earlier, _own_dice, _opponent, _prayer, _verdict, _closing, _accepted)
 
 
 def explain(spec: dict, result: dict) -> list[str]:

@@ -46,7 +46,7 @@ from .stages import rebuild
 
 __all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "TABLES", "LEGEND", "SKILLS", "ATTRIBUTES",
            "DIFFICULTY", "CONDITION_NAMES", "KIND_COLOURS", "BASE_SIZES", "MAX_TIEBREAKS",
-           "normalize", "roll", "act", "odds", "step_pool", "check_not_broken", "successes_on",
+           "normalize", "roll", "act", "odds", "advise", "step_pool", "check_not_broken", "successes_on",
            "condition_type", "success_dist"]
 
 NAME = "mirage"
@@ -408,15 +408,23 @@ def _state(spec: dict, result: Any) -> dict:
 def _check_step(spec: dict, action: dict) -> str:
     verb = action.get("do")
     if verb not in _STEPS:
-        raise SpecError("action", "Mirage allows 'pray' after a roll, and 'tiebreak' after an "
-                        "opposed roll that tied")
+        raise SpecError("action", "Mirage allows 'pray' after a roll, 'tiebreak' after an "
+                        "opposed roll that tied, and 'accept' to take the dice as they lie")
     check_not_broken(spec)
     return verb
 
 
 def _step(spec: dict, state: dict, action: dict, rng) -> dict:
     verb = _check_step(spec, action)
+    if state.get("accepted"):
+        raise SpecError("action", "the dice were accepted as they lie: no further step")
     return _STEPS[verb](spec, state, action, rng)
+
+
+def _side_ok(action: dict) -> None:
+    """Only the active side steps (it prays; it asks for the tie-break)."""
+    if action.get("side") not in (None, "initiator"):
+        raise SpecError("side", "only the active side may pray (\"Opposed Rolls\")")
 
 
 # --------------------------------------------------------------------------
@@ -425,8 +433,7 @@ def _step(spec: dict, state: dict, action: dict, rng) -> dict:
 def _prayer_args(spec: dict, state: dict, action: dict) -> tuple[list, int]:
     """The dice a prayer rerolls and its bonus, checked against the rules."""
     check_keys(action, ("do", "dice", "bonus", "side"), "action")
-    if action.get("side") not in (None, "initiator"):
-        raise SpecError("side", "only the active side may pray (\"Opposed Rolls\")")
+    _side_ok(action)
     if spec["passive"]:
         raise SpecError("action", "no prayer on a passive roll: you can only pray when you "
                         "actively perform an action (\"Passive Rolls\")")
@@ -551,7 +558,8 @@ def _tiebreak_side(spec: dict, state: dict) -> dict:
 
 
 def _check_tiebreak(spec: dict, state: dict, action: dict) -> None:
-    check_keys(action, ("do",), "action")
+    check_keys(action, ("do", "side"), "action")
+    _side_ok(action)
     if spec["opponent"] is None or _round_outcome(state["rounds"][-1]) != "tie":
         raise SpecError("action", "a tie-break is only for an opposed roll that ended in a tie "
                         "(\"Opposed Rolls\")")
@@ -568,7 +576,29 @@ def _tiebreak(spec: dict, state: dict, action: dict, rng) -> dict:
     return {**state, "rounds": state["rounds"] + [_new_round(spec, _tiebreak_side(spec, state), rng)]}
 
 
-_STEPS = {"pray": _pray, "tiebreak": _tiebreak}
+def _can_pray(spec: dict, state: dict) -> bool:
+    """A prayer is open: an active roll, none made, a die not showing 1."""
+    return (not spec["passive"] and not state["prayed"] and not state.get("accepted")
+            and any(d["face"] != 1 for d in state["rounds"][-1]["own"]["dice"]))
+
+
+def _can_tiebreak(state: dict) -> bool:
+    """A tie-break is open: a tie, fewer than the most, not Broken."""
+    return (_round_outcome(state["rounds"][-1]) == "tie" and len(state["rounds"]) <= MAX_TIEBREAKS
+            and not state["broken"] and not state.get("accepted"))
+
+
+def _accept(spec: dict, state: dict, action: dict, rng) -> dict:
+    """Take the dice as they lie (issue 21): no draws, and no step after it;
+    only while a step is open (a prayer or a tie-break)."""
+    check_keys(action, ("do", "side"), "action")
+    _side_ok(action)
+    if not (_can_pray(spec, state) or _can_tiebreak(state)):
+        raise SpecError("action", "no step is open: the dice already stand as they lie")
+    return {**state, "accepted": True}
+
+
+_STEPS = {"pray": _pray, "tiebreak": _tiebreak, "accept": _accept}
 
 
 # --------------------------------------------------------------------------
@@ -601,13 +631,12 @@ def _build(spec: dict, state: dict) -> dict:
         "steps": own["steps"], "base": own["base"], "stepped": own["stepped"],
         "opponent": cur["opp"],
         "prayed": state["prayed"], "before_prayer": _before_prayer(cur),
-        "can_pray": not spec["passive"] and not state["prayed"],
+        "can_pray": not spec["passive"] and not state["prayed"] and not state.get("accepted"),
         "tied_rounds": [_tied_round(k, r) for k, r in enumerate(rounds[:-1], start=1)],
         "tiebreaks": len(rounds) - 1,
-        "can_tiebreak": outcome == "tie" and len(rounds) <= MAX_TIEBREAKS and not state["broken"],
+        "can_tiebreak": _can_tiebreak(state),
+        "accepted": bool(state.get("accepted")),
     }
-    if result["can_pray"]:
-        result["best_prayer"] = best_prayer(spec, own["dice"], cur["opp"]["successes"] if cur["opp"] else None)
     result["explain"] = explain(spec, result)
     return result
 
@@ -638,6 +667,7 @@ def act(spec: dict, result: dict, action: dict, rng) -> dict:
     - ``tiebreak``: an opposed roll that tied is rolled again, both sides
       (at most ``MAX_TIEBREAKS`` times); the tied rolls stay in
       ``tied_rounds``.
+    - ``accept``: take the dice as they lie (no draws); no step after it.
 
     >>> from rules.dice import ScriptedRng
     >>> from rules import roll as roll_, act as act_
@@ -754,7 +784,30 @@ def _with_prayer(spec: dict, out: dict) -> dict:
     return {**out, **turn}
 
 
-_STEP_ODDS = {"pray": _pray_odds, "tiebreak": _tiebreak_odds}
+def _accept_odds(spec: dict, state: dict, action: dict) -> dict:
+    _accept(spec, state, action, None)
+    rnd = state["rounds"][-1]
+    own = {rnd["own"]["successes"]: Fraction(1)}
+    opp_d = None if rnd["opp"] is None else {rnd["opp"]["successes"]: Fraction(1)}
+    return {**_figures(*_outcome_dist(own, opp_d), opp_d is not None), "condition": 0.0}
+
+
+def advise(spec: dict, result: dict) -> dict:
+    """Best play at ``result`` (rebuilt from its stages): ``advice``, the
+    ``choices`` the rules allow now with their odds played best afterwards,
+    and ``best_prayer`` (``mirage_prayer.advise``; README, rules decisions).
+
+    >>> from rules import roll as roll_
+    >>> from rules.dice import ScriptedRng
+    >>> s = normalize({"attribute": 8, "skill": 6, "prayer_bonus": 1, "opponent": {"attribute": 8}})
+    >>> r = roll_("mirage", s, ScriptedRng([7, 1, 6]), advise=False)
+    >>> "advice" in r, advise(s, r)["advice"]
+    (False, {'do': 'tiebreak', 'side': 'initiator'})
+    """
+    return _advise(spec, result)
+
+
+_STEP_ODDS = {"pray": _pray_odds, "tiebreak": _tiebreak_odds, "accept": _accept_odds}
 
 
 def odds(spec: dict, result: dict | None = None, action: dict | None = None) -> dict:
@@ -779,10 +832,13 @@ def odds(spec: dict, result: dict | None = None, action: dict | None = None) -> 
         check_not_broken(spec)
         return _with_prayer(spec, _fresh_odds(spec, spec, MAX_TIEBREAKS))
     state = _state(spec, result)
-    return _STEP_ODDS[_check_step(spec, action)](spec, state, action)
+    verb = _check_step(spec, action)
+    if state.get("accepted"):
+        raise SpecError("action", "the dice were accepted as they lie: no further step")
+    return _STEP_ODDS[verb](spec, state, action)
 
 
 # The prose lives apart (issue 17) and reads this module's tables, so it is
 # imported once they are defined.
 from .explain_mirage import die_label, explain  # noqa: E402
-from .mirage_prayer import best_prayer, turn_with_prayer  # noqa: E402
+from .mirage_prayer import advise as _advise, turn_with_prayer  # noqa: E402

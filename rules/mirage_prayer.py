@@ -11,8 +11,19 @@ says which choice is best, and what the turn is worth played that way:
   chance of 2+ successes (opposed: a win by 2+), then the most successes
   expected, then the fewest dice. ``[]``: praying gains nothing.
 - ``turn_with_prayer(spec)``: the turn before the roll, played best: the
-  roll, and on a failure (opposed: a loss or a tie) the best prayer. Every
-  first roll is enumerated, exactly.
+  roll, and on a failure (opposed: a loss or a tie) the best prayer; no
+  tie-break.
+- ``advise(spec, result)`` (issue 21): at a result, every action the rules
+  allow (accept the dice, a tie-break, the best prayer), each valued with
+  every later choice played best (a prayer after a tie-break, tie-breaks
+  after a prayer), under README's objective: win, then no Condition, then
+  2+.
+
+The turn's figures are exact up to ``WORK_LIMIT`` states (first rolls times
+the opponent's numbers of successes, counted before any work) and sampled
+past it, with a seed from the spec, the play chosen on one sample and
+priced on a fresh one, with its 95 % margin, never above an exact upper
+bound (``_oracle_bounds``) (issue 26).
 
 Both price a choice with the prayer's own code in ``mirage``
 (``_prayer_plan``, ``_rerolled_sizes``: the sizes ``act`` rolls), so the
@@ -28,14 +39,18 @@ advice is the prayer ``act`` makes.
 
 from __future__ import annotations
 
+import json
+import math
+import random
 from fractions import Fraction
 from functools import lru_cache
-from itertools import combinations_with_replacement, product
-from math import factorial, lcm, prod
+from itertools import combinations, combinations_with_replacement, product
+from math import comb, factorial, lcm, prod
 
 from . import mirage as M
+from .dice import spec_seed, step_up
 
-__all__ = ["best_prayer", "turn_with_prayer", "REPRESENTATIVE"]
+__all__ = ["best_prayer", "turn_with_prayer", "advise", "REPRESENTATIVE", "WORK_LIMIT", "SAMPLES"]
 
 #: The faces that stand for every face of the same kind: a 1 (cannot be
 #: rerolled, costs a Condition), 2-5 (no success), 6-9 (one), 10+ (two).
@@ -185,66 +200,472 @@ def _rep(kind: str, sides: int, face: int) -> dict:
     return {"kind": kind, "sides": sides, "face": face, "successes": M.successes_on(face)}
 
 
-def _opp_dist(spec: dict) -> tuple:
-    """The opponent's successes as whole-number weights over a
-    denominator: ``(den, {m: weight})``; unopposed ``{None: 1}``."""
-    if spec["opponent"] is None:
-        return 1, {None: 1}
-    sizes = M._sizes(M._plan(spec["opponent"]))
-    den = prod(sizes)
-    return den, {m: int(q * den) for m, q in M._side_dist(sizes).items()}
+# --------------------------------------------------------------------------
+# Best play over every choice (issue 21): the decision model.
+#
+# A value is ``(win, condition, two, tie, prays)``: the chances, from here
+# played best, that the roll ends won (unopposed: a success), that a
+# Condition is gained from here on, that it ends won by 2+ (2+ successes),
+# that it ends tied (the GM's tie stands), and that a prayer is made.
+# Best play (README, rules decisions): the highest chance to win, then the
+# lowest chance of a Condition, then the highest chance of 2+; between
+# equal plays, accepting before a tie-break before a prayer, and fewer dice.
+
+#: Figures closer than this are equal (floats; the dice's odds differ far more).
+EPS = 1e-12
+#: A question's work limit, counted in states (the active side's first
+#: rolls, gear dice of one size as multisets, times the opponent's numbers
+#: of successes), counted before any work: exact up to it, sampled past it.
+WORK_LIMIT = 8_000
+#: Past the limit: this many first rolls of the active side (each against
+#: every opponent roll, exactly) choose the play, and as many fresh ones,
+#: drawn with a seed from the spec, price it.
+SAMPLES = 120
+
+LOSS = (0.0, 0.0, 0.0, 0.0, 0.0)
+TIE = (0.0, 0.0, 0.0, 1.0, 0.0)
+WIN = (1.0, 0.0, 0.0, 0.0, 0.0)
+WIN2 = (1.0, 0.0, 1.0, 0.0, 0.0)
 
 
-def _state_value(dice: list, opp: dict, bonus: int) -> tuple:
-    """One first roll against each opponent's roll, as whole-number sums
-    over ``den`` (the prayer's choices') times the opponent's denominator:
-    ``(den, success, two, condition, prays)``. A success stands; a failure
-    (opposed: a loss or a tie) takes the best prayer. Past what any prayer
-    can reach, best play does not pray (any prayer risks a Condition)."""
-    own = sum(d["successes"] for d in dice)
-    reach = own + 2 * sum(1 for d in dice if d["face"] != 1) + 2 * bonus
-    priced = _priced(dice, bonus) if any(own < _need(m) <= reach for m in opp) else (1, [])
-    den = priced[0]
-    acc = [0, 0, 0, 0]
-    for m, q in opp.items():
-        need = _need(m)
-        if own >= need:
-            acc[0] += q * den
-            acc[1] += q * den if own >= need + 1 else 0
-        elif need <= reach:
-            c, (win, cond, two, _, _) = _best(priced, need)
-            acc[0] += q * win
-            acc[1] += q * two
-            acc[2] -= q * cond
-            acc[3] += q * den if c else 0
-    return (den, *acc)
+def _better(a: tuple, b: tuple) -> bool:
+    """Is ``a`` strictly better than ``b`` for best play: a higher chance to
+    win, then a lower chance of a Condition, then a higher chance of 2+."""
+    if abs(a[0] - b[0]) > EPS:
+        return a[0] > b[0]
+    if abs(a[1] - b[1]) > EPS:
+        return a[1] < b[1]
+    return a[2] > b[2] + EPS
 
 
-def _tally(spec: dict) -> list:
-    """P(success), P(2+), P(Condition), P(praying) of the turn, exactly."""
-    opp_den, opp = _opp_dist(spec)
-    out = [Fraction(0)] * 4
-    for dice, p in _states(spec):
-        den, *sums = _state_value(dice, opp, spec["prayer_bonus"])
-        w = p / (den * opp_den)
-        out = [t + w * x for t, x in zip(out, sums)]
+@lru_cache(maxsize=4096)
+def _table(sizes: tuple) -> tuple:
+    """Freshly rolled dice of ``sizes``: ``(none, one, at_least, p_one)``:
+    P(j successes and no 1), P(j successes and some 1), P(at least j), P(a 1)."""
+    none, one = [1.0], [0.0]
+    for s in sizes:
+        p1, p0, pa, pb = 1 / s, 4 / s, (min(s, 9) - 5) / s, max(0, s - 9) / s
+        n2, o2 = [0.0] * (len(none) + 2), [0.0] * (len(none) + 2)
+        for j, (a, b) in enumerate(zip(none, one)):
+            n2[j] += a * p0
+            n2[j + 1] += a * pa
+            n2[j + 2] += a * pb
+            o2[j] += a * p1 + b * (p1 + p0)
+            o2[j + 1] += b * pa
+            o2[j + 2] += b * pb
+        none, one = n2, o2
+    at_least = [0.0] * (len(none) + 1)
+    for j in range(len(none) - 1, -1, -1):
+        at_least[j] = at_least[j + 1] + none[j] + one[j]
+    return tuple(none), tuple(one), tuple(at_least), sum(one)
+
+
+@lru_cache(maxsize=65536)
+def _option(sizes: tuple, fixed: int, kept_one: bool, m: int, opposed: bool) -> tuple:
+    """A prayer rerolling ``sizes`` with ``fixed`` successes kept, against
+    ``m`` (unopposed 0): ``(win, tie without a Condition, tie with one,
+    P(Condition), two)``."""
+    none, one, at_least, p_one = _table(sizes)
+    d, top = m - fixed, len(at_least) - 1
+    win, two = at_least[min(max(d + 1, 0), top)], at_least[min(max(d + 2, 0), top)]
+    t0 = t1 = 0.0
+    if opposed and 0 <= d < len(none):
+        t0, t1 = (0.0, none[d] + one[d]) if kept_one else (none[d], one[d])
+    return win, t0, t1, 1.0 if kept_one else p_one, two
+
+
+def _prayed(opt: tuple, w0: tuple, w1: tuple) -> tuple:
+    """The value of a prayer's option when a tie after it is worth ``w0``
+    (no Condition gained) or ``w1`` (gained)."""
+    x, t0, t1, cond, two = opt
+    return (x + t0 * w0[0] + t1 * w1[0], cond, two + t0 * w0[2] + t1 * w1[2], t0 * w0[3] + t1 * w1[3], 1.0)
+
+
+@lru_cache(maxsize=1024)
+def _base_reroll(base: tuple, chosen: tuple, bonus: int) -> tuple:
+    """The sizes a prayer rolls for the chosen base dice (the bonus steps
+    them; a lone one gains a d6), by the prayer's own plan in ``mirage``."""
+    dice = [{"kind": k, "sides": s} for k, s in base]
+    plan = M._prayer_plan(dice, list(chosen), bonus)
+    return tuple(M._rerolled_sizes(dice, list(chosen), plan))
+
+
+def _choices(dice: list, bonus: int) -> list:
+    """Every prayer worth pricing, fewest dice first, then the lowest
+    positions: ``(positions, successes kept, sorted sizes rerolled)``. Of
+    gear dice of one size, those with the fewest successes are rerolled
+    first (another of them would keep fewer successes for the same dice)."""
+    nb = sum(1 for d in dice if d["kind"] != "gear")
+    base = tuple((d["kind"], d["sides"]) for d in dice[:nb])
+    free = [i for i in range(nb) if dice[i]["face"] != 1]
+    groups: dict = {}
+    for i in range(nb, len(dice)):
+        if dice[i]["face"] != 1:
+            groups.setdefault(dice[i]["sides"], []).append(i)
+    prefixes = []
+    for g in groups.values():
+        g = sorted(g, key=lambda i: (dice[i]["successes"], i))
+        prefixes.append([tuple(g[:k]) for k in range(len(g) + 1)])
+    total = sum(d["successes"] for d in dice)
+    out = []
+    for r in range(len(free) + 1):
+        for bsub in combinations(free, r):
+            bsizes = _base_reroll(base, bsub, bonus)
+            for combo in product(*prefixes):
+                gear = [i for part in combo for i in part]
+                chosen = tuple(sorted(bsub + tuple(gear)))
+                if chosen:
+                    sizes = tuple(sorted(bsizes + tuple(dice[i]["sides"] for i in gear)))
+                    out.append((chosen, total - sum(dice[i]["successes"] for i in chosen), sizes))
+    out.sort(key=lambda c: (len(c[0]), c[0]))
     return out
 
 
-_TALLIES: dict = {}
+@lru_cache(maxsize=256)
+def _succ(sizes: tuple) -> tuple:
+    d = M._side_dist(list(sizes))
+    return tuple(float(d.get(k, 0)) for k in range(max(d) + 1))
 
 
-def _cached_tally(spec: dict) -> list:
-    """``_tally``, kept for the dice it depends on (the page asks the same
-    question again after each roll and tap)."""
-    opp = spec["opponent"]
-    key = (tuple(_slots(spec)), tuple(M._sizes(M._plan(opp))) if opp is not None else None,
-           spec["prayer_bonus"])
-    if key not in _TALLIES:
-        if len(_TALLIES) >= 64:
-            _TALLIES.clear()
-        _TALLIES[key] = _tally(spec)
-    return _TALLIES[key]
+def _opp(spec: dict) -> list:
+    """The opponent's successes, ``[(m, probability)]``; unopposed [(0, 1)]."""
+    if spec["opponent"] is None:
+        return [(0, 1.0)]
+    return [(m, q) for m, q in enumerate(_succ(tuple(M._sizes(M._plan(spec["opponent"]))))) if q]
+
+
+def _fresh(spec: dict, side: dict) -> tuple:
+    """A roll of ``side`` against the spec's opponent, no prayer: (win, two, tie)."""
+    opposed = spec["opponent"] is not None
+    win = two = tie = 0.0
+    for n, p in enumerate(_succ(tuple(M._sizes(M._plan(side))))):
+        for m, q in _opp(spec):
+            if n > m:
+                win += p * q
+                two += p * q if n - m >= 2 else 0.0
+            elif n == m and opposed:
+                tie += p * q
+    return win, two, tie
+
+
+def _tie_values(spec: dict, gained: bool) -> list:
+    """``W[k]``: a tie after the prayer, the roll having had ``k`` rolls,
+    played best (a tie-break while the rules allow one and it can win):
+    the side rolls again with the Condition the prayer cost; Broken, the tie
+    stands."""
+    ctype = M.condition_type(spec["attribute_name"])
+    tb = _tiebreak_chain(spec, gained)
+    if gained and spec["conditions"][ctype] >= 3:
+        return [TIE] * (M.MAX_TIEBREAKS + 2)
+    return [v if _better(v, TIE) else TIE for v in tb]
+
+
+def _tiebreak_chain(spec: dict, gained: bool) -> list:
+    """``[k]``: the tie-break after the prayer, rolled as the ``k + 1``-th
+    roll, then ties broken while it is worth it; ``[MAX + 1]``: none."""
+    side = M._tiebreak_side(spec, {"gained": M.condition_type(spec["attribute_name"]) if gained else None})
+    win, two, tie = _fresh(spec, side)
+    chain, best = [TIE] * (M.MAX_TIEBREAKS + 2), TIE
+    for k in range(M.MAX_TIEBREAKS, 0, -1):
+        chain[k] = (win + tie * best[0], 0.0, two + tie * best[2], tie * best[3], 0.0)
+        best = chain[k] if _better(chain[k], TIE) else TIE
+    return chain
+
+
+def _accepted(n: int, m: int, opposed: bool) -> tuple:
+    if n > m:
+        return WIN2 if n - m >= 2 else WIN
+    return TIE if n == m and opposed else LOSS
+
+
+def _state_pairs(dice: list, spec: dict) -> tuple:
+    """One first roll against every opponent roll: its value when accepted
+    (wins: a prayer only adds a risk) and, for the ties and losses a prayer
+    might change, ``(q, tie, options)``: the prayers' options that can be
+    best (one that cannot even tie, or cannot reach the best one's least
+    worth, is left out)."""
+    opposed = spec["opponent"] is not None
+    n = sum(d["successes"] for d in dice)
+    kept_one = any(d["face"] == 1 for d in dice)
+    const, pairs = [0.0] * 5, []
+    cands = None
+    for m, q in _opp(spec):
+        if n > m:
+            const = [c + q * v for c, v in zip(const, _accepted(n, m, opposed))]
+            continue
+        if cands is None:
+            cands = _choices(dice, spec["prayer_bonus"]) if not spec["passive"] else []
+        opts = [_option(sizes, fixed, kept_one, m, opposed) for _, fixed, sizes in cands]
+        floor = max((o[0] for o in opts), default=0.0)
+        opts = _undominated([o for o in opts if o[0] + o[1] + o[2] > EPS and o[0] + o[1] + o[2] >= floor - EPS])
+        tie = opposed and n == m
+        if opts or tie:
+            pairs.append((q, tie, opts))
+    return const, pairs
+
+
+def _undominated(opts: list) -> list:
+    """The options that can be best whatever a tie after the prayer is
+    worth (each of its chances between 0 and 1): an option is left out when
+    an earlier kept one wins at least as often at every extreme of those
+    worths, risks no more, and reaches 2+ at least as often."""
+    def ends(x, t0, t1):
+        return (x, x + t0, x + t1, x + t0 + t1)
+
+    kept: list = []
+    for o in sorted(opts, key=lambda o: -(o[0] + o[1] + o[2])):
+        w, t = ends(o[0], o[1], o[2]), ends(o[4], o[1], o[2])
+        if not any(all(a >= b for a, b in zip(kw, w)) and k[3] <= o[3] and all(a >= b for a, b in zip(kt, t))
+                   for k, kw, kt in kept):
+            kept.append((o, w, t))
+    return [k[0] for k in kept]
+
+
+def _evaluate(states: list, w0: tuple, w1: tuple, t_dec, t_val) -> tuple:
+    """The turn's value over ``states`` (``(p, const, pairs)``), each tie
+    or loss played best: accept, a tie-break (chosen by ``t_dec``, worth
+    ``t_val``: a fresh roll's value), or the best prayer (a tie after it
+    worth ``w0`` / ``w1``). Returns the total and each state's value. (The
+    order of ``_better`` and the value of ``_prayed``, written out: this is
+    the inner loop.)"""
+    a0, a2, a3, b0, b2, b3 = w0[0], w0[2], w0[3], w1[0], w1[2], w1[3]
+    total, each = [0.0] * 5, []
+    for p, const, pairs in states:
+        v = list(const)
+        for q, tie, opts in pairs:
+            best = val = TIE if tie else LOSS
+            if tie and t_dec is not None and _better(t_dec, best):
+                best, val = t_dec, t_val
+            bw, bc, bt, found = best[0], best[1], best[2], None
+            for x, t0, t1, c, tw in opts:
+                w = x + t0 * a0 + t1 * b0
+                if w < bw - EPS:
+                    continue
+                t = tw + t0 * a2 + t1 * b2
+                if w > bw + EPS or c < bc - EPS or (c <= bc + EPS and t > bt + EPS):
+                    bw, bc, bt, found = w, c, t, (t0, t1)
+            if found is not None:
+                val = (bw, bc, bt, found[0] * a3 + found[1] * b3, 1.0)
+            for i in range(5):
+                v[i] += q * val[i]
+        each.append(v)
+        for i in range(5):
+            total[i] += p * v[i]
+    return tuple(total), each
+
+
+class _Turn:
+    """One spec's turn model: the first rolls (every one, or two seeded
+    samples), the tie values after a prayer, the fresh roll's value at each
+    roll number, kept per spec."""
+
+    def __init__(self, spec: dict):
+        self.spec = spec
+        self.opposed = spec["opponent"] is not None
+        self.work = _work(spec)
+        self.exact = self.work <= WORK_LIMIT
+        self.w = [_tie_values(spec, False), _tie_values(spec, True)] if self.opposed else [[TIE] * 22] * 2
+        if self.exact:
+            self.choose = self.price = [(float(p), *_state_pairs(d, spec)) for d, p in _states(spec)]
+        else:
+            rng = random.Random(spec_seed("mirage", spec, "best play"))
+            self.choose = [(1 / SAMPLES, *_state_pairs(d, spec)) for d in _sampled(spec, rng, SAMPLES)]
+            self.price = [(1 / SAMPLES, *_state_pairs(d, spec)) for d in _sampled(spec, rng, SAMPLES)]
+        self._levels = None
+        self._bounds = None
+
+    def _figure(self, value: tuple, each: list, which: int) -> dict:
+        """A value as a figure; sampled, with its sample size and 95 %
+        margin, and never above the exact upper bound ``which``."""
+        out = {"value": value, "exact": self.exact}
+        if not self.exact:
+            bound = self.bounds()[which]
+            wins = [v[0] for v in each]
+            mean = sum(wins) / len(wins)
+            var = sum((x - mean) ** 2 for x in wins) / max(1, len(wins) - 1)
+            out.update(sampled=len(wins), margin=1.96 * math.sqrt(var / len(wins)))
+            if value[0] > bound:
+                out["value"] = (bound, *value[1:])
+        return out
+
+    def no_tiebreak(self) -> dict:
+        """The turn with a prayer on a failure (opposed: a loss or a tie),
+        no tie-break (``turn_with_prayer``)."""
+        t, _ = _evaluate(self.choose, TIE, TIE, None, None)
+        if self.exact:
+            return {"value": t, "exact": True}
+        # the same decisions, priced on the fresh first rolls
+        val, each = _evaluate(self.price, TIE, TIE, None, None)
+        return self._figure(val, each, 1)
+
+    def levels(self) -> list:
+        """``[k]``: a fresh roll that will be the roll's ``k``-th, a prayer
+        still to make, played best (ties broken while the rules allow);
+        each with its figure (``value``, ``exact``, ``sampled``, ``margin``)."""
+        if self._levels is None:
+            top = M.MAX_TIEBREAKS + 1
+            dec, val = [None] * (top + 2), [None] * (top + 2)
+            figs = [None] * (top + 2)
+            for k in range(top, 0, -1):
+                nd, nv = (dec[k + 1], val[k + 1]) if k <= M.MAX_TIEBREAKS else (None, None)
+                dec[k], each = _evaluate(self.choose, self.w[0][k], self.w[1][k], nd, nd)
+                if self.exact:
+                    val[k] = dec[k]
+                else:
+                    val[k], each = _evaluate(self.price, self.w[0][k], self.w[1][k], nd, nv)
+                figs[k] = self._figure(val[k], each, 0)
+            self._levels = figs
+        return self._levels
+
+    def bounds(self) -> tuple:
+        if self._bounds is None:
+            self._bounds = _oracle_bounds(self.spec)
+        return self._bounds
+
+
+def _work(spec: dict) -> int:
+    """The work of valuing every first roll, counted before doing it: the
+    active side's first rolls (gear dice of one size as multisets) times
+    the opponent's numbers of successes."""
+    slots = _slots(spec)
+    gear = [s for k, s in slots if k == "gear"]
+    states = prod(len(_classes(s)) for k, s in slots if k != "gear")
+    for g in set(gear):
+        states *= comb(len(_classes(g)) + gear.count(g) - 1, gear.count(g))
+    return states * len(_opp(spec))
+
+
+def _sampled(spec: dict, rng, n: int) -> list:
+    """``n`` first rolls of the active side, drawn from ``rng``."""
+    slots = _slots(spec)
+    return [[_rep(k, s, rng.randint(1, s)) for k, s in slots] for _ in range(n)]
+
+
+def _oracle_bounds(spec: dict) -> tuple:
+    """Cheap exact upper bounds on the chance to win, (with tie-breaks,
+    without): as if each die not showing 1 could keep the better of its face
+    and a reroll stepped by the whole bonus (a lone base die's added d6 too),
+    so no play of the first roll ends with more; with tie-breaks the first
+    roll must at least tie."""
+    bonus = spec["prayer_bonus"] if not spec["passive"] else 0
+    dist = [1.0]
+    slots = _slots(spec)
+    for kind, s in slots:
+        up = s
+        for _ in range(bonus if kind != "gear" else 0):
+            up = step_up(up) if up < 12 else up
+        fresh = _succ((up,)) if bonus or not spec["passive"] else (1.0,)
+        y = [0.0] * 3
+        y[0] += 1 / s
+        for face, w in ((2, 4), (6, min(s, 9) - 5), (10, max(0, s - 9))):
+            c = M.successes_on(face)
+            for f, p in enumerate(fresh):
+                y[max(c, f)] += w / s * p
+        dist = _conv(dist, y)
+    if bonus and sum(1 for k, _ in slots if k != "gear") == 1:
+        extra = 6
+        for _ in range(bonus - 1):
+            extra = step_up(extra)
+        dist = _conv(dist, list(_succ((extra,))))
+    at_least = [sum(dist[j:]) for j in range(len(dist))] + [0.0]
+    reach = lambda j: at_least[min(max(j, 0), len(dist))]  # noqa: E731
+    if spec["opponent"] is None:
+        return reach(1), reach(1)
+    return (sum(q * reach(m) for m, q in _opp(spec)), sum(q * reach(m + 1) for m, q in _opp(spec)))
+
+
+def _conv(a: list, b: list) -> list:
+    out = [0.0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        for j, y in enumerate(b):
+            out[i + j] += x * y
+    return out
+
+
+_TURNS: dict = {}
+
+
+def _turn(spec: dict) -> _Turn:
+    """The spec's turn model, kept for the dice and steps it depends on (the
+    page asks again after each roll and tap)."""
+    key = json.dumps({k: v for k, v in spec.items() if k not in ("skill_name",)}, sort_keys=True)
+    if key not in _TURNS:
+        if len(_TURNS) >= 32:
+            _TURNS.clear()
+        _TURNS[key] = _Turn(spec)
+    return _TURNS[key]
+
+
+# --------------------------------------------------------------------------
+# The advice at a result: every allowed action, played best afterwards.
+
+def _choice_entry(action: dict, fig: dict, opposed: bool) -> dict:
+    win, cond, two, tie = (min(1.0, max(0.0, x)) for x in fig["value"][:4])
+    lose = max(0.0, 1.0 - win - tie)
+    if opposed:
+        out = {"action": action, "outcome": {"failure": lose, "tie": tie, "success": win - two,
+                                             "success_with_bonus": two},
+               "win": win, "tie": tie, "lose": lose}
+    else:
+        out = {"action": action, "outcome": {"failure": 1.0 - win, "success": win - two,
+                                             "success_with_bonus": two},
+               "success": win}
+    out.update(bonus=two, condition=cond, exact=fig["exact"])
+    if not fig["exact"]:
+        out.update(sampled=fig["sampled"], margin=fig["margin"])
+    return out
+
+
+def _best_pray(spec: dict, dice: list, m: int, opposed: bool, w0: tuple, w1: tuple) -> tuple | None:
+    """The prayer best play would make now, and its value (None: no die may
+    be rerolled)."""
+    kept_one = any(d["face"] == 1 for d in dice)
+    best = None
+    for chosen, fixed, sizes in _choices(dice, spec["prayer_bonus"]):
+        v = _prayed(_option(sizes, fixed, kept_one, m, opposed), w0, w1)
+        if best is None or _better(v, best[1]):
+            best = (chosen, v)
+    return best
+
+
+def advise(spec: dict, result: dict) -> dict:
+    """Best play's advice for ``result`` (rebuilt from its stages): every
+    action the rules allow now (accept the dice, tie-break, the best
+    prayer), each with its odds when played best afterwards; ``advice``
+    the best of them (README, rules decisions); ``best_prayer`` as before
+    (the dice of the best prayer by the prayer's own order)."""
+    state = M._state(spec, result)
+    rnd, k = state["rounds"][-1], len(state["rounds"])
+    dice, opposed = rnd["own"]["dice"], rnd["opp"] is not None
+    n, m = rnd["own"]["successes"], rnd["opp"]["successes"] if opposed else 0
+    may_pray = not spec["passive"] and not state["prayed"] and not state.get("accepted")
+    out: dict = {}
+    if may_pray:
+        out["best_prayer"] = best_prayer(spec, dice, m if opposed else None)
+    may_pray = may_pray and any(d["face"] != 1 for d in dice)
+    may_tb = M._can_tiebreak(state)
+    if not (may_pray or may_tb):
+        return {**out, "advice": None, "choices": []}
+    side = {"side": "initiator"} if opposed else {}
+    exact = {"exact": True}
+    entries = [({"do": "accept", **side}, {**exact, "value": _accepted(n, m, opposed)})]
+    if may_tb:
+        if state["prayed"]:
+            fig = {**exact, "value": _tiebreak_chain(spec, bool(state["gained"]))[k]}
+        else:
+            fig = _turn(spec).levels()[k + 1]
+        entries.append(({"do": "tiebreak", **side}, fig))
+    if may_pray:
+        turn = _turn(spec)
+        chosen, v = _best_pray(spec, dice, m, opposed, turn.w[0][k], turn.w[1][k])
+        entries.append(({"do": "pray", "dice": list(chosen), "bonus": spec["prayer_bonus"], **side},
+                        {**exact, "value": v}))
+    best = entries[0]
+    for e in entries[1:]:
+        if _better(e[1]["value"], best[1]["value"]):
+            best = e
+    return {**out, "advice": dict(best[0]),
+            "choices": [_choice_entry(a, fig, opposed) for a, fig in entries]}
 
 
 def turn_with_prayer(spec: dict) -> dict:
@@ -258,7 +679,12 @@ def turn_with_prayer(spec: dict) -> dict:
     >>> round(o["success_with_prayer"], 4), round(o["condition_with_prayer"], 4)
     (0.4784, 0.358)
     """
-    success, two, cond, prays = _cached_tally(spec) if not spec["passive"] else [Fraction(0)] * 4
-    return {"success_with_prayer": float(success), "bonus_with_prayer": float(two),
-            "condition_with_prayer": float(cond), "prays": float(prays),
-            "prayer_bonus": spec["prayer_bonus"], "prayer_allowed": not spec["passive"]}
+    allowed = not spec["passive"]
+    fig = _turn(spec).no_tiebreak() if allowed else {"value": LOSS, "exact": True}
+    success, cond, two, _, prays = fig["value"]
+    out = {"success_with_prayer": success, "bonus_with_prayer": two,
+           "condition_with_prayer": cond, "prays": prays,
+           "prayer_bonus": spec["prayer_bonus"], "prayer_allowed": allowed, "prayer_exact": fig["exact"]}
+    if not fig["exact"]:
+        out.update(prayer_sampled=fig["sampled"], prayer_margin=fig["margin"])
+    return out

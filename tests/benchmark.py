@@ -24,6 +24,7 @@ import argparse
 import gzip
 import json
 import os
+import random
 import shutil
 import statistics
 import sys
@@ -423,6 +424,79 @@ def load_times(pw, url: str, kind: str, server_stop) -> dict:
         shutil.rmtree(profile, ignore_errors=True)
 
 
+#: Issue 26's Mirage specs (the first took 15.9 s of CPU before the bound).
+MIRAGE_HEAVY = [
+    {"attribute": 12, "skill": 10, "gear": [12, 10, 8, 6, 12, 10], "prayer_bonus": 1,
+     "opponent": {"attribute": 10, "skill": 12, "gear": [6, 8, 10, 12, 12, 6]}},
+    {"attribute": 12, "skill": 10, "gear": [12, 10, 8, 6, 12, 10], "prayer_bonus": 1,
+     "opponent": {"attribute": 10, "skill": 12}},
+    {"attribute": 12, "skill": 10, "gear": [12, 10, 8, 6, 12, 10], "prayer_bonus": 1},
+    {"attribute": 12, "skill": 12, "gear": [12] * 6, "prayer_bonus": 2,
+     "opponent": {"attribute": 12, "skill": 12, "gear": [12] * 6}},
+]
+
+
+def _random_mirage(rng) -> dict:
+    die = lambda: rng.choice((6, 8, 10, 12))  # noqa: E731
+    spec = {"attribute": die(), "skill": rng.choice((0, 6, 8, 10, 12)),
+            "gear": [die() for _ in range(rng.randint(2, 6))], "prayer_bonus": rng.randint(0, 2),
+            "difficulty": rng.choice(("easy", "average", "hard")), "helpers": rng.randint(0, 2)}
+    if rng.random() < 0.75:
+        spec["opponent"] = {"attribute": die(), "skill": rng.choice((0, 6, 8, 10, 12)),
+                            "gear": [die() for _ in range(rng.randint(0, 6))]}
+    return spec
+
+
+def _mirage_worst_roll(norm: dict, seed: int) -> list:
+    """The draws of a roll that asks the most of the advice: a tie (the
+    tie-break is priced as a whole turn), else a failure, else any."""
+    rng = random.Random(seed)
+    found = {}
+    for _ in range(300):
+        r = rules.roll("mirage", norm, rng, advise=False)
+        found.setdefault(r["outcome"], r["stages"][0]["draws"])
+        if "tie" in found:
+            break
+    return found.get("tie") or found.get("failure") or next(iter(found.values()))
+
+
+def mirage_sweep(n: int = 60, seed: int = 2126) -> list:
+    """Issue 26's Mirage specs and ``n`` random large ones (CPython, CPU
+    time, every odds cache emptied first): the roll, its advice (on a tie
+    where the spec can tie) and the tab's odds questions, as the page asks
+    them. Returns rows (ms, spec, work, exact), slowest first."""
+    import tab
+    import ui_mirage
+    from rules import mirage_prayer as mp
+
+    rng = random.Random(seed)
+    rows = []
+    for spec in MIRAGE_HEAVY + [_random_mirage(rng) for _ in range(n)]:
+        norm = rules.normalize("mirage", spec)
+        draws = _mirage_worst_roll(norm, seed)
+        for cache in (mp._TURNS,):
+            cache.clear()
+        for fn in (mp._option, mp._table, mp._succ, mp._base_reroll, mp._rerolled):
+            fn.cache_clear()
+        t = time.process_time()
+        r = rules.roll("mirage", norm, rules.ScriptedRng(draws))
+        tab.answer("mirage", norm, ui_mirage.questions(norm, None, {}))
+        tab.answer("mirage", norm, ui_mirage.questions(norm, r, {"selected": []}))
+        ms = (time.process_time() - t) * 1000
+        turn = mp._turn(norm)
+        rows.append((ms, spec, turn.work, turn.exact, r["outcome"]))
+    rows.sort(key=lambda row: -row[0])
+    return rows
+
+
+def print_mirage(rows: list, top: int = 10) -> None:
+    ms = sorted(r[0] for r in rows)
+    print(f"Mirage sweep: {len(rows)} specs, roll + advice + the tab's odds, CPU ms: "
+          f"p50 {pct(ms, 0.5):.0f}, p95 {pct(ms, 0.95):.0f}, max {ms[-1]:.0f}")
+    for t, spec, work, exact, outcome in rows[:top]:
+        print(f"  {t:7.0f} ms  {'exact  ' if exact else 'sampled'}  states {work:>7}  {outcome:18s} {json.dumps(spec)}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=7)
@@ -430,7 +504,12 @@ def main():
     ap.add_argument("--out", default=str(ROOT / ".bench" / "results.json"))
     ap.add_argument("--milhamah-odds", action="store_true",
                     help="only Milhamah's odds budget (uncached odds, browser and CPython)")
+    ap.add_argument("--mirage-sweep", action="store_true",
+                    help="only Mirage's work bound: random large specs in CPython, the slowest ten")
     a = ap.parse_args()
+    if a.mirage_sweep:
+        print_mirage(mirage_sweep())
+        return
     global SITE
     SITE = snapshot_site()
     if a.milhamah_odds:

@@ -294,13 +294,20 @@ def _steps(result: dict, ui: dict) -> str:
 
 
 def advice(result: dict) -> list | None:
-    """The dice best play prays with now (``best_prayer``; [] = don't
-    pray), or None when the result gives no advice (no prayer allowed).
+    """The dice best play prays with now ([] = best play does not pray:
+    its advice is another step, ``result["advice"]``), or None when the
+    result gives no advice (no prayer allowed). A result without
+    ``advice`` (an older one) falls back to ``best_prayer``.
 
     >>> advice({"can_pray": True, "dice": [{}, {}], "best_prayer": [1, 0, 7]}), advice({"dice": []})
     ([0, 1], None)
+    >>> advice({"can_pray": True, "dice": [{}, {}], "best_prayer": [0], "advice": {"do": "tiebreak"}})
+    []
     """
     best = result.get("best_prayer")
+    act = result.get("advice")
+    if "advice" in result:
+        best = list(act.get("dice") or []) if isinstance(act, dict) and act.get("do") == "pray" else []
     if not _can_pray(result) or not isinstance(best, list):
         return None
     n = len(result.get("dice") or [])
@@ -357,6 +364,8 @@ def _advice_part(result: dict, ui: dict) -> str:
     if best is None:
         return ""
     if not best:
+        if (result.get("advice") or {}).get("do") == "tiebreak":
+            return ""  # the choices say it: best play asks for the tie-break
         why = ("you already succeed, and a prayer only adds the risk of a Condition"
                if result.get("outcome") in ("success", "success_with_bonus")
                else "no prayer can change the outcome, and any prayer risks a Condition")
@@ -391,8 +400,11 @@ def _tiebreak_part(result: dict, ui: dict) -> str:
     and only while the rules allow another)."""
     if result.get("outcome") != "tie" or not result.get("can_tiebreak"):
         return ""
-    return ('<p class="mirage-tiebreak"><button type="button" data-act="tiebreak" class="tiebreak">'
-            "Tie-break: roll again</button> "
+    offered = any((c.get("action") or {}).get("do") == "tiebreak" for c in result.get("choices") or []
+                  if isinstance(c, dict))
+    button = "" if offered else ('<button type="button" data-act="tiebreak" class="tiebreak">'
+                                 "Tie-break: roll again</button> ")  # the choices hold it when offered
+    return ('<p class="mirage-tiebreak">' + button +
             '<span class="hint">A tie fails the active side, unless the GM asks for the opposed '
             "roll to be rolled again: both sides roll.</span></p>")
 
@@ -416,8 +428,82 @@ def _explain(result: dict, ui: dict) -> str:
     return views.explain_list(result.get("explain"))
 
 
+def choice_label(action: dict, result: dict | None = None) -> str:
+    """A choice's button, in words.
+
+    >>> choice_label({"do": "pray", "dice": [0]}), choice_label({"do": "accept"}, {"outcome": "tie"})
+    ('Pray 1 die', 'Accept the tie')
+    """
+    verb = action.get("do")
+    if verb == "pray":
+        return f"Pray {_plural(len(action.get('dice') or []), 'die', 'dice')}"
+    if verb == "tiebreak":
+        return "Tie-break: roll again"
+    outcome = (result or {}).get("outcome")
+    return {"tie": "Accept the tie", "failure": "Accept the failure"}.get(outcome, "Accept the roll")
+
+
+def _margin(c: dict) -> str:
+    return f" \u00b1{views.pct(c['margin'])}" if c.get("sampled") else ""
+
+
+def choice_figures(c: dict) -> str:
+    """A choice's odds when played best afterwards, in words.
+
+    >>> choice_figures({"win": 0.635, "tie": 0.0, "condition": 0.0, "exact": True})
+    'win 63.5 %'
+    >>> choice_figures({"win": 0.41, "condition": 1.0, "exact": True})
+    'win 41.0 %, Condition 100 %'
+    """
+    word, p = ("win", c.get("win")) if "win" in c else ("success", c.get("success", 0.0))
+    text = f"{word} {views.pct(p)}{_margin(c)}"
+    if c.get("condition"):
+        text += f", Condition {views.pct(c['condition'])}"
+    return text
+
+
+def choice_why(result: dict) -> str:
+    """Why best play's choice beats the next best, by what separates them:
+    the chance to win (succeed), else the Condition risk, else 2+.
+
+    >>> r = {"advice": {"do": "tiebreak"}, "choices": [
+    ...     {"action": {"do": "accept"}, "win": 0.0, "condition": 0.0, "bonus": 0.0},
+    ...     {"action": {"do": "tiebreak"}, "win": 0.635, "condition": 0.0, "bonus": 0.1},
+    ...     {"action": {"do": "pray", "dice": [0]}, "win": 0.41, "condition": 1.0, "bonus": 0.0}]}
+    >>> choice_why(r)
+    'Tie-break: roll again: the best chance to win, 63.5 % against 41.0 % for Pray 1 die (Condition 100 %)'
+    """
+    choices = [c for c in result.get("choices") or [] if isinstance(c, dict)]
+    best = next((c for c in choices if c.get("action") == result.get("advice")), None)
+    rest = [c for c in choices if c is not best]
+    if best is None or not rest:
+        return ""
+    word = "win" if "win" in best else "success"
+    key = lambda c: (c.get(word, 0.0), -c.get("condition", 0.0), c.get("bonus", 0.0))  # noqa: E731
+    nxt = max(rest, key=key)
+    name, other = choice_label(best["action"], result), choice_label(nxt["action"], result)
+    risk = f" (Condition {views.pct(nxt['condition'])})" if nxt.get("condition") else ""
+    if abs(best.get(word, 0.0) - nxt.get(word, 0.0)) > 1e-12:
+        return (f"{name}: the best chance to {'win' if word == 'win' else 'succeed'}, "
+                f"{views.pct(best.get(word, 0.0))} against {views.pct(nxt.get(word, 0.0))} for {other}{risk}")
+    if abs(best.get("condition", 0.0) - nxt.get("condition", 0.0)) > 1e-12:
+        return (f"{name}: the same chance as {other}, with less risk of a Condition "
+                f"({views.pct(best.get('condition', 0.0))} against {views.pct(nxt.get('condition', 0.0))})")
+    return f"{name}: the same chance and risk as {other}, and more often 2+"
+
+
+def _choices_part(result: dict, ui: dict) -> str:
+    """Every step the rules allow now, side by side with its odds when
+    played best afterwards; best play's marked, and why (issue 21)."""
+    if len(result.get("choices") or []) < 2:
+        return ""
+    why = choice_why(result)
+    return (views.choices_html(result, lambda a: choice_label(a, result), choice_figures)
+            + (f'<p class="hint mirage-why" data-why>Why: {views.esc(why)}.</p>' if why else ""))
+
+
 _RESULT_PARTS = (_banner, _extra, _condition, _steps, _own_row, _before_row, _opponent_row,
-                 _pray_part, _tiebreak_part, _tied_rows, _explain)
+                 _choices_part, _pray_part, _tiebreak_part, _tied_rows, _explain)
 
 
 def render_result(result: dict, ui: dict) -> str:
@@ -439,7 +525,12 @@ def action_for(verb: str, result: dict, ui: dict, fields: dict) -> dict:
     {'do': 'pray', 'dice': [0], 'bonus': 1}
     >>> action_for("tiebreak", {"outcome": "tie"}, {}, {})
     {'do': 'tiebreak'}
+    >>> action_for("choice-1", {"choices": [{"action": {"do": "accept"}}, {"action": {"do": "tiebreak"}}]}, {}, {})
+    {'do': 'tiebreak'}
     """
+    chosen = tab.choice_action(verb, result)
+    if chosen is not None:
+        return chosen
     if verb == "tiebreak":
         return {"do": "tiebreak"}
     if verb == "advice":
@@ -593,9 +684,11 @@ def _prayer_turn_line(spec: dict, o: dict) -> str:
     if "success_with_prayer" not in o or not o.get("prayer_allowed", True):
         return ""
     when, word = ("a loss or a tie", "win") if spec.get("opponent") else ("a failure", "success")
+    sampled = (f" \u00b1{views.pct(o['prayer_margin'])}, from {o['prayer_sampled']} sampled rolls each way"
+               if o.get("prayer_sampled") else "")
     return (f'<p class="mirage-odds-line" data-odds="with-prayer">With a prayer on {when} (the advised '
             f'dice{views.esc(_bonus_words({"spec": spec}))}): {word} <strong>{_pct(o["success_with_prayer"])}'
-            f'</strong> (Condition {_pct(o["condition_with_prayer"])})</p>')
+            f'</strong>{views.esc(sampled)} (Condition {_pct(o["condition_with_prayer"])})</p>')
 
 
 def _tiebreak_odds(o: dict) -> str:

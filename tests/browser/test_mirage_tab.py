@@ -14,6 +14,8 @@ pytestmark = pytest.mark.browser
 FORM = "#form-mirage"
 TRAY = "#tray-mirage"
 SLOW = 60_000  # the machine may be busy (other suites share it)
+#: The button that rolls the tie-break: among the choices (issue 21), or its own.
+TIEBREAK = f'{TRAY} [data-act="tiebreak"], {TRAY} .choices button:has-text("Tie-break")'
 
 
 def _open(page):
@@ -181,7 +183,7 @@ def test_a_tie_is_broken_by_rolling_again(watched):
     tied = False
     for _ in range(40):
         _roll(page)
-        button = page.locator(f'{TRAY} [data-act="tiebreak"]')
+        button = page.locator(TIEBREAK)
         outcome = page.get_attribute(f"{TRAY} [data-outcome]", "data-outcome")
         assert (button.count() == 1) == (outcome == "tie")
         if outcome == "tie":
@@ -196,7 +198,7 @@ def test_a_tie_is_broken_by_rolling_again(watched):
     assert "Roll 1" in page.inner_text(f"{TRAY} .mirage-tied")
     assert "tie-break 1" in page.inner_text(f"{TRAY} .outcome")
     outcome = page.get_attribute(f"{TRAY} [data-outcome]", "data-outcome")
-    assert (page.locator(f'{TRAY} [data-act="tiebreak"]').count() == 1) == (outcome == "tie")
+    assert (page.locator(TIEBREAK).count() == 1) == (outcome == "tie")
     assert page.locator("#history-list [data-history-entry]").count() == entries + 1
     page.uncheck(f"{FORM} [name=opposed]")
 
@@ -244,3 +246,53 @@ def test_pray_the_advised_dice(browser, base_url, size):
         watch.check(page)
     finally:
         context.close()
+
+
+def _history_script(results) -> str:
+    """An init script that stores these results as the roll history (as the
+    page stores them), so a test opens a roll whose dice it chose."""
+    import json
+
+    import store
+    entries = [store.new_entry(r, label="forced") for r in results]
+    return f"localStorage.setItem('dice-table/history', {json.dumps(store.dump(entries))});"
+
+
+def _forced_tie_with_a_one():
+    """Issue 21's case: opposed, preparatory +1, d8:7 and d6:1 against d8:6."""
+    import rules
+    from rules.dice import ScriptedRng
+    spec = {"attribute": 8, "skill": 6, "prayer_bonus": 1, "opponent": {"attribute": 8}}
+    return rules.roll("mirage", spec, ScriptedRng([7, 1, 6]))
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (768, 1024), (390, 844)], ids=["desktop", "tablet", "phone"])
+def test_a_tie_shows_every_choice_and_takes_the_advised_one(browser, base_url, size):
+    """Issue 21: tied 1-1 with a die on a 1, the tray shows the three
+    choices side by side with their odds (the prayer's Condition 100 %),
+    the tie-break marked as best play with why; no die is marked ↻ (best
+    play does not pray now); one tap on the advised choice rolls the
+    tie-break."""
+    from conftest import show_history, watched_page
+    with watched_page(browser, base_url, viewport=size, init_script=_history_script([_forced_tie_with_a_one()])) as page:
+        page.click("#tabbtn-mirage")
+        show_history(page)
+        page.click("#history-list [data-history-open]")
+        page.wait_for_selector(f"{TRAY} .choices [data-act^='choice-']", timeout=SLOW)
+        buttons = page.locator(f"{TRAY} .choices [data-act^='choice-']")
+        assert buttons.count() == 3
+        texts = page.locator(f"{TRAY} .choices .choice").all_inner_texts()
+        assert any("Tie-break" in t and "best play" in t for t in texts)
+        assert any("Pray 1 die" in t and "Condition 100 %" in t for t in texts)
+        assert any("Accept the tie" in t for t in texts)
+        assert page.inner_text(f"{TRAY} [data-advised]").startswith("Tie-break")
+        assert "the best chance to win" in page.inner_text(f"{TRAY} [data-why]")
+        assert "\u21bb" not in "".join(page.locator(f"{TRAY} .die-tag").all_inner_texts())
+        for i in range(3):
+            box = buttons.nth(i).bounding_box()
+            assert box["height"] >= 44
+        assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+        page.screenshot(path=f"/tmp/mirage-choices-{size[0]}.png", full_page=True)
+        page.click(f"{TRAY} [data-advised]")
+        page.wait_for_selector(f"{TRAY} .mirage-tied figure", timeout=SLOW)
+        assert "tie-break 1" in page.inner_text(f"{TRAY} .outcome")

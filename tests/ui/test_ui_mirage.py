@@ -267,7 +267,8 @@ OPPOSED = {"attribute": 8, "skill": 6, "skill_name": "might", "opponent": {"attr
 
 
 def _tiebreak_button(html: str) -> bool:
-    return 'data-act="tiebreak"' in html
+    """A button that rolls the tie-break: its own, or the choice that does."""
+    return 'data-act="tiebreak"' in html or ">Tie-break: roll again</button>" in html
 
 
 @pytest.mark.parametrize("draws,tie", [([6, 2, 7], True), ([7, 2, 3], False), ([2, 2, 7], False)],
@@ -352,6 +353,8 @@ def test_action_for_names_both_verbs():
 # The advised prayer (issue 13): ↻ marks, one tap, your choice beside best.
 
 TIED = {"attribute": 10, "skill": 6, "prayer_bonus": 2, "opponent": {"attribute": 6}}
+#: The opponent's 2d6 both show 6: d10:6 and d6:3 lose 1-2 (no tie-break).
+LOST = {"attribute": 10, "skill": 6, "prayer_bonus": 2, "opponent": {"attribute": 6, "skill": 6}}
 
 
 def _tags(html: str) -> list:
@@ -359,9 +362,9 @@ def _tags(html: str) -> list:
 
 
 def test_advised_dice_are_marked_until_a_tap():
-    """Tied 1-1 with d10:6 and d6:3: best play prays with the d6 only. It
+    """Lost 1-2 with d10:6 and d6:3: best play prays with the d6 only. It
     is marked ↻ (and said so to screen readers) until the player taps."""
-    r = _roll(TIED, [6, 3, 6])
+    r = _roll(LOST, [6, 3, 6, 6])
     html = ui.render_result(r, {"selected": []})
     own = html[:html.index("Opponent")]
     assert _tags(own) == ["Attribute", "Skill \u21bb"]
@@ -372,10 +375,10 @@ def test_advised_dice_are_marked_until_a_tap():
 
 
 def test_pray_the_advised_dice_takes_the_advice_at_the_rolls_bonus():
-    r = _roll(TIED, [6, 3, 6])
+    r = _roll(LOST, [6, 3, 6, 6])
     a = ui.action_for("advice", r, {"selected": ["0"]}, {"prayer_bonus": ["0"]})
     assert a == {"do": "pray", "dice": [1], "bonus": 2}
-    p = rules.act("mirage", r["spec"], r, a, ScriptedRng([7]))
+    p = rules.act("mirage", r["spec"], r, a, ScriptedRng([10]))
     assert [d["sides"] for d in p["dice"]] == [10, 10] and p["outcome"] == "success"
     assert 'data-act="advice"' not in ui.render_result(p, {"selected": []})
 
@@ -391,7 +394,7 @@ def test_best_play_keeps_a_success():
 
 
 def test_questions_ask_best_and_your_choice_once_tapped():
-    r = _roll(TIED, [6, 3, 6])
+    r = _roll(LOST, [6, 3, 6, 6])
     q = ui.questions(r["spec"], r, {"selected": []})
     assert q["best"]["action"] == {"do": "pray", "dice": [1], "bonus": 2} and "choice" not in q
     q = ui.questions(r["spec"], r, {"selected": ["0", "1"]})
@@ -429,3 +432,49 @@ def test_odds_before_the_roll_show_the_turn_with_a_prayer():
     assert "With a prayer" not in ui.render_odds(passive, {"roll": {**CANNED_ROLL, "prayer_allowed": False}}, None)
     opposed = rules.normalize("mirage", TIED)
     assert "on a loss or a tie" in odds_panel(ui, opposed, None)
+
+
+# --------------------------------------------------------------------------
+# Issue 21: every choice side by side, canned odds.
+
+def _tie_result(choices, advice):
+    r = _roll({"attribute": 8, "skill": 6, "prayer_bonus": 1, "opponent": {"attribute": 8}}, [7, 1, 6])
+    return {**r, "choices": choices, "advice": advice}
+
+
+CANNED = [
+    {"action": {"do": "accept", "side": "initiator"}, "win": 0.0, "tie": 1.0, "lose": 0.0, "bonus": 0.0,
+     "condition": 0.0, "exact": True, "outcome": {}},
+    {"action": {"do": "tiebreak", "side": "initiator"}, "win": 0.635, "tie": 0.0, "lose": 0.365, "bonus": 0.1,
+     "condition": 0.0, "exact": False, "sampled": 120, "margin": 0.031, "outcome": {}},
+    {"action": {"do": "pray", "dice": [0], "bonus": 1, "side": "initiator"}, "win": 0.41, "tie": 0.0,
+     "lose": 0.59, "bonus": 0.0, "condition": 1.0, "exact": True, "outcome": {}},
+]
+
+
+def test_choices_side_by_side_with_their_odds():
+    """The issue's line: "Tie-break: win 63.5 % · Pray 1 die: win 41 %,
+    Condition 100 % · Accept the tie", the advised one marked, why."""
+    r = _tie_result(CANNED, CANNED[1]["action"])
+    html = ui.render_result(r, {"selected": []})
+    assert html.count('data-act="choice-') == 3
+    assert 'data-advised data-act="choice-1"' in html
+    assert ">Accept the tie</button>" in html and ">Pray 1 die</button>" in html
+    assert "win 63.5 % \u00b13.1 %" in html and "win 41.0 %, Condition 100 %" in html
+    assert "Why: Tie-break: roll again: the best chance to win, 63.5 % against 41.0 % for Pray 1 die" in html
+    assert 'data-act="tiebreak"' not in html  # offered once, among the choices
+    assert 'data-act="advice"' not in html and "\u21bb" not in "".join(_tags(html))
+    assert ui.action_for("choice-2", r, {"selected": []}, {}) == CANNED[2]["action"]
+
+
+def test_why_names_the_condition_when_the_chances_are_equal():
+    same = [dict(CANNED[0], win=0.5, tie=0.0), dict(CANNED[2], win=0.5)]
+    r = _tie_result(same, same[0]["action"])
+    assert "the same chance as Pray 1 die, with less risk of a Condition (0 % against 100 %)" in \
+        ui.render_result(r, {"selected": []})
+
+
+def test_sampled_prayer_odds_say_so():
+    spec = rules.normalize("mirage", {"attribute": 8, "skill": 6})
+    o = dict(rules.odds("mirage", spec), prayer_sampled=120, prayer_margin=0.028)
+    assert "\u00b12.8 %, from 120 sampled rolls each way" in ui.render_odds(spec, {"roll": o}, None)
