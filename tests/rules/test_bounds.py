@@ -280,7 +280,7 @@ def test_milhamah_big_odds_are_sampled_and_say_so():
     """Past the state limit the odds are sampled, seeded by the spec (the
     same answer twice), and say how many plays and the margin (read-only
     here: Milhamah's own tests hold its figures)."""
-    spec = {"shoresh": "אבג", "pool": {"red": 4, "green": 4, "blue": 4}, "rerolls": 3, "rounds": 2}
+    spec = {"shoresh": "אשר", "pool": {"red": 4, "green": 4, "blue": 4}, "rerolls": 3, "rounds": 2}
     o = rules.odds("milhamah", spec)
     assert o["exact"] is False and o["sampled"] >= 500 and 0 < o["margin"] < 0.05
     assert "sampled" in o["note"]
