@@ -114,9 +114,14 @@ STATE_LIMIT = 260_000
 #: its choice list, its memo entries) counted as this many states: over
 #: 300 random specs it costs about as much as weighing that many rerolls.
 DEC_STATES = 32
-#: Turns played out for a whole-turn answer past the limit, and after a
-#: roll when the advice cannot be priced exactly.
-PLAYS = 500
+#: Turns played out for a whole-turn answer past the limit: at least
+#: ``MIN_PLAYS``, then more while the engines have valued fewer than
+#: ``PLAY_STATES`` states (12 dice, X 3, 2 rounds: 2000 turns, 2 800
+#: states; 12 against 12 dice: 600 turns); and after a roll when the
+#: advice cannot be priced exactly, ``SAMPLES`` turns.
+MIN_PLAYS = 500
+MAX_PLAYS = 2000
+PLAY_STATES = 12_000
 SAMPLES = 2000
 #: Memo entries an engine keeps before it starts afresh (bounded memory).
 MEMO_LIMIT = 200_000
@@ -1602,23 +1607,32 @@ def _first_rolls(ctx: _Ctx) -> tuple:
 
 def _prior_played(ctx: _Ctx) -> dict:
     """Past ``STATE_LIMIT``: the odds of the advice as the page gives it
-    (looking ``horizon`` rounds ahead, or the blank dice), priced on
-    ``PLAYS`` turns played out on a seeded stream of their own (nothing
-    chose the play on them: the advice is the engine's, draw by draw); the
-    reaction to each is valued exactly. The margin is that of a
-    proportion (95 %)."""
+    (looking ``horizon`` rounds ahead, or the blank dice), priced on turns
+    played out on a seeded stream of their own (nothing chose the play on
+    them: the advice is the engine's, draw by draw); the reaction to each
+    is valued exactly. ``MIN_PLAYS`` turns, then on by hundreds to
+    ``MAX_PLAYS`` while the engines have valued fewer than ``PLAY_STATES``
+    states (counted, never timed). The margin is that of a proportion (95 %)."""
     rng = random.Random(spec_seed("milhamah", ctx.spec, ["priced", ctx.R]))
     pick = _picker(ctx.md.first_roll())
     pick_o = _picker({(s, a): w for w, s, a in _opp_groups(ctx)}) if ctx.mo is not None else None
     h = ctx.md.horizon(ctx.R)
-    tot = 0
-    for _ in range(PLAYS):
-        si = pick(rng)
-        eng = _engine_for(ctx, pick_o(rng) if pick_o else None)
-        tot += _play(eng, ctx.R, si[0], si[1], True, h, rng)[1]
+    tot = n = 0
+    while n < MIN_PLAYS or (n < MAX_PLAYS and _valued(ctx) < PLAY_STATES):
+        for _ in range(100):
+            si = pick(rng)
+            eng = _engine_for(ctx, pick_o(rng) if pick_o else None)
+            tot += _play(eng, ctx.R, si[0], si[1], True, h, rng)[1]
+        n += 100
     dt = _turn_den(ctx) // SIDES ** (ctx.md.xe * ctx.R)
-    return {"dist": tot, "den": PLAYS * dt, "sampled": PLAYS,
-            "margin": round(1.96 * (0.25 / PLAYS) ** 0.5, 4), "played": True, "h": h}
+    return {"dist": tot, "den": n * dt, "sampled": n,
+            "margin": round(1.96 * (0.25 / n) ** 0.5, 4), "played": True, "h": h}
+
+
+def _valued(ctx: _Ctx) -> int:
+    """States the context's engines hold so far (values, rerolls, outcomes)."""
+    return sum(len(e.t) + len(e.fm) + len(e.pd) + sum(map(len, e.vm.values())) + sum(map(len, e.em.values()))
+               for e in ctx.engines.values())
 
 
 def _play(eng: _Engine, r: int, state: int, agg: int, first: bool, h: int, rng) -> tuple:
