@@ -36,13 +36,17 @@ A last-round reroll is valued once per what the outcome reads of the
 dice kept (``_Ctx.feature``). Values are found first; the distribution
 that breaks exact ties is only computed for the tied choices (packed
 narrow), and the whole turn's distribution is carried forward once, round
-by round, along the chosen play. When valuing every first
-roll exactly is too big (``EXACT_WORK``), the likeliest are valued exactly
-and the rest sampled with a seed from the spec, each sample valued
-exactly; where the advice looks fewer rounds ahead than the turn has
-(``ADVICE_WORK``, ``ROUND_WORK``) the odds are of that advice, played out.
-Sample size and 95 % margin are stated; the work is counted, never timed,
-so the same question always gets the same answer.
+by round, along the chosen play.
+
+**Bounded.** The first roll's figures are always exact (its letter counts,
+a convolution of the designs' faces). The rest is exact while the states
+the programme may value (``_Model.states``, counted from the spec) are
+within ``STATE_LIMIT``; past it the advice looks fewer rounds ahead (the
+blank dice when not one round fits) and the whole turn's odds are that
+advice's turns played out on a seeded stream of their own, each chance
+held at or under an exact upper bound (``_upper``, a relaxed game). Sample
+size and 95 % margin are stated; the work is counted, never timed, so the
+same question always gets the same answer on every device.
 
 API
 - ``odds(spec, result=None, action=None) -> dict``. Before a roll:
@@ -53,7 +57,9 @@ API
   ``colours`` (the colour pairs ranked, each ``pair``, ``meets``,
   ``natural``, ``botch``, played best over ``colours_rounds`` rounds),
   ``colours_rounds``, ``policy``; when sampled also ``sampled`` (how many
-  first rolls), ``margin`` and ``note``. After a roll, ``action`` None (the
+  turns), ``margin``, ``upper`` ({``meets``, ``success``, ``natural``: {``p``,
+  ``clamped``}}: the exact bounds and whether the sample was held to one)
+  and ``note``. After a roll, ``action`` None (the
   side about to act plays best: the initiator while it may reroll, else
   the opponent), ``{"do": "best", "side": s}``, or
   ``{"do": "reroll", "side": s, "dice": [i...]}`` (that reroll, then best
@@ -104,24 +110,29 @@ _PLAIN = OUTCOMES.index("success")
 
 #: States an exact answer may value (``_Model.states``: every dice state
 #: per round, the rerolls it weighs, and the distinct rerolls valued by
-#: their draws). Up to it every figure is exact and the advice looks every
-#: round ahead; past it the advice looks fewer rounds ahead (the blank dice
-#: when not even one round fits) and the whole turn's odds are the
-#: advice's turns played out. Counted from the spec, never timed: the same
-#: on every device. README (Speed) gives the sweep that set it.
+#: their draws and the states those lead to). Up to it every figure is
+#: exact and the advice looks every round ahead; past it the advice looks
+#: fewer rounds ahead (the blank dice when not even one round fits) and the
+#: whole turn's odds are the advice's turns played out. Counted from the
+#: spec, never timed: the same on every device. 260 000 keeps every 3-4
+#: dice spec of 2-4 rounds exact (the largest about 29 000), every 8-dice
+#: one-round spec (X 1-5, at most 256 320) and 12 dice X 3 one round
+#: (179 906); of 336 random 5-12 dice specs the slowest exact one took
+#: 0.17 s of CPU (README, Speed).
 STATE_LIMIT = 260_000
 #: A dice state's own valuation before the last round (its mirror images,
 #: its choice list, its memo entries) counted as this many states: over
 #: 300 random specs it costs about as much as weighing that many rerolls.
 DEC_STATES = 32
 #: Turns played out for a whole-turn answer past the limit: at least
-#: ``MIN_PLAYS``, then more while the engines have valued fewer than
-#: ``PLAY_STATES`` states (12 dice, X 3, 2 rounds: 2000 turns, 2 800
-#: states; 12 against 12 dice: 600 turns); and after a roll when the
-#: advice cannot be priced exactly, ``SAMPLES`` turns.
+#: ``MIN_PLAYS``, then more while the engines have valued, and the turns
+#: have drawn dice into, fewer than ``PLAY_STATES`` states (12 dice, X 3,
+#: 2 rounds: 2000 turns; 12 against 12 dice, or X 12 and 4 rounds: 500 to
+#: 700); and after a roll when the advice cannot be priced exactly,
+#: ``SAMPLES`` turns.
 MIN_PLAYS = 500
 MAX_PLAYS = 2000
-PLAY_STATES = 12_000
+PLAY_STATES = 16_000
 SAMPLES = 2000
 #: Memo entries an engine keeps before it starts afresh (bounded memory).
 MEMO_LIMIT = 200_000
@@ -585,34 +596,38 @@ class _Model:
         (the state after the choice, before the draw: dice kept, dice
         rerolled per type, at most X); the distinct ones of those are
         valued by their draws once each: before the last round every
-        (dice kept, dice rerolled), in the last round every (reading of the
-        dice kept, dice rerolled), at most the readings (letters up to
-        their need, a letter shown, successes) times the rerolls. A dice
+        (dice kept, dice rerolled) and every state its draws lead to, in
+        the last round every (reading of the dice kept, dice rerolled), at
+        most the readings (letters up to their need, a letter shown,
+        successes) times the rerolls. A dice
         state before the last round also counts ``DEC_STATES`` for its own
         valuation (in the last round, states that agree on what the choice
         depends on share it)."""
         if rounds <= 0 or not self.xe:
             return 0
-        dec, chance, moves = self._census()
+        dec, chance, draws, moves = self._census()
         reads = (self.live + 1) * 2
         for n in self.need or []:
             reads *= min(n, self.live) + 1
         last = dec * (1 + moves) + min(chance, reads * moves)
-        return last + (rounds - 1) * (dec * (DEC_STATES + moves) + chance)
+        return last + (rounds - 1) * (dec * (DEC_STATES + moves) + draws)
 
     def _census(self) -> tuple:
-        """(dice states, chance states, rerolls): counted type by type, a
-        polynomial in the dice rerolled (a type with n dice over s slots
-        keeping j of them has C(j + s - 1, s - 1) kept states)."""
+        """(dice states, chance states, the states their draws lead to,
+        rerolls): counted type by type, a polynomial in the dice rerolled
+        (a type with n dice over s slots keeping j of them has
+        C(j + s - 1, s - 1) kept states, and n - j fresh dice
+        C(n - j + s - 1, s - 1) outcomes)."""
         dec = 1
-        chance = [1]
-        moves = [1]
+        chance = draws = moves = [1]
         for n, ids in zip(self.count, self.tslots):
             s = len(ids)
             dec *= comb(n + s - 1, s - 1)
             chance = _times(chance, [comb(n - d + s - 1, s - 1) for d in range(n + 1)])
+            draws = _times(draws, [comb(n - d + s - 1, s - 1) * comb(d + s - 1, s - 1) for d in range(n + 1)])
             moves = _times(moves, [1] * (n + 1))
-        return dec, sum(chance[1:self.xe + 1]), sum(moves[1:self.xe + 1])
+        x = self.xe + 1
+        return dec, sum(chance[1:x]), sum(draws[1:x]), sum(moves[1:x])
 
     def horizon(self, rounds: int) -> int:
         """Rounds the advice looks ahead: all of them while their states
@@ -1314,15 +1329,15 @@ class _Batches:
         return sum(eng.spread(self.ctx.R, items) for eng, items in self.items.values())
 
 
-def _prior(ctx: _Ctx) -> dict:
+def _prior(ctx: _Ctx, limit=None) -> dict:
     """Packed distributions of the final outcome (``dist`` over ``den``) and
     of stopping after the first roll (``dist0`` over ``den0``, always
     exact): the whole turn played best, every first roll valued exactly,
     while its states (``_states``) are within ``STATE_LIMIT``; past it, the
     advice's turns played out on a seeded stream (``_prior_played``)."""
-    if _states(ctx) <= STATE_LIMIT:
+    if _states(ctx) <= (STATE_LIMIT if limit is None else limit):
         return _prior_exact(ctx)
-    pr = _prior_played(ctx)
+    pr = _prior_played(ctx, MAX_PLAYS if limit is None else MIN_PLAYS)
     pr["dist0"], pr["den0"] = _first_exact(ctx)
     return pr
 
@@ -1428,7 +1443,7 @@ def _upper(ctx: _Ctx) -> dict:
         cnt, wilds = md.split(a)
         f = _feature_of(cnt, wilds, need, cap, wc)
         start[f] = start.get(f, 0) + p
-    den = SIDES ** md.live * SIDES ** steps * sum(opp.values())
+    den = SIDES ** md.live * sum(opp.values())
     out = {}
     for name, test in (("meets", _MEET_IDX), ("success", _SUCC_IDX), ("natural", None)):
         tot = 0
@@ -1439,7 +1454,7 @@ def _upper(ctx: _Ctx) -> dict:
                 tables[term] = _relaxed_value(list(term), nxt, ws, steps)
             v = tables[term]
             tot += pm * sum(p * v[index[f]] for f, p in start.items())
-        out[name] = tot / den
+        out[name] = min(1.0, tot / den * (1 + 1e-12))
     return out
 
 
@@ -1476,9 +1491,14 @@ def _relaxed_terminal(spec: dict, reward: str, f: tuple, need: list, test, m) ->
 
 def _relaxed_value(v: list, nxt: list, ws: list, steps: int) -> list:
     """The relaxed game's best value from every reading with ``steps``
-    fresh dice to come (integers over 12^steps)."""
+    fresh dice to come (floats, each step rounded up by a relative 1e-12
+    so that the bound stays a bound)."""
+    laws = [[(c, w / SIDES) for c, w in enumerate(wt) if w] for wt in ws]
+    rows = [[[(row[c], p) for c, p in law] for law in laws] for row in nxt]
+    v = [float(x) for x in v]
+    up = 1 + 1e-12
     for _ in range(steps):
-        v = [max(sum(w * v[j] for w, j in zip(wt, row) if w) for wt in ws) for row in nxt]
+        v = [min(1.0, max(sum(p * v[j] for j, p in law) for law in row) * up) for row in rows]
     return v
 
 
@@ -1605,24 +1625,32 @@ def _first_rolls(ctx: _Ctx) -> tuple:
     return pairs(), total
 
 
-def _prior_played(ctx: _Ctx) -> dict:
+def _prior_played(ctx: _Ctx, most: int = MAX_PLAYS) -> dict:
     """Past ``STATE_LIMIT``: the odds of the advice as the page gives it
     (looking ``horizon`` rounds ahead, or the blank dice), priced on turns
     played out on a seeded stream of their own (nothing chose the play on
     them: the advice is the engine's, draw by draw); the reaction to each
     is valued exactly. ``MIN_PLAYS`` turns, then on by hundreds to
-    ``MAX_PLAYS`` while the engines have valued fewer than ``PLAY_STATES``
-    states (counted, never timed). The margin is that of a proportion (95 %)."""
+    ``most`` while the engines have valued, and the turns have drawn
+    dice into, fewer than ``PLAY_STATES`` states (counted, never timed).
+    The margin is that of a proportion (95 %)."""
     rng = random.Random(spec_seed("milhamah", ctx.spec, ["priced", ctx.R]))
-    pick = _picker(ctx.md.first_roll())
+    md = ctx.md
+    every = (md.live, 0, 0, sum(n * u for n, u in zip(md.count, md.tunit)))
+
+    def pick(rng):  # the first roll, die by die
+        return _reroll(md, 0, 0, every, rng)
+
     pick_o = _picker({(s, a): w for w, s, a in _opp_groups(ctx)}) if ctx.mo is not None else None
     h = ctx.md.horizon(ctx.R)
-    tot = n = 0
-    while n < MIN_PLAYS or (n < MAX_PLAYS and _valued(ctx) < PLAY_STATES):
+    tot = n = drawn = 0
+    while n < MIN_PLAYS or (n < most and _valued(ctx) + drawn < PLAY_STATES):
         for _ in range(100):
             si = pick(rng)
             eng = _engine_for(ctx, pick_o(rng) if pick_o else None)
-            tot += _play(eng, ctx.R, si[0], si[1], True, h, rng)[1]
+            _score, dist, k = _play(eng, ctx.R, si[0], si[1], True, h, rng)
+            tot += dist
+            drawn += k
         n += 100
     dt = _turn_den(ctx) // SIDES ** (ctx.md.xe * ctx.R)
     return {"dist": tot, "den": n * dt, "sampled": n,
@@ -1637,16 +1665,18 @@ def _valued(ctx: _Ctx) -> int:
 
 def _play(eng: _Engine, r: int, state: int, agg: int, first: bool, h: int, rng) -> tuple:
     """One turn played out by the advice (looking ``h`` rounds ahead):
-    the terminal's (score, dist) of the final dice."""
+    the terminal's (score, dist) of the final dice, and the dice drawn."""
     md = eng.md
+    drawn = 0
     while r > 0:
         choice = eng.decide(r, state, agg, first, h)
         if choice is None:
             break
         state, agg = _reroll(md, state, agg, choice, rng)
+        drawn += choice[0]
         first = False
         r -= 1
-    return eng.term(agg, first)
+    return eng.term(agg, first) + (drawn,)
 
 
 def _reroll(md: _Model, state: int, agg: int, choice: tuple, rng) -> tuple:
@@ -2054,11 +2084,12 @@ _ODDS_CACHE: dict = {}
 _RANKING_CACHE: dict = {}
 
 
-def _whole(spec: dict) -> dict:
+def _whole(spec: dict, limit=None) -> dict:
     """The prior of one spec on a fresh context (so the same question gets
     the same answer), then kept for the advice after a roll. An exact
     prior is shared by every spec with the same ``_signature`` (e.g. two
-    colour pairs whose dice look alike to this shoresh)."""
+    colour pairs whose dice look alike to this shoresh). ``limit``: the
+    states it may value exactly (None: ``STATE_LIMIT``)."""
     ctx = _Ctx(spec)
     key = json.dumps(spec, sort_keys=True, ensure_ascii=False)
     if len(_CTX_CACHE) >= 16:
@@ -2068,7 +2099,7 @@ def _whole(spec: dict) -> dict:
     hit = _PRIOR_CACHE.get(sig)
     if hit is not None:
         return dict(hit)
-    pr = _prior(ctx)
+    pr = _prior(ctx, limit)
     if pr["sampled"]:
         pr["upper"] = _upper(ctx)
     pr["final"] = _decode(ctx, pr["dist"], pr["den"])
@@ -2221,12 +2252,23 @@ def _pair_specs(spec: dict) -> list:
     return [(a, b, s2) for a, b, s2, _d in out]
 
 
+#: States each colour pair's prior may value exactly in the ranking (three
+#: pairs share ``STATE_LIMIT``); past it the pair is sampled like a whole
+#: turn (``MIN_PLAYS`` turns), its row says so (``exact``, ``margin``) and
+#: is held under its bound.
+PAIR_LIMIT = STATE_LIMIT // 3
+
+
 def _rank_pairs(spec: dict, own) -> list:
     rows = []
     for a, b, s2 in _pair_specs(spec):
-        pr = own if own is not None and s2 == spec else _whole(s2)
+        pr = own if own is not None and s2 == spec else _whole(s2, PAIR_LIMIT)
         f = pr["final"]
-        rows.append({"pair": [a, b], "meets": f["meets"], "natural": f["natural"],
-                     "botch": f["outcome"]["botch"]})
+        row = {"pair": [a, b], "meets": f["meets"], "natural": f["natural"], "botch": f["outcome"]["botch"],
+               "exact": "margin" not in pr}
+        if "margin" in pr:
+            row.update({"meets": min(f["meets"], pr["upper"]["meets"]),
+                        "natural": min(f["natural"], pr["upper"]["natural"]), "margin": pr["margin"]})
+        rows.append(row)
     rows.sort(key=lambda r: -round(r["meets"], 12))
     return rows
