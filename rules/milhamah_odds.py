@@ -1407,7 +1407,7 @@ def _first_exact(ctx: _Ctx) -> tuple:
     return out, total * SIDES ** n_o * dt
 
 
-def _upper(ctx: _Ctx) -> dict:
+def _upper(ctx: _Ctx, aggs=None, rounds=None, opp=None) -> dict:
     """Exact upper bounds of P(meet), P(success or better) and P(natural)
     under ANY play of the turn, from a relaxed game that every real play
     can copy: a rerolled die keeps its old face too (the new face is added:
@@ -1418,32 +1418,28 @@ def _upper(ctx: _Ctx) -> dict:
     only rerolls blank dice: its successes never fall). Each count is
     capped where the outcome stops reading it, so the relaxed game is a
     small exact programme over (letters up to their need, a letter shown,
-    successes up to the bar + 1)."""
+    successes up to the bar + 1). After a roll: from the dice as they lie
+    (``aggs`` {agg: 1}), ``rounds`` left, the opponent's successes now
+    (``opp`` {m: 1})."""
     md, spec = ctx.md, ctx.spec
     k, need, wc = md.k, ctx.need, ctx.wc
     reward = ctx.reward()
-    every = sum(n * u for n, u in zip(md.count, md.tunit))
-    if ctx.mo is None:
-        opp = {None: 1}
-    else:
-        mo = ctx.mo
-        opp = {}
-        for _s, a, p in mo.draws(sum(n * u for n, u in zip(mo.count, mo.tunit)), False):
-            m = mo.split(a)[0][0]
-            opp[m] = opp.get(m, 0) + p
+    opp = opp or _opp_successes(ctx)
     cap = max(M._needed(spec, spec["difficulty"] if m is None else m)[0] for m in opp) + 1
     feats = list(_feature_space(need, cap))
     index = {f: i for i, f in enumerate(feats)}
     nxt = [[index[_feature_add(f, c, k, need, cap, wc)] for c in range(k + 2)] for f in feats]
     # a design whose every counting face count is at least another's is never worse to add
     ws = [w for t, w in enumerate(md.weights) if not md.dom[t]]
-    steps = md.xe * ctx.R
+    steps = md.xe * (ctx.R if rounds is None else rounds)
+    if aggs is None:
+        aggs = {a: p for _s, a, p in md.draws(sum(n * u for n, u in zip(md.count, md.tunit)), False)}
     start: dict = {}
-    for _s, a, p in md.draws(every, False):
+    for a, p in aggs.items():
         cnt, wilds = md.split(a)
         f = _feature_of(cnt, wilds, need, cap, wc)
         start[f] = start.get(f, 0) + p
-    den = SIDES ** md.live * sum(opp.values())
+    den = sum(aggs.values()) * sum(opp.values())
     out = {}
     for name, test in (("meets", _MEET_IDX), ("success", _SUCC_IDX), ("natural", None)):
         tot = 0
@@ -1455,6 +1451,18 @@ def _upper(ctx: _Ctx) -> dict:
             v = tables[term]
             tot += pm * sum(p * v[index[f]] for f, p in start.items())
         out[name] = min(1.0, tot / den * (1 + 1e-12))
+    return out
+
+
+def _opp_successes(ctx: _Ctx) -> dict:
+    """{the opponent's successes: weight} of its first roll ({None: 1} unopposed)."""
+    if ctx.mo is None:
+        return {None: 1}
+    mo = ctx.mo
+    out: dict = {}
+    for _s, a, p in mo.draws(sum(n * u for n, u in zip(mo.count, mo.tunit)), False):
+        m = mo.split(a)[0][0]
+        out[m] = out.get(m, 0) + p
     return out
 
 
@@ -1986,13 +1994,25 @@ def _odds_initiator(ctx: _Ctx, st: dict, dice) -> dict:
     out.update({"dice": adv["dice"] if dice is None else dice, "exact": not n, "why": adv["why"],
                 "_ahead": h if h < r else None})
     if n:
-        out.update({"sampled": n, "margin": round(1.96 * (0.25 / n) ** 0.5, 4)})
+        upper = _upper_now(ctx, st, a, r)
+        out.update({"sampled": n, "margin": round(1.96 * (0.25 / n) ** 0.5, 4), "upper": _clamp(out, upper, "meets")})
     if dice is not None:
         bd, bden, _n = _priced(eng, r, s, a, first, best_choice, h, seed)
         best = _summary_of(ctx, bd, bden)
+        if _n:
+            _clamp(best, _upper_now(ctx, st, a, r), "meets")
         out["best"] = {"dice": adv["dice"], "meets": best["meets"], "success": best["success"],
                        "natural": best["natural"], "why": adv["why"]}
     return out
+
+
+def _upper_now(ctx: _Ctx, st: dict, agg: int, r: int) -> dict:
+    """The exact bounds (``_upper``) from the initiator's dice as they lie,
+    ``r`` rounds left, against the opponent's successes as they lie."""
+    opp = None
+    if ctx.mo is not None:
+        opp = {ctx.mo.split(ctx.mo.of_faces(st["sides"]["opponent"]["faces"])[1])[0][0]: 1}
+    return _upper(ctx, {agg: 1}, r, opp)
 
 
 def _odds_opponent(ctx: _Ctx, st: dict, dice) -> dict:
@@ -2182,7 +2202,7 @@ def _odds_before(spec: dict) -> dict:
     return out
 
 
-def _clamp(out: dict, upper: dict) -> dict:
+def _clamp(out: dict, upper: dict, meets: str = "meets_final") -> dict:
     """Hold sampled figures at or below their exact upper bounds
     (``_upper``): a chance to meet above its bound moves the excess of the
     outcomes that meet to failure, one to succeed above its bound moves it
@@ -2196,7 +2216,7 @@ def _clamp(out: dict, upper: dict) -> dict:
             for o in kept:
                 out["outcome"][to] += out["outcome"][o] * (1 - f)
                 out["outcome"][o] *= f
-    out["meets_final"] = sum(out["outcome"][o] for o in MEETS)
+    out[meets] = sum(out["outcome"][o] for o in MEETS)
     out["success"] = sum(out["outcome"][o] for o in _SUCCEEDS)
     bit["natural"] = out["natural"] > upper["natural"]
     out["natural"] = min(out["natural"], upper["natural"])
