@@ -190,7 +190,7 @@ MILHAMAH_HEAVY = {
     "8 dice, X 5, 1 round (a big exact one)": {"shoresh": "אשר", "rerolls": 5},
     "4 dice, X 3, 3 rounds (issue 21)": {"shoresh": "דצמש", "pool": {"red": 1, "blue": 3}, "rerolls": 3,
                                           "rounds": 3, "difficulty": 1},
-    "7 dice, X 6, 2 rounds (slowest exact in the sweep)": {
+    "7 dice, X 6, 2 rounds, 2 colours ranked": {
         "shoresh": "טלשס", "pool": {"green": 4, "blue": 3}, "rerolls": 6, "rounds": 2, "difficulty": 3},
     "12 dice, X 3, 1 round": {"shoresh": "אשר", "pool": {"red": 4, "green": 4, "blue": 4}, "difficulty": 3},
     "12 dice, X 3, 2 rounds": {"shoresh": "אשר", "pool": {"red": 4, "green": 4, "blue": 4}, "rounds": 2,
