@@ -38,13 +38,17 @@ A last-round reroll is valued once per what the outcome reads of the
 dice kept (``_Ctx.feature``). Values are found first; the distribution
 that breaks exact ties is only computed for the tied choices (packed
 narrow), and the whole turn's distribution is carried forward once, round
-by round, along the chosen play. When valuing every first
-roll exactly is too big (``EXACT_WORK``), the likeliest are valued exactly
-and the rest sampled with a seed from the spec, each sample valued
-exactly; where the advice looks fewer rounds ahead than the turn has
-(``ADVICE_WORK``, ``ROUND_WORK``) the odds are of that advice, played out.
-Sample size and 95 % margin are stated; the work is counted, never timed,
-so the same question always gets the same answer.
+by round, along the chosen play.
+
+**Bounded.** The first roll's figures are always exact (its letter counts,
+a convolution of the designs' faces). The rest is exact while the states
+the programme may value (``_Model.states``, counted from the spec) are
+within ``STATE_LIMIT``; past it the advice looks fewer rounds ahead (the
+blank dice when not one round fits) and the whole turn's odds are that
+advice's turns played out on a seeded stream of their own, each chance
+held at or under an exact upper bound (``_upper``, a relaxed game). Sample
+size and 95 % margin are stated; the work is counted, never timed, so the
+same question always gets the same answer on every device.
 
 API
 - ``odds(spec, result=None, action=None) -> dict``. Before a roll:
@@ -55,7 +59,9 @@ API
   ``colours`` (the colour pairs ranked, each ``pair``, ``meets``,
   ``natural``, ``botch``, played best over ``colours_rounds`` rounds),
   ``colours_rounds``, ``policy``; when sampled also ``sampled`` (how many
-  first rolls), ``margin`` and ``note``. After a roll, ``action`` None (the
+  turns), ``margin``, ``upper`` ({``meets``, ``success``, ``natural``: {``p``,
+  ``clamped``}}: the exact bounds and whether the sample was held to one)
+  and ``note``. After a roll, ``action`` None (the
   side about to act plays best: the initiator while it may reroll, else
   the opponent), ``{"do": "best", "side": s}``, or
   ``{"do": "reroll", "side": s, "dice": [i...]}`` (that reroll, then best
@@ -105,26 +111,32 @@ _CRIT = OUTCOMES.index("critical_success")
 _NATS = OUTCOMES.index("natural_success")
 _PLAIN = OUTCOMES.index("success")
 
-#: Work (memo misses weighted by their loops) the exact part of a whole-turn
-#: answer may take: the likeliest first rolls are valued exactly until it is
-#: spent, the rest sampled. 30 000 keeps every one of 60 random 8-dice,
-#: one-round specs (X 1 to 5) wholly exact (the largest took 29 300, the
-#: default 8 200), and 12 dice with 2 rounds exact over about 70 % of the
-#: chance (95 % margin 2 to 3 points) in about 90 ms under CPython.
-EXACT_WORK = 30_000
-#: Work the sampled rest may take, and its sample sizes.
-SAMPLE_WORK = 20_000
-#: Work counted for each sampled turn and round (bounds the plain plays).
-PLAY_WORK = 30
-SAMPLES = 2000
-MIN_SAMPLES = 60
-#: Turns played out at least, when the advice cannot see the whole turn.
+#: States an exact answer may value (``_Model.states``: every dice state
+#: per round, the rerolls it weighs, and the distinct rerolls valued by
+#: their draws and the states those lead to). Up to it every figure is
+#: exact and the advice looks every round ahead; past it the advice looks
+#: fewer rounds ahead (the blank dice when not even one round fits) and the
+#: whole turn's odds are the advice's turns played out. Counted from the
+#: spec, never timed: the same on every device. 260 000 keeps every 3-4
+#: dice spec of 2-4 rounds exact (the largest about 29 000), every 8-dice
+#: one-round spec (X 1-5, at most 256 320) and 12 dice X 3 one round
+#: (179 906); of 336 random 5-12 dice specs the slowest exact one took
+#: 0.17 s of CPU (README, Speed).
+STATE_LIMIT = 260_000
+#: A dice state's own valuation before the last round (its mirror images,
+#: its choice list, its memo entries) counted as this many states: over
+#: 300 random specs it costs about as much as weighing that many rerolls.
+DEC_STATES = 32
+#: Turns played out for a whole-turn answer past the limit: at least
+#: ``MIN_PLAYS``, then more while the engines have valued, and the turns
+#: have drawn dice into, fewer than ``PLAY_STATES`` states (12 dice, X 3,
+#: 2 rounds: 2000 turns; 12 against 12 dice, or X 12 and 4 rounds: 500 to
+#: 700); and after a roll when the advice cannot be priced exactly,
+#: ``SAMPLES`` turns.
 MIN_PLAYS = 500
-#: Static work estimates (``_Model.work_per_state``) past which the advice
-#: looks fewer rounds ahead, or (past ``ROUND_WORK`` for one round) takes
-#: the blank dice without searching; the odds say so.
-ADVICE_WORK = 1_000_000
-ROUND_WORK = 150_000
+MAX_PLAYS = 2000
+PLAY_STATES = 16_000
+SAMPLES = 2000
 #: Memo entries an engine keeps before it starts afresh (bounded memory).
 MEMO_LIMIT = 200_000
 
@@ -224,6 +236,15 @@ def _multinomials(count: int, weights: list) -> list:
     return out
 
 
+def _times(p: list, q: list) -> list:
+    """The product of two polynomials (coefficient lists)."""
+    out = [0] * (len(p) + len(q) - 1)
+    for i, a in enumerate(p):
+        for j, b in enumerate(q):
+            out[i + j] += a * b
+    return out
+
+
 class _Model:
     """A side's dice as types and categories. Category j < k is a letter
     of the shoresh (for the reactor, k = 1: any letter of its shoresh, since
@@ -273,6 +294,9 @@ class _Model:
         self._slots()
         self._dominance()
         self._draws: dict = {}
+        #: the letters' needs (``_model``; None for the reactor, which
+        #: counts any letter of its shoresh)
+        self.need = None
         #: slot permutations that mirror the dice (``set_mirrors``, by the
         #: context, which knows the letters' needs)
         self.set_mirrors([])
@@ -567,29 +591,54 @@ class _Model:
         self._prefix_memo[key] = new
         return new
 
-    def work_per_state(self, rounds: int) -> int:
-        """A static estimate of the work of one state's exact play over
-        ``rounds`` rounds: the choices (multisets of X types) times their
-        outcomes in the last round, times choices and outcomes by state for
-        each round before it. It depends on the spec alone, so the advice
-        of a state never depends on what earlier calls left in a cache."""
+    def states(self, rounds: int) -> int:
+        """How many states the exact programme may value over ``rounds``
+        rounds (an upper bound, from the dice alone: the same on every
+        device, whatever earlier questions left in a cache). Per round,
+        every dice state (live dice per slot) and every reroll it weighs
+        (the state after the choice, before the draw: dice kept, dice
+        rerolled per type, at most X); the distinct ones of those are
+        valued by their draws once each: before the last round every
+        (dice kept, dice rerolled) and every state its draws lead to, in
+        the last round every (reading of the dice kept, dice rerolled), at
+        most the readings (letters up to their need, a letter shown,
+        successes) times the rerolls. A dice
+        state before the last round also counts ``DEC_STATES`` for its own
+        valuation (in the last round, states that agree on what the choice
+        depends on share it)."""
         if rounds <= 0 or not self.xe:
-            return 1
-        choices = comb(max(1, self.ntypes) + self.xe - 1, self.xe)
-        last = comb(self.xe + self.k + 1, self.k + 1)
-        widest = max((len(ids) for ids in self.tslots), default=1)
-        full = comb(self.xe + widest - 1, widest - 1)
-        return choices * last * (choices * full) ** (rounds - 1)
+            return 0
+        dec, chance, draws, moves = self._census()
+        reads = (self.live + 1) * 2
+        for n in self.need or []:
+            reads *= min(n, self.live) + 1
+        last = dec * (1 + moves) + min(chance, reads * moves)
+        return last + (rounds - 1) * (dec * (DEC_STATES + moves) + draws)
+
+    def _census(self) -> tuple:
+        """(dice states, chance states, the states their draws lead to,
+        rerolls): counted type by type, a polynomial in the dice rerolled
+        (a type with n dice over s slots keeping j of them has
+        C(j + s - 1, s - 1) kept states, and n - j fresh dice
+        C(n - j + s - 1, s - 1) outcomes)."""
+        dec = 1
+        chance = draws = moves = [1]
+        for n, ids in zip(self.count, self.tslots):
+            s = len(ids)
+            dec *= comb(n + s - 1, s - 1)
+            chance = _times(chance, [comb(n - d + s - 1, s - 1) for d in range(n + 1)])
+            draws = _times(draws, [comb(n - d + s - 1, s - 1) * comb(d + s - 1, s - 1) for d in range(n + 1)])
+            moves = _times(moves, [1] * (n + 1))
+        x = self.xe + 1
+        return dec, sum(chance[1:x]), sum(draws[1:x]), sum(moves[1:x])
 
     def horizon(self, rounds: int) -> int:
-        """Rounds the advice looks ahead: all of them unless that is past
-        ``ADVICE_WORK``, then fewer; 0 when even the round at hand is past
-        ``ROUND_WORK`` (then the advice is ``heuristic``)."""
+        """Rounds the advice looks ahead: all of them while their states
+        (``states``) are within ``STATE_LIMIT``, else fewer; 0 when even
+        the round at hand is past it (then the advice is ``heuristic``)."""
         h = max(0, rounds)
-        while h > 1 and self.work_per_state(h) > ADVICE_WORK:
+        while h > 0 and self.states(h) > STATE_LIMIT:
             h -= 1
-        if h == 1 and self.work_per_state(1) > ROUND_WORK:
-            h = 0
         return h
 
     def heuristic(self, counts: list):
@@ -1229,6 +1278,7 @@ def _model(designs: list, letters: list, wild: bool, x: int, need=None) -> _Mode
             _MODEL_CACHE.clear()
         md = _MODEL_CACHE[key] = _Model(designs, letters, wild, x)
         if need is not None:
+            md.need = list(need)
             md.set_mirrors(_mirrors(md, need))
     return md
 
@@ -1296,23 +1346,200 @@ class _Batches:
         return sum(eng.spread(self.ctx.R, items) for eng, items in self.items.values())
 
 
-def _prior(ctx: _Ctx) -> dict:
+def _prior(ctx: _Ctx, limit=None) -> dict:
     """Packed distributions of the final outcome (``dist`` over ``den``) and
-    of stopping after the first roll (``dist0`` over ``den0``), best play:
-    exact over the likeliest first rolls until ``EXACT_WORK``, the rest
-    sampled (``_prior_mixed``); played out when the advice cannot see the
-    whole turn (``_prior_played``)."""
-    if ctx.md.horizon(ctx.R) < ctx.R or (ctx.mo is not None and ctx.mo.horizon(ctx.Ro) < ctx.Ro):
-        return _prior_played(ctx)
-    try:
-        return _prior_mixed(ctx, EXACT_WORK)
-    finally:
-        ctx.budget.left = None
+    of stopping after the first roll (``dist0`` over ``den0``, always
+    exact): the whole turn played best, every first roll valued exactly,
+    while its states (``_states``) are within ``STATE_LIMIT``; past it, the
+    advice's turns played out on a seeded stream (``_prior_played``)."""
+    if _states(ctx) <= (STATE_LIMIT if limit is None else limit):
+        return _prior_exact(ctx)
+    pr = _prior_played(ctx, MAX_PLAYS if limit is None else MIN_PLAYS)
+    pr["dist0"], pr["den0"] = _first_exact(ctx)
+    return pr
+
+
+def _states(ctx: _Ctx) -> int:
+    """The states an exact answer for the whole turn may value
+    (``_Model.states``): the initiator's once per class of the opponent's
+    first roll (one engine each), and the reactor's once per reading of
+    the initiator's final dice (one engine each)."""
+    n = ctx.md.states(ctx.R)
+    if ctx.mo is None:
+        return n
+    resps = {resp for resp, _s, _n in _readings(ctx)}
+    return n * len(_opp_groups(ctx)) + ctx.mo.states(ctx.Ro) * len(resps)
+
+
+def _readings(ctx: _Ctx) -> dict:
+    """Opposed: {(outcome against each count of opposing successes,
+    successes, natural): weight} of the initiator's first roll, with the
+    first-roll bonus (every agg a final roll can have is among them)."""
+    hit = getattr(ctx, "_reads", None)
+    if hit is not None:
+        return hit
+    md, spec, reward = ctx.md, ctx.spec, ctx.reward()
+    every = sum(n * u for n, u in zip(md.count, md.tunit))
+    reads: dict = {}
+    for _s, a, p in md.draws(every, False):
+        matches, succ, natural = ctx.read(a)
+        resp = tuple(_outcome(spec, reward, matches, succ, natural, natural, mo) for mo in range(ctx.mo.live + 1))
+        key = (resp, succ, natural)
+        reads[key] = reads.get(key, 0) + p
+    ctx._reads = reads
+    return reads
+
+
+def _first_exact(ctx: _Ctx) -> tuple:
+    """(packed distribution, denominator) of the initiator stopping after
+    its first roll, exact whatever the spec: the first roll needs no play,
+    so its letter counts (``draws`` by agg, a convolution of the dice
+    designs' face counts) are read by the outcome rule; opposed, each
+    reading meets the opponent's first roll, class by class, and its best
+    reaction (the same reactor as the whole turn's)."""
+    md = ctx.md
+    every = sum(n * u for n, u in zip(md.count, md.tunit))
+    mine = md.draws(every, False)
+    total = SIDES ** md.live
+    if ctx.mo is None:
+        eng = ctx.solo()
+        return sum(p * eng.term(a, True)[1] for _s, a, p in mine), total
+    F = ctx.F
+    n_o = ctx.mo.live
+    reads = _readings(ctx)
+    dt = SIDES ** (ctx.mo.xe * ctx.Ro)
+    h_o = ctx.mo.horizon(ctx.Ro)
+    mask = (1 << F) - 1
+    out = 0
+    for w, so, ao in _opp_groups(ctx):
+        for (resp, succ, natural), p in reads.items():
+            if len(set(resp)) == 1:
+                out += w * p * dt << (F * _field(succ, resp[0], natural))
+                continue
+            d = ctx.reactor(resp).policy_dist(ctx.Ro, so, ao, False, h_o)
+            for mo in range(n_o + 1):
+                x = (d >> (F * mo)) & mask
+                if x:
+                    out += w * p * x << (F * _field(succ, resp[mo], natural))
+    return out, total * SIDES ** n_o * dt
+
+
+def _upper(ctx: _Ctx, aggs=None, rounds=None, opp=None) -> dict:
+    """Exact upper bounds of P(meet), P(success or better) and P(natural)
+    under ANY play of the turn, from a relaxed game that every real play
+    can copy: a rerolled die keeps its old face too (the new face is added:
+    every count the outcome reads only grows), the first-roll bonus counts
+    for any final natural, the X·rounds fresh dice come one at a time, each
+    of any live design (undominated ones suffice) chosen after seeing the
+    last, and, opposed, the opponent stands on its first roll (its reaction
+    only rerolls blank dice: its successes never fall). Each count is
+    capped where the outcome stops reading it, so the relaxed game is a
+    small exact programme over (letters up to their need, a letter shown,
+    successes up to the bar + 1). After a roll: from the dice as they lie
+    (``aggs`` {agg: 1}), ``rounds`` left, the opponent's successes now
+    (``opp`` {m: 1})."""
+    md, spec = ctx.md, ctx.spec
+    k, need, wc = md.k, ctx.need, ctx.wc
+    reward = ctx.reward()
+    opp = opp or _opp_successes(ctx)
+    cap = max(M._needed(spec, spec["difficulty"] if m is None else m)[0] for m in opp) + 1
+    feats = list(_feature_space(need, cap))
+    index = {f: i for i, f in enumerate(feats)}
+    nxt = [[index[_feature_add(f, c, k, need, cap, wc)] for c in range(k + 2)] for f in feats]
+    # a design whose every counting face count is at least another's is never worse to add
+    ws = [w for t, w in enumerate(md.weights) if not md.dom[t]]
+    steps = md.xe * (ctx.R if rounds is None else rounds)
+    if aggs is None:
+        aggs = {a: p for _s, a, p in md.draws(sum(n * u for n, u in zip(md.count, md.tunit)), False)}
+    start: dict = {}
+    for a, p in aggs.items():
+        cnt, wilds = md.split(a)
+        f = _feature_of(cnt, wilds, need, cap, wc)
+        start[f] = start.get(f, 0) + p
+    den = sum(aggs.values()) * sum(opp.values())
+    out = {}
+    for name, test in (("meets", _MEET_IDX), ("success", _SUCC_IDX), ("natural", None)):
+        tot = 0
+        tables: dict = {}
+        for m, pm in opp.items():
+            term = tuple(_relaxed_terminal(spec, reward, f, need, test, m) for f in feats)
+            if term not in tables:
+                tables[term] = _relaxed_value(list(term), nxt, ws, steps)
+            v = tables[term]
+            tot += pm * sum(p * v[index[f]] for f, p in start.items())
+        out[name] = min(1.0, tot / den * (1 + 1e-12))
+    return out
+
+
+def _opp_successes(ctx: _Ctx) -> dict:
+    """{the opponent's successes: weight} of its first roll ({None: 1} unopposed)."""
+    if ctx.mo is None:
+        return {None: 1}
+    mo = ctx.mo
+    out: dict = {}
+    for _s, a, p in mo.draws(sum(n * u for n, u in zip(mo.count, mo.tunit)), False):
+        m = mo.split(a)[0][0]
+        out[m] = out.get(m, 0) + p
+    return out
+
+
+def _feature_space(need: list, cap: int):
+    """Every capped reading: letters up to their need, a letter shown, successes up to ``cap``."""
+    ranges = [range(n + 1) for n in need] + [range(2), range(cap + 1)]
+    out = [()]
+    for r in ranges:
+        out = [f + (x,) for f in out for x in r]
+    return out
+
+
+def _feature_of(cnt: list, wilds: int, need: list, cap: int, wc: bool) -> tuple:
+    m = sum(cnt)
+    return tuple(min(c, n) for c, n in zip(cnt, need)) + (min(m, 1), min(m + wilds * wc, cap))
+
+
+def _feature_add(f: tuple, c: int, k: int, need: list, cap: int, wc: bool) -> tuple:
+    """A capped reading with one more die of category c (a letter, the wild or neither)."""
+    if c < k:
+        f = f[:c] + (min(f[c] + 1, need[c]),) + f[c + 1:k] + (1, min(f[k + 1] + 1, cap))
+    elif c == k and wc:
+        f = f[:k + 1] + (min(f[k + 1] + 1, cap),)
+    return f
+
+
+def _relaxed_terminal(spec: dict, reward: str, f: tuple, need: list, test, m) -> int:
+    k = len(need)
+    natural = all(x >= n for x, n in zip(f[:k], need))
+    if test is None:
+        return int(natural)
+    return int(_outcome(spec, reward, f[k], f[k + 1], natural, True, m) in test)
+
+
+def _relaxed_value(v: list, nxt: list, ws: list, steps: int) -> list:
+    """The relaxed game's best value from every reading with ``steps``
+    fresh dice to come (floats, each step rounded up by a relative 1e-12
+    so that the bound stays a bound)."""
+    laws = [[(c, w / SIDES) for c, w in enumerate(wt) if w] for wt in ws]
+    rows = [[[(row[c], p) for c, p in law] for law in laws] for row in nxt]
+    v = [float(x) for x in v]
+    up = 1 + 1e-12
+    for _ in range(steps):
+        v = [min(1.0, max(sum(p * v[j] for j, p in law) for law in row) * up) for row in rows]
+    return v
 
 
 def _prior_exact(ctx: _Ctx) -> dict:
-    """Every first roll valued exactly, whatever the work."""
-    return _prior_mixed(ctx, None)
+    """Every first roll valued exactly (the likeliest first, mirror images
+    merged), whatever the work; their distributions summed at the end."""
+    den1 = _turn_den(ctx)
+    items, total = _first_rolls(ctx)
+    tot0 = 0
+    batches = _Batches(ctx)
+    for w, si, so in items:
+        eng = batches.add(w, si, so)
+        tot0 += w * eng.term(si[1], True)[1]
+    scale0 = SIDES ** (ctx.md.xe * ctx.R)
+    return {"dist": batches.spread(), "den": total * den1, "dist0": tot0, "den0": total * den1 // scale0,
+            "sampled": 0}
 
 
 def _turn_den(ctx: _Ctx) -> int:
@@ -1423,118 +1650,58 @@ def _first_rolls(ctx: _Ctx) -> tuple:
     return pairs(), total
 
 
-def _prior_mixed(ctx: _Ctx, work) -> dict:
-    """The likeliest first rolls valued exactly until ``work`` (counted,
-    never timed: the same question gets the same answer; None: all of
-    them); then, if any are left, a seeded sample of the rest, each valued
-    exactly, weighted by the mass left. The margin is 1.96 standard errors
-    of the largest of P(meet), P(success), P(natural) on the sample, times
-    the share of the rolls it stands for."""
-    budget = ctx.budget
-    budget.left, budget.hard = work, False
-    den1 = _turn_den(ctx)
-    items, total = _first_rolls(ctx)
-    tot0 = mass = 0
-    done = set()
-    batches = _Batches(ctx)
-    for w, si, so in items:
-        if budget.left is not None and budget.left <= 0:
-            break
-        eng = batches.add(w, si, so)
-        tot0 += w * eng.term(si[1], True)[1]
-        mass += w
-        done.add((si, so))
-    tot = batches.spread()
-    scale0 = SIDES ** (ctx.md.xe * ctx.R)
-    if mass == total:
-        return {"dist": tot, "den": total * den1, "dist0": tot0, "den0": total * den1 // scale0,
-                "sampled": 0}
-    tail = _tail(ctx, done)
-    n = tail["n"]
-    left = total - mass
-    if not n:
-        # a tail too thin to hit in the draws allowed: the exact part stands
-        # for all, and the tail counts as wholly uncertain
-        return {"dist": tot, "den": mass * den1, "dist0": tot0, "den0": mass * den1 // scale0,
-                "sampled": 0, "margin": round(left / total, 4) + 0.0001, "exact_share": mass / total}
-    return {"dist": tot * n + left * tail["dist"], "den": total * den1 * n,
-            "dist0": tot0 * n + left * tail["dist0"], "den0": total * den1 // scale0 * n,
-            "sampled": n, "margin": round(left / total * tail["margin"], 4),
-            "exact_share": mass / total}
+def _prior_played(ctx: _Ctx, most: int = MAX_PLAYS) -> dict:
+    """Past ``STATE_LIMIT``: the odds of the advice as the page gives it
+    (looking ``horizon`` rounds ahead, or the blank dice), priced on turns
+    played out on a seeded stream of their own (nothing chose the play on
+    them: the advice is the engine's, draw by draw); the reaction to each
+    is valued exactly. ``MIN_PLAYS`` turns, then on by hundreds to
+    ``most`` while the engines have valued, and the turns have drawn
+    dice into, fewer than ``PLAY_STATES`` states (counted, never timed).
+    The margin is that of a proportion (95 %)."""
+    rng = random.Random(spec_seed("milhamah", ctx.spec, ["priced", ctx.R]))
+    md = ctx.md
+    every = (md.live, 0, 0, sum(n * u for n, u in zip(md.count, md.tunit)))
 
+    def pick(rng):  # the first roll, die by die
+        return _reroll(md, 0, 0, every, rng)
 
-def _tail(ctx: _Ctx, done: set) -> dict:
-    """A seeded sample of the first rolls not in ``done``, each valued
-    exactly with best play: packed sums over ``n`` draws."""
-    rng = random.Random(spec_seed("milhamah", ctx.spec, ["best play", ctx.R]))
-    pick = _picker(_canonical_first_rolls(ctx))
-    pick_o = _picker({(s, a): w for w, s, a in _opp_groups(ctx)}) if ctx.mo is not None else None
-    budget = ctx.budget
-    budget.left = SAMPLE_WORK
-    den1 = _turn_den(ctx)
-    F = ctx.F
-    mask = (1 << F) - 1
-    tot0 = n = tries = 0
-    sums = [[0.0, 0.0] for _ in range(3)]
-    batches = _Batches(ctx)
-    while n < SAMPLES and (n < MIN_SAMPLES or budget.left > 0) and tries < 50 * SAMPLES:
-        tries += 1
-        si = pick(rng)
-        so = pick_o(rng) if pick_o else None
-        if (si, so) in done:
-            continue
-        budget.left -= PLAY_WORK
-        eng = batches.add(1, si, so)
-        sc = eng.choose(ctx.R, si[0], si[1], True)[0]
-        tot0 += eng.term(si[1], True)[1]
-        for i in range(3):
-            p = ((sc >> (F * (5 - i))) & mask) / den1
-            sums[i][0] += p
-            sums[i][1] += p * p
-        n += 1
-    if not n:
-        return {"n": 0}
-    tot = batches.spread()
-    var = max(sq / n - (sm / n) ** 2 for sm, sq in sums)
-    return {"n": n, "dist": tot, "dist0": tot0, "margin": 1.96 * ((max(0.0, var) + 1 / n) / n) ** 0.5}
-
-
-def _prior_played(ctx: _Ctx) -> dict:
-    """When the advice looks fewer rounds ahead than the turn has, its
-    odds are those of playing it: seeded turns played out, until
-    ``SAMPLES`` or ``SAMPLE_WORK``; the margin is that of a proportion."""
-    rng = random.Random(spec_seed("milhamah", ctx.spec, ["advice played", ctx.R]))
-    pick = _picker(ctx.md.first_roll())
     pick_o = _picker({(s, a): w for w, s, a in _opp_groups(ctx)}) if ctx.mo is not None else None
     h = ctx.md.horizon(ctx.R)
-    budget = ctx.budget
-    budget.left, budget.hard = SAMPLE_WORK, False
-    tot = tot0 = n = 0
-    while n < SAMPLES and (n < MIN_PLAYS or budget.left > 0):
-        si = pick(rng)
-        eng = _engine_for(ctx, pick_o(rng) if pick_o else None)
-        budget.left -= PLAY_WORK * max(1, ctx.R)
-        tot += _play(eng, ctx.R, si[0], si[1], True, h, rng)[1]
-        tot0 += eng.term(si[1], True)[1]
-        n += 1
-    budget.left = None
+    tot = n = drawn = 0
+    while n < MIN_PLAYS or (n < most and _valued(ctx) + drawn < PLAY_STATES):
+        for _ in range(100):
+            si = pick(rng)
+            eng = _engine_for(ctx, pick_o(rng) if pick_o else None)
+            _score, dist, k = _play(eng, ctx.R, si[0], si[1], True, h, rng)
+            tot += dist
+            drawn += k
+        n += 100
     dt = _turn_den(ctx) // SIDES ** (ctx.md.xe * ctx.R)
-    return {"dist": tot, "den": n * dt, "dist0": tot0, "den0": n * dt, "sampled": n,
+    return {"dist": tot, "den": n * dt, "sampled": n,
             "margin": round(1.96 * (0.25 / n) ** 0.5, 4), "played": True, "h": h}
+
+
+def _valued(ctx: _Ctx) -> int:
+    """States the context's engines hold so far (values, rerolls, outcomes)."""
+    return sum(len(e.t) + len(e.fm) + len(e.pd) + sum(map(len, e.vm.values())) + sum(map(len, e.em.values()))
+               for e in ctx.engines.values())
 
 
 def _play(eng: _Engine, r: int, state: int, agg: int, first: bool, h: int, rng) -> tuple:
     """One turn played out by the advice (looking ``h`` rounds ahead):
-    the terminal's (score, dist) of the final dice."""
+    the terminal's (score, dist) of the final dice, and the dice drawn."""
     md = eng.md
+    drawn = 0
     while r > 0:
         choice = eng.decide(r, state, agg, first, h)
         if choice is None:
             break
         state, agg = _reroll(md, state, agg, choice, rng)
+        drawn += choice[0]
         first = False
         r -= 1
-    return eng.term(agg, first)
+    return eng.term(agg, first) + (drawn,)
 
 
 def _reroll(md: _Model, state: int, agg: int, choice: tuple, rng) -> tuple:
@@ -1903,13 +2070,25 @@ def _odds_initiator(ctx: _Ctx, st: dict, dice) -> dict:
     out.update({"dice": adv["dice"] if dice is None else dice, "exact": not n, "why": adv["why"],
                 "_ahead": h if h < r else None})
     if n:
-        out.update({"sampled": n, "margin": round(1.96 * (0.25 / n) ** 0.5, 4)})
+        upper = _upper_now(ctx, st, a, r)
+        out.update({"sampled": n, "margin": round(1.96 * (0.25 / n) ** 0.5, 4), "upper": _clamp(out, upper, "meets")})
     if dice is not None:
         bd, bden, _n = _priced(eng, r, s, a, first, best_choice, h, seed)
         best = _summary_of(ctx, bd, bden)
+        if _n:
+            _clamp(best, _upper_now(ctx, st, a, r), "meets")
         out["best"] = {"dice": adv["dice"], "meets": best["meets"], "success": best["success"],
                        "natural": best["natural"], "why": adv["why"]}
     return out
+
+
+def _upper_now(ctx: _Ctx, st: dict, agg: int, r: int) -> dict:
+    """The exact bounds (``_upper``) from the initiator's dice as they lie,
+    ``r`` rounds left, against the opponent's successes as they lie."""
+    opp = None
+    if ctx.mo is not None:
+        opp = {ctx.mo.split(ctx.mo.of_faces(st["sides"]["opponent"]["faces"])[1])[0][0]: 1}
+    return _upper(ctx, {agg: 1}, r, opp)
 
 
 def _odds_opponent(ctx: _Ctx, st: dict, dice) -> dict:
@@ -2167,11 +2346,12 @@ _ODDS_CACHE: dict = {}
 _RANKING_CACHE: dict = {}
 
 
-def _whole(spec: dict) -> dict:
+def _whole(spec: dict, limit=None) -> dict:
     """The prior of one spec on a fresh context (so the same question gets
     the same answer), then kept for the advice after a roll. An exact
     prior is shared by every spec with the same ``_signature`` (e.g. two
-    colour pairs whose dice look alike to this shoresh)."""
+    colour pairs whose dice look alike to this shoresh). ``limit``: the
+    states it may value exactly (None: ``STATE_LIMIT``)."""
     ctx = _Ctx(spec)
     key = json.dumps(spec, sort_keys=True, ensure_ascii=False)
     if len(_CTX_CACHE) >= 16:
@@ -2181,7 +2361,9 @@ def _whole(spec: dict) -> dict:
     hit = _PRIOR_CACHE.get(sig)
     if hit is not None:
         return dict(hit)
-    pr = _prior(ctx)
+    pr = _prior(ctx, limit)
+    if pr["sampled"]:
+        pr["upper"] = _upper(ctx)
     pr["final"] = _decode(ctx, pr["dist"], pr["den"])
     pr["first"] = _decode(ctx, pr["dist0"], pr["den0"])
     pr["R"] = ctx.R
@@ -2249,24 +2431,50 @@ def _odds_before(spec: dict) -> dict:
         "natural": final["natural"],
         "botch_first": first["outcome"]["botch"],
         "botch": final["outcome"]["botch"],
-        "policy": _policy(spec, pr["h"] if pr.get("played") else None),
+        "policy": _policy(spec, pr["h"] if pr.get("played") and pr["h"] < pr["R"] else None),
         "rounds": spec["rounds"],
     }
     if "margin" in pr:
-        n = pr["sampled"]
-        out["sampled"] = n
+        out["sampled"] = pr["sampled"]
         out["margin"] = pr["margin"]
-        margin = f"95 % margin ±{pr['margin'] * 100:.1f} points"
-        if pr.get("played"):
-            out["note"] = f"sampled: {n} seeded turns played by the advice ({margin})"
-        else:
-            share = pr["exact_share"] * 100
-            out["note"] = (f"sampled: exact over the likeliest first rolls ({share:.0f} % of the chance), "
-                           f"the rest from {n} seeded first rolls, each played best ({margin}); "
-                           "exact enumeration of them all is too slow for this many dice, rounds and X")
+        out["upper"] = _clamp(out, pr["upper"])
+        out["note"] = _sampled_note(pr, out["upper"])
     out["colours_rounds"] = min(spec["rounds"], 1)
     out["colours"] = _colours(spec, pr if spec["rounds"] <= 1 else None)
     return out
+
+
+def _clamp(out: dict, upper: dict, meets: str = "meets_final") -> dict:
+    """Hold sampled figures at or below their exact upper bounds
+    (``_upper``): a chance to meet above its bound moves the excess of the
+    outcomes that meet to failure, one to succeed above its bound moves it
+    to success at a cost. Returns each bound and whether it bit."""
+    bit = {}
+    for name, kept, to in (("meets", MEETS, "failure"), ("success", _SUCCEEDS, "success_at_cost")):
+        have = sum(out["outcome"][o] for o in kept)
+        bit[name] = have > upper[name]
+        if bit[name]:
+            f = upper[name] / have
+            for o in kept:
+                out["outcome"][to] += out["outcome"][o] * (1 - f)
+                out["outcome"][o] *= f
+    out[meets] = sum(out["outcome"][o] for o in MEETS)
+    out["success"] = sum(out["outcome"][o] for o in _SUCCEEDS)
+    bit["natural"] = out["natural"] > upper["natural"]
+    out["natural"] = min(out["natural"], upper["natural"])
+    return {name: {"p": upper[name], "clamped": bit[name]} for name in ("meets", "success", "natural")}
+
+
+def _sampled_note(pr: dict, upper: dict) -> str:
+    margin = f"95 % margin ±{pr['margin'] * 100:.1f} points"
+    bound = ("at most {:.1f} % to meet under any play (exact bound: rerolled dice keep their old face too)"
+             .format(upper["meets"]["p"] * 100))
+    clamped = [name for name, u in upper.items() if u["clamped"]]
+    if clamped:
+        bound += "; the sample's " + " and ".join(clamped) + " held to " + ("it" if clamped == ["meets"] else "their bounds")
+    return (f"sampled: {pr['sampled']} seeded turns played by the advice ({margin}; {bound}); "
+            "the first-roll figures are exact; exact enumeration of every play is too big for this many "
+            "dice, rounds and X")
 
 
 def _colours(spec: dict, own=None) -> list:
@@ -2306,12 +2514,23 @@ def _pair_specs(spec: dict) -> list:
     return [(a, b, s2) for a, b, s2, _d in out]
 
 
+#: States each colour pair's prior may value exactly in the ranking (three
+#: pairs share ``STATE_LIMIT``); past it the pair is sampled like a whole
+#: turn (``MIN_PLAYS`` turns), its row says so (``exact``, ``margin``) and
+#: is held under its bound.
+PAIR_LIMIT = STATE_LIMIT // 3
+
+
 def _rank_pairs(spec: dict, own) -> list:
     rows = []
     for a, b, s2 in _pair_specs(spec):
-        pr = own if own is not None and s2 == spec else _whole(s2)
+        pr = own if own is not None and s2 == spec else _whole(s2, PAIR_LIMIT)
         f = pr["final"]
-        rows.append({"pair": [a, b], "meets": f["meets"], "natural": f["natural"],
-                     "botch": f["outcome"]["botch"]})
+        row = {"pair": [a, b], "meets": f["meets"], "natural": f["natural"], "botch": f["outcome"]["botch"],
+               "exact": "margin" not in pr}
+        if "margin" in pr:
+            row.update({"meets": min(f["meets"], pr["upper"]["meets"]),
+                        "natural": min(f["natural"], pr["upper"]["natural"]), "margin": pr["margin"]})
+        rows.append(row)
     rows.sort(key=lambda r: -round(r["meets"], 12))
     return rows

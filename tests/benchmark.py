@@ -182,6 +182,60 @@ def print_milhamah(cold: dict):
               f" | CPython p50 {c['p50']:5.1f} p95 {c['p95']:5.1f} ms")
 
 
+# Milhamah's heaviest odds questions (issues 21 and 26), CPython CPU time
+# per answer with every cache of rules.milhamah_odds emptied (the dice
+# models too), median and max of 5, and the state count that chose exact
+# or sampled (``milhamah_odds._states`` against ``STATE_LIMIT``).
+MILHAMAH_HEAVY = {
+    "default (8 dice, X 3, 1 round)": {},
+    "8 dice, X 5, 1 round (a big exact one)": {"shoresh": "אשר", "rerolls": 5},
+    "4 dice, X 3, 3 rounds (issue 21)": {"shoresh": "דצמש", "pool": {"red": 1, "blue": 3}, "rerolls": 3,
+                                          "rounds": 3, "difficulty": 1},
+    "7 dice, X 6, 2 rounds, 2 colours ranked": {
+        "shoresh": "טלשס", "pool": {"green": 4, "blue": 3}, "rerolls": 6, "rounds": 2, "difficulty": 3},
+    "12 dice, X 3, 1 round": {"shoresh": "אשר", "pool": {"red": 4, "green": 4, "blue": 4}, "difficulty": 3},
+    "12 dice, X 3, 2 rounds": {"shoresh": "אשר", "pool": {"red": 4, "green": 4, "blue": 4}, "rounds": 2,
+                               "difficulty": 3},
+    "9 dice, X 12, 1 round (issue 21)": {"shoresh": "רנג", "pool": {"red": 4, "green": 4, "blue": 1},
+                                         "rerolls": 12, "difficulty": 1},
+    "12 dice, X 12, 4 rounds": {"shoresh": "שלום", "pool": {"red": 4, "green": 4, "blue": 4}, "rerolls": 12,
+                                "rounds": 4, "difficulty": 6},
+    "12 v 12 dice, X 3, 2 rounds each": {
+        "shoresh": "אשר", "pool": {"red": 4, "green": 4, "blue": 4}, "rounds": 2, "difficulty": 3,
+        "opponent": {"shoresh": "חנן", "pool": {"red": 4, "green": 4, "blue": 4}, "rerolls": 3, "rounds": 2}},
+}
+
+
+def milhamah_heavy_cpu(runs: int = 5) -> dict:
+    """{label: {"states", "exact", "sampled", "margin", "p50", "max"}} (ms of CPU)."""
+    from rules import milhamah_odds
+
+    out = {}
+    for label, spec in MILHAMAH_HEAVY.items():
+        norm = rules.normalize("milhamah", dict(rules.default_spec("milhamah"), **spec))
+        times = []
+        for _ in range(runs):
+            for name in dir(milhamah_odds):
+                if name.endswith("_CACHE"):
+                    getattr(milhamah_odds, name).clear()
+            t = time.process_time()
+            o = rules.odds("milhamah", norm)
+            times.append((time.process_time() - t) * 1000)
+        out[label] = {"states": milhamah_odds._states(milhamah_odds._Ctx(norm)), "exact": o["exact"],
+                      "sampled": o.get("sampled", 0), "margin": o.get("margin"),
+                      "p50": pct(times, 0.5), "max": max(times)}
+    return out
+
+
+def print_milhamah_heavy(rows: dict):
+    from rules import milhamah_odds
+
+    print(f"Milhamah odds, CPython CPU per cold answer (state limit {milhamah_odds.STATE_LIMIT:,}):")
+    for label, r in rows.items():
+        how = "exact" if r["exact"] else f"sampled {r['sampled']}, ±{r['margin'] * 100:.1f} pts"
+        print(f"  {label:52s} {r['states']:>11,} states  {how:24s} p50 {r['p50']:6.1f}  max {r['max']:6.1f} ms")
+
+
 def pct(values, q):
     if not values:
         return None
@@ -506,9 +560,14 @@ def main():
                     help="only Milhamah's odds budget (uncached odds, browser and CPython)")
     ap.add_argument("--mirage-sweep", action="store_true",
                     help="only Mirage's work bound: random large specs in CPython, the slowest ten")
+    ap.add_argument("--milhamah-cpu", action="store_true",
+                    help="only Milhamah's heaviest odds questions: state count and CPython CPU")
     a = ap.parse_args()
     if a.mirage_sweep:
         print_mirage(mirage_sweep())
+        return
+    if a.milhamah_cpu:
+        print_milhamah_heavy(milhamah_heavy_cpu())
         return
     global SITE
     SITE = snapshot_site()
@@ -521,6 +580,7 @@ def main():
             page.wait_for_selector("body[data-ready]", state="attached", timeout=120_000)
             print_milhamah(milhamah_odds_cold(page))
             browser.close()
+            print_milhamah_heavy(milhamah_heavy_cpu())
             httpd.shutdown()
         return
 
@@ -625,6 +685,7 @@ def main():
     out["odds_ms_browser"] = odds_browser
     out["odds_ms_cpython"] = odds_cpython
     out["milhamah_odds_uncached_ms"] = milhamah_cold
+    out["milhamah_heavy_cpu_ms"] = milhamah_heavy = milhamah_heavy_cpu()
     out["memory"] = {"after_10": {"js_heap": mem10[0], "wasm": mem10[1]},
                      "after_500": {"js_heap": mem500[0], "wasm": mem500[1]}}
 
@@ -679,6 +740,7 @@ def main():
             print(f"{'odds, ' + s:38s} browser p50 {b['p50']:6.1f} p95 {b['p95']:6.1f} max {b['max']:6.1f}"
                   f" | CPython p50 {c['p50']:5.1f} p95 {c['p95']:5.1f} max {c['max']:5.1f} ms")
     print_milhamah(milhamah_cold)
+    print_milhamah_heavy(milhamah_heavy)
     m = out["memory"]
     print(f"{'JS heap after 10 / 500 rolls':38s} {m['after_10']['js_heap'] / 1e6:8.1f} / {m['after_500']['js_heap'] / 1e6:.1f} MB"
           f"  ({m['after_500']['js_heap'] / m['after_10']['js_heap']:.2f}×)")

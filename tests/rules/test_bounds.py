@@ -20,8 +20,9 @@ caps:
   (``can_tiebreak`` false, "the GM decides");
 - Jadeclaw: at most 20 Penalties (21 rolls) on either side; damage odds exact below a work
   budget, else sampled (``samples``, ``margin``);
-- Milhamah: odds exact below a work limit (``milhamah_odds.EXACT_WORK``),
-  else partly or wholly sampled (``sampled``, ``margin``, ``note``);
+- Milhamah: odds exact up to a limit counted in states
+  (``milhamah_odds.STATE_LIMIT``), else sampled (``sampled``, ``margin``,
+  ``note``), the first-roll figures exact;
 - a result: at most ``rules.MAX_STAGES`` stages of at most 10 000 draws.
 """
 
@@ -276,10 +277,10 @@ def test_jadeclaw_big_damage_odds_are_sampled_and_say_so():
 
 
 def test_milhamah_big_odds_are_sampled_and_say_so():
-    """Past the work limit the odds are sampled, seeded by the spec (the same
-    answer twice), and say how many plays and the margin (read-only here:
-    Milhamah's own tests hold its figures)."""
-    spec = {"shoresh": "אבג", "pool": {"red": 4, "green": 4}, "rerolls": 6, "rounds": 4}
+    """Past the state limit the odds are sampled, seeded by the spec (the
+    same answer twice), and say how many plays and the margin (read-only
+    here: Milhamah's own tests hold its figures)."""
+    spec = {"shoresh": "אשר", "pool": {"red": 4, "green": 4, "blue": 4}, "rerolls": 3, "rounds": 2}
     o = rules.odds("milhamah", spec)
     assert o["exact"] is False and o["sampled"] >= 500 and 0 < o["margin"] < 0.05
     assert "sampled" in o["note"]

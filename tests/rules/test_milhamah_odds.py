@@ -253,12 +253,15 @@ def test_advice_after_a_reroll_and_the_reaction_reach_the_optimum(spec):
 
 def test_advice_that_looks_one_round_ahead_is_priced_exactly(monkeypatch):
     """Where exact play would take too long the advice looks fewer rounds
-    ahead (forced here by a zero work allowance on a small spec): with two
-    rounds left it is the best choice for a single round (the brute force
-    of the one-round spec on the same dice), and the odds of the roll are
-    that choice followed by best play in the last round, exactly."""
-    monkeypatch.setattr(MO, "ADVICE_WORK", 0)
+    ahead (forced here by a state limit that holds one round of this small
+    spec's states, not two): with two rounds left it is the best choice for
+    a single round (the brute force of the one-round spec on the same
+    dice), and the odds of the roll are that choice followed by best play
+    in the last round, exactly."""
     spec2 = {"shoresh": "אשר", "pool": {"red": 2}, "rerolls": 1, "rounds": 2, "difficulty": 2}
+    md = MO._Ctx(rules.normalize("milhamah", spec2)).md
+    assert md.states(1) < md.states(2)
+    monkeypatch.setattr(MO, "STATE_LIMIT", md.states(1))
     one, two = Brute(dict(spec2, rounds=1)), Brute(spec2)
     for seq in itertools.product(range(1, 13), repeat=2):
         r1 = rules.roll("milhamah", one.spec, ScriptedRng(list(seq)))
