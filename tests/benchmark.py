@@ -16,6 +16,15 @@ still stopped (a returning visit after the browser was closed).
 It prints one table and writes .bench/results.json. Figures are medians and
 p95 over the runs; the machine is shared and noisy, so read the ratios (the
 load average is printed with them). Not part of CI.
+
+    .venv/bin/python tests/benchmark.py --sweep [--sweep-n 40] [--seed 26]
+
+``--sweep`` (issue 26's work bound, CPython only, no browser): for every
+system, random large specs (fixed seed) at or near the forms' limits, each
+through the public contract as the page asks it, every odds cache emptied
+first: ``rules.roll(..., advise=False)`` with seeded dice, ``rules.advise``,
+and ``tab.answer`` of the tab's questions after that roll. It prints the
+slowest ten per system with their CPU times (budget 0.5 s).
 """
 
 from __future__ import annotations
@@ -423,6 +432,159 @@ def load_times(pw, url: str, kind: str, server_stop) -> dict:
         shutil.rmtree(profile, ignore_errors=True)
 
 
+# --------------------------------------------------------------------------
+# The sweep: random large specs per system, the slowest ten (issue 26).
+
+SWEEP_BUDGET = 0.5  # CPU seconds: roll + advise + the page's odds questions
+
+
+def _pool(rnd, colours=("red", "green", "blue")) -> dict:
+    """8 to 12 Milhamah dice over two or three colours (at most 4 a colour)."""
+    while True:
+        pool = {c: rnd.randint(0, 4) for c in colours}
+        if 8 <= sum(pool.values()) <= 12:
+            return pool
+
+
+def _milhamah_spec(rnd) -> dict:
+    from rules import milhamah
+    side = lambda: {"shoresh": "".join(rnd.sample(milhamah.LETTERS, rnd.randint(2, 4))), "pool": _pool(rnd),
+                    "rerolls": rnd.randint(2, 12), "rounds": rnd.randint(1, 4), "cipher": rnd.randint(0, 2)}
+    spec = {**side(), "difficulty": rnd.randint(1, 8), "reaction": rnd.random() < 0.2}
+    if rnd.random() < 0.5 and not spec["reaction"]:
+        spec["opponent"] = side()
+    return spec
+
+
+def _mirage_side(rnd) -> dict:
+    return {"attribute": rnd.choice((8, 10, 12)), "skill": rnd.choice((0, 6, 8, 10, 12)),
+            "gear": [rnd.choice((6, 8, 10, 12)) for _ in range(rnd.randint(0, 6))],
+            "modifier": rnd.randint(-3, 3), "helpers": rnd.randint(0, 3)}
+
+
+def _mirage_spec(rnd) -> dict:
+    from rules import mirage
+    spec = {**_mirage_side(rnd), "prayer_bonus": rnd.randint(0, 2), "difficulty": rnd.choice(list(mirage.DIFFICULTY))}
+    if rnd.random() < 0.6:
+        spec["opponent"] = _mirage_side(rnd)
+    return spec
+
+
+def _open_tale_spec(rnd) -> dict:
+    from rules import open_tale
+    level = rnd.randint(5, 9)
+    spec = {"level": level, "dice": list(rnd.choice(open_tale.valid_pairs(level))), "heroic": rnd.random() < 0.7,
+            "modifiers": rnd.sample(list(open_tale.MODIFIERS) * 2, rnd.randint(0, 4)),
+            "tie_break": rnd.choice(open_tale.TIE_BREAKS)}
+    if rnd.random() < 0.7:
+        spec["target"] = rnd.randint(10, 60)
+    return spec
+
+
+def _alkemy_side(rnd) -> dict:
+    return {"characteristic": rnd.randint(0, 30), "bonus": rnd.randint(0, 10), "malus": rnd.randint(0, 10),
+            "health": rnd.choice(("white", "yellow", "red"))}
+
+
+def _alkemy_spec(rnd) -> dict:
+    spec = {**_alkemy_side(rnd), "faces": rnd.choice(("plain", "by_health")), "max_rerolls": rnd.randint(0, 100)}
+    if rnd.random() < 0.6:
+        spec["opponent"] = _alkemy_side(rnd)
+        if rnd.random() < 0.5:
+            spec["opponent"]["characteristic"] = spec["characteristic"]
+    else:
+        spec["difficulty"] = rnd.randint(0, 45)
+    return spec
+
+
+def _jadeclaw_dice(rnd, most: int = 40) -> str:
+    sizes = [rnd.choice((4, 6, 8, 10, 12)) for _ in range(rnd.randint(1, most))]
+    return ", ".join(f"d{s}" for s in sizes)
+
+
+def _jadeclaw_spec(rnd) -> dict:
+    from rules import jadeclaw
+    mods = lambda prefix: {prefix + "bonuses": rnd.randint(0, 20), prefix + "penalties": rnd.randint(0, 20),
+                           prefix + "favored": rnd.random() < 0.5}
+    spec = {"dice": _jadeclaw_dice(rnd), **mods(""), "limit": rnd.choice((None, 8, 10, 12))}
+    if rnd.random() < 0.5:
+        spec.update(kind="damage", soak=_jadeclaw_dice(rnd), damage_type=rnd.choice(("normal", "slaying", "enervated")),
+                    **mods("soak_"), soak_limit=rnd.choice((None, 10, 12)))
+    elif rnd.random() < 0.5:
+        spec.update(opponent=_jadeclaw_dice(rnd), **mods("opponent_"))
+    else:
+        spec.update(difficulty=rnd.choice(list(jadeclaw.DIFFICULTIES)), **mods("opponent_"))
+    return {k: v for k, v in spec.items() if v is not None}
+
+
+SWEEP_SPECS = {"milhamah": _milhamah_spec, "open_tale": _open_tale_spec, "mirage": _mirage_spec,
+               "alkemy": _alkemy_spec, "jadeclaw": _jadeclaw_spec}
+
+
+def _forget_odds() -> None:
+    """Empty every odds cache of the rules and the page (a cold question)."""
+    for name, mod in list(sys.modules.items()):
+        if not (name == "rules" or name.startswith("rules.")) or mod is None:
+            continue
+        for attr in dir(mod):
+            obj = getattr(mod, attr)
+            if attr.endswith("_CACHE") and isinstance(obj, dict):
+                obj.clear()
+            elif callable(getattr(obj, "cache_clear", None)) and getattr(obj, "__module__", "") == name:
+                obj.cache_clear()
+
+
+def sweep_one(system: str, ui, spec: dict, seed: int) -> tuple[float, dict]:
+    """CPU seconds of one spec as the page asks it, cold: roll (seeded
+    dice), advise, the tab's questions after the roll; and what it said."""
+    import random
+
+    import tab
+
+    _forget_odds()
+    t = time.process_time()
+    norm = rules.normalize(system, spec)
+    result = rules.roll(system, norm, random.Random(seed), advise=False)
+    result.update(rules.advise(system, norm, result))
+    answers = tab.answer(system, norm, ui.questions(norm, result, {"selected": []}))
+    took = time.process_time() - t
+    sampled = any(not a.get("exact", True) for a in answers.values() if isinstance(a, dict)) or \
+        any(not c.get("exact", True) for c in result.get("choices") or [])
+    return took, {"sampled": sampled, "errors": [a["error"] for a in answers.values() if "error" in a]}
+
+
+def sweep(n: int, seed: int, systems) -> dict:
+    """{system: [(cpu s, spec, note)...] slowest first}; prints the slowest ten."""
+    import importlib
+    import random
+
+    out = {}
+    for system in systems:
+        ui = importlib.import_module("ui_" + system)
+        rnd = random.Random(f"{seed}:{system}")
+        rows = []
+        for i in range(n):
+            spec = SWEEP_SPECS[system](rnd)
+            try:
+                took, note = sweep_one(system, ui, spec, seed + i)
+            except rules.SpecError as e:  # a random spec the rules refuse: not a form's spec
+                rows.append((0.0, spec, {"refused": str(e)}))
+                continue
+            rows.append((took, spec, note))
+        rows.sort(key=lambda r: -r[0])
+        out[system] = rows
+        ok = [r for r in rows if "refused" not in r[2]]
+        print(f"\n{system}: {len(ok)} specs ({n - len(ok)} refused), slowest ten "
+              f"(CPU s, roll + advise + the tab's odds questions; budget {SWEEP_BUDGET} s):")
+        for took, spec, note in ok[:10]:
+            flag = " OVER" if took > SWEEP_BUDGET else ""
+            extra = " sampled" if note.get("sampled") else ""
+            extra += f" errors {note['errors']}" if note.get("errors") else ""
+            print(f"  {took:6.3f}{flag}{extra}  {json.dumps(spec, ensure_ascii=False)}")
+        sys.stdout.flush()
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=7)
@@ -430,7 +592,15 @@ def main():
     ap.add_argument("--out", default=str(ROOT / ".bench" / "results.json"))
     ap.add_argument("--milhamah-odds", action="store_true",
                     help="only Milhamah's odds budget (uncached odds, browser and CPython)")
+    ap.add_argument("--sweep", action="store_true",
+                    help="only the CPython sweep of random large specs per system (issue 26)")
+    ap.add_argument("--sweep-n", type=int, default=40, help="specs per system in the sweep")
+    ap.add_argument("--seed", type=int, default=26, help="the sweep's seed")
+    ap.add_argument("--systems", default=",".join(rules.SYSTEMS), help="the sweep's systems, comma-separated")
     a = ap.parse_args()
+    if a.sweep:
+        sweep(a.sweep_n, a.seed, [s for s in a.systems.split(",") if s])
+        return
     global SITE
     SITE = snapshot_site()
     if a.milhamah_odds:
