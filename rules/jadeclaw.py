@@ -1139,7 +1139,8 @@ def _sampled_hits(spec: dict, sides: tuple, kind: str) -> dict:
         h = _faces_hits(_sample_faces(rnd, *sides[0]), _sample_faces(rnd, *sides[1]), hit)
         tally[h] = tally.get(h, 0) + 1
     margin = 1.96 * (0.25 / n) ** 0.5
-    return {"dist": {h: c / n for h, c in tally.items()}, "exact": False, "samples": n, "margin": margin}
+    return {"dist": {h: c / n for h, c in tally.items()}, "exact": False, "samples": n, "sampled": n,
+            "margin": margin}
 
 
 def _damage_odds(spec: dict) -> dict:
@@ -1150,7 +1151,7 @@ def _damage_odds(spec: dict) -> dict:
            "outcome": {"no_hits": float(p0), "hits": float(1 - p0)},
            "exact": res["exact"],
            "mean": float(sum(k * v for k, v in dist.items()))}
-    out.update({k: res[k] for k in ("samples", "margin") if k in res})
+    out.update({k: res[k] for k in ("samples", "sampled", "margin") if k in res})
     (_, pool, _), (table, spool, _) = _damage_sides(spec)
     out["pool"] = None if isinstance(spec["dice"], dict) else pool
     out["soak_pool"] = None if table is not None else spool

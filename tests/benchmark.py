@@ -499,7 +499,8 @@ def _alkemy_spec(rnd) -> dict:
 
 def _jadeclaw_dice(rnd, most: int = 40) -> str:
     sizes = [rnd.choice((4, 6, 8, 10, 12)) for _ in range(rnd.randint(1, most))]
-    return ", ".join(f"d{s}" for s in sizes)
+    counts = {s: sizes.count(s) for s in sorted(set(sizes), reverse=True)}
+    return " & ".join(f"{k if k > 1 else ''}d{s}" for s, k in counts.items())
 
 
 def _jadeclaw_spec(rnd) -> dict:
@@ -562,19 +563,20 @@ def sweep(n: int, seed: int, systems) -> dict:
     for system in systems:
         ui = importlib.import_module("ui_" + system)
         rnd = random.Random(f"{seed}:{system}")
-        rows = []
-        for i in range(n):
+        rows, refused = [], 0
+        while len(rows) < n and refused < 5 * n:
             spec = SWEEP_SPECS[system](rnd)
             try:
-                took, note = sweep_one(system, ui, spec, seed + i)
-            except rules.SpecError as e:  # a random spec the rules refuse: not a form's spec
-                rows.append((0.0, spec, {"refused": str(e)}))
+                rules.normalize(system, spec)
+            except rules.SpecError:  # e.g. Bonuses past 40 dice: the form refuses it too, draw another
+                refused += 1
                 continue
+            took, note = sweep_one(system, ui, spec, seed + len(rows))
             rows.append((took, spec, note))
         rows.sort(key=lambda r: -r[0])
         out[system] = rows
-        ok = [r for r in rows if "refused" not in r[2]]
-        print(f"\n{system}: {len(ok)} specs ({n - len(ok)} refused), slowest ten "
+        ok = rows
+        print(f"\n{system}: {len(ok)} specs ({refused} drawn and refused by the rules), slowest ten "
               f"(CPU s, roll + advise + the tab's odds questions; budget {SWEEP_BUDGET} s):")
         for took, spec, note in ok[:10]:
             flag = " OVER" if took > SWEEP_BUDGET else ""

@@ -364,8 +364,9 @@ def _choices(result: dict, ui: dict) -> str:
     """Every pair each side may keep now, side by side with its chance;
     best play's marked (``result["choices"]``, README Rules decisions)."""
     title = "Keep which pair?" + (" (either side)" if result.get("mode") == "opposed" else "")
-    return views.choices_html(result, lambda a: _choice_label(result, a),
+    html = views.choices_html(result, lambda a: _choice_label(result, a),
                               lambda c: _choice_figures(result, c), title=title)
+    return f'<div class="alk-choices">{html}</div>' if html else ""
 
 
 def _explain(result: dict, ui: dict) -> str:
