@@ -554,6 +554,30 @@ def sweep_one(system: str, ui, spec: dict, seed: int) -> tuple[float, dict]:
     return took, {"sampled": sampled, "errors": [a["error"] for a in answers.values() if "error" in a]}
 
 
+def _hand_picked(system: str) -> list:
+    """test_bounds.WORST's specs of ``system`` plus a few of issue 26's."""
+    sys.path.insert(0, str(ROOT / "tests" / "rules"))
+    from test_bounds import WORST
+
+    return list(WORST.get(system, [])) + SWEEP_EXTRA.get(system, [])
+
+
+#: Worst specs named by issue 26 / 21 and found while sweeping, beside test_bounds.WORST.
+SWEEP_EXTRA = {
+    "mirage": [{"attribute": 12, "skill": 10, "gear": [12, 10, 8, 6, 12, 10], "prayer_bonus": 1,
+                "opponent": {"attribute": 10, "skill": 12, "gear": [6, 8, 10, 12, 12, 6]}}],
+    "open_tale": [{"level": 9, "dice": [12, 12], "heroic": True, "modifiers": ["superiority"], "tie_break": "target",
+                   "target": 60}],
+    "alkemy": [{"characteristic": 30, "bonus": 10, "max_rerolls": 100, "faces": "plain",
+                "opponent": {"characteristic": 30, "bonus": 10}}],
+    "jadeclaw": [{"kind": "damage", "dice": "20d12 & 20d10", "soak": "20d12 & 20d10", "favored": True,
+                  "soak_favored": True, "damage_type": "slaying"}],
+    "milhamah": [{"shoresh": "דצמש", "pool": {"red": 1, "blue": 3}, "rerolls": 3, "rounds": 3, "difficulty": 1},
+                 {"shoresh": "רנג", "pool": {"red": 4, "green": 4, "blue": 1}, "rerolls": 12, "difficulty": 1,
+                  "rounds": 1}],
+}
+
+
 def sweep(n: int, seed: int, systems) -> dict:
     """{system: [(cpu s, spec, note)...] slowest first}; prints the slowest ten."""
     import importlib
@@ -564,7 +588,10 @@ def sweep(n: int, seed: int, systems) -> dict:
         ui = importlib.import_module("ui_" + system)
         rnd = random.Random(f"{seed}:{system}")
         rows, refused = [], 0
-        while len(rows) < n and refused < 5 * n:
+        for spec in _hand_picked(system):  # the worst specs built by hand (tests/rules/test_bounds.py)
+            took, note = sweep_one(system, ui, spec, seed)
+            rows.append((took, spec, {**note, "hand": True}))
+        while len(rows) < n + len(_hand_picked(system)) and refused < 5 * n:
             spec = SWEEP_SPECS[system](rnd)
             try:
                 rules.normalize(system, spec)
@@ -581,6 +608,7 @@ def sweep(n: int, seed: int, systems) -> dict:
         for took, spec, note in ok[:10]:
             flag = " OVER" if took > SWEEP_BUDGET else ""
             extra = " sampled" if note.get("sampled") else ""
+            extra += " (by hand)" if note.get("hand") else ""
             extra += f" errors {note['errors']}" if note.get("errors") else ""
             print(f"  {took:6.3f}{flag}{extra}  {json.dumps(spec, ensure_ascii=False)}")
         sys.stdout.flush()
