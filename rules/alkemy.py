@@ -36,7 +36,7 @@ from .dice import Die, SpecError, _show, check_keys, dist_to_json, get_choice, g
 from .stages import rebuild
 
 __all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "HEALTH", "FACE_SETS", "SYMBOLS", "normalize",
-           "roll", "act", "odds", "net_dice", "face_table"]
+           "roll", "act", "odds", "advise", "net_dice", "face_table"]
 
 NAME = "alkemy"
 TITLE = "ALKEMY"
@@ -49,6 +49,10 @@ OUTCOMES = ("failure", "tie", "success")
 HEALTH = ("white", "yellow", "red")
 
 SIDES = ("initiator", "opponent")
+
+#: The steps after a roll: ``keep`` another pair, ``accept`` the pair as it
+#: lies (README, Rules decisions).
+VERBS = ("keep", "accept")
 
 #: "a player can not pitch more than four and can not add ... that two".
 MAX_THROWN = 4
@@ -266,17 +270,24 @@ def _settle(spec: dict, rounds: list[dict], rng) -> bool:
 
 # --------------------------------------------------------------------------
 # The state: the rounds' draws and kept pairs, whether the rerolls reached
-# the cap, and the last ``keep``. ``act`` rebuilds it from a result's
-# recorded stages (``rules.stages``), never from the dice a result carries.
+# the cap, the last ``keep``, and the sides that have accepted their pair of
+# the last round. ``act`` rebuilds it from a result's recorded stages
+# (``rules.stages``), never from the dice a result carries.
 
 def _start(spec: dict, rng) -> dict:
     rounds = [_new_round(spec, rng)]
-    return {"rounds": rounds, "capped": _settle(spec, rounds, rng), "changed": None}
+    return {"rounds": rounds, "capped": _settle(spec, rounds, rng), "changed": None, "accepted": ()}
+
+
+def _step(spec: dict, state: dict, action: dict, rng) -> dict:
+    if action.get("do") == "accept":
+        return _accept(spec, state, action)
+    return _keep(spec, state, action, rng)
 
 
 def _state(spec: dict, result: Any) -> dict:
     return rebuild(result, lambda rng: _start(spec, rng),
-                   lambda state, action, rng: _keep(spec, state, action, rng))
+                   lambda state, action, rng: _step(spec, state, action, rng))
 
 
 def roll(spec: dict, rng) -> dict:
@@ -318,7 +329,7 @@ def _die_dict(spec: dict, who: str, hand: dict, i: int, rnd_no: int) -> dict:
                       "side": who, "round": rnd_no}).to_dict()
 
 
-def _hand_view(spec: dict, who: str, hand: dict, rnd_no: int) -> dict:
+def _hand_view(spec: dict, who: str, hand: dict, rnd_no: int, accepted=()) -> dict:
     side = _side(spec, who)
     n = net_dice(side["bonus"], side["malus"])
     dice = [_die_dict(spec, who, hand, i, rnd_no) for i in range(len(hand["draws"]))]
@@ -333,7 +344,7 @@ def _hand_view(spec: dict, who: str, hand: dict, rnd_no: int) -> dict:
         "value": sum(kept_values) + side["characteristic"],
         "health": side["health"],
         "net": n,
-        "choice": n["net"] > 0,
+        "choice": n["net"] > 0 and who not in accepted,
         "symbols": symbols,
         "pair": _pair_name(symbols),
     }
@@ -354,7 +365,7 @@ def _opposed_part(spec: dict, state: dict) -> dict:
     """What only an opposed roll has: the opponent's hand, the tied rounds,
     the rerolls, the winner (None when still tied at the cap)."""
     rounds = state["rounds"]
-    them = _hand_view(spec, "opponent", rounds[-1]["opponent"], len(rounds))
+    them = _hand_view(spec, "opponent", rounds[-1]["opponent"], len(rounds), state["accepted"])
     verdict = _judge(spec, rounds[-1])
     return {
         "opponent": {k: them[k] for k in _HAND_KEYS},
@@ -371,7 +382,7 @@ _OUTCOME_OF = {"initiator": "success", "opponent": "failure", "reroll": "tie"}
 
 def _build(spec: dict, state: dict) -> dict:
     rounds = state["rounds"]
-    me = _hand_view(spec, "initiator", rounds[-1]["initiator"], len(rounds))
+    me = _hand_view(spec, "initiator", rounds[-1]["initiator"], len(rounds), state["accepted"])
     result: dict[str, Any] = {k: me[k] for k in _HAND_KEYS}
     result.update(mode="difficulty" if spec["opponent"] is None else "opposed",
                   difficulty=spec["difficulty"],
@@ -422,14 +433,30 @@ def _keep_dice(dice: Any, thrown: int) -> list[int]:
 def _keep_args(spec: dict, action: dict) -> tuple[str, list[int]]:
     """Check a ``keep`` action: only a side with a net bonus chooses, exactly
     two different dice of its hand."""
-    if action.get("do") != "keep":
-        raise SpecError("action", f"ALKEMY's only step after a roll is 'keep' (got {str(action.get('do'))[:30]!r})")
+    if action.get("do") not in VERBS:
+        raise SpecError("action", "ALKEMY's steps after a roll are 'keep' and 'accept' "
+                        f"(got {str(action.get('do'))[:30]!r})")
+    if action["do"] == "accept":
+        raise SpecError("action", "'accept' keeps the pair as it lies; 'keep' names two dice")
     unknown = [k for k in action if k not in ("do", "dice", "side")]
     if unknown:
         raise SpecError("action", f"{str(unknown[0])[:30]!r} is not part of 'keep'; give dice and side")
     side = _keep_side(spec, action)
     who = _side(spec, side)
     return side, _keep_dice(action.get("dice"), net_dice(who["bonus"], who["malus"])["thrown"])
+
+
+def _accept_side(spec: dict, action: dict) -> str:
+    """Check an ``accept``: a side with a net bonus that has not accepted yet."""
+    unknown = [k for k in action if k not in ("do", "side")]
+    if unknown:
+        raise SpecError("action", f"{str(unknown[0])[:30]!r} is not part of 'accept'; give the side only")
+    return _keep_side(spec, action)
+
+
+def _not_accepted(state: dict, side: str) -> None:
+    if side in state["accepted"]:
+        raise SpecError("action", f"the {side} has accepted this pair; no further keep this round")
 
 
 def _kept_rounds(state: dict, side: str, dice: list[int]) -> list[dict]:
@@ -441,13 +468,28 @@ def _kept_rounds(state: dict, side: str, dice: list[int]) -> list[dict]:
 
 def _keep(spec: dict, state: dict, action: dict, rng) -> dict:
     side, dice = _keep_args(spec, action)
+    _not_accepted(state, side)
     rounds = _kept_rounds(state, side, dice)
     changed = {"side": side, "from": state["rounds"][-1][side]["kept"], "to": dice}
-    return {"rounds": rounds, "capped": _settle(spec, rounds, rng), "changed": changed}
+    capped = _settle(spec, rounds, rng)
+    # a new round (a tie rerolled) is a new choice for both sides
+    accepted = state["accepted"] if len(rounds) == len(state["rounds"]) else ()
+    return {"rounds": rounds, "capped": capped, "changed": changed, "accepted": accepted}
+
+
+def _accept(spec: dict, state: dict, action: dict) -> dict:
+    """``accept``: the side keeps its pair as it lies and chooses no more
+    this round (README, Rules decisions); no draws."""
+    side = _accept_side(spec, action)
+    _not_accepted(state, side)
+    return {**state, "accepted": tuple(state["accepted"]) + (side,)}
 
 
 def act(spec: dict, result: dict, action: dict, rng) -> dict:
-    """``keep``: the player with a bonus die keeps another pair of the last
+    """``accept`` (``{"do": "accept", "side": ...}``): the side with a bonus
+    die keeps the pair as it lies and may change it no more this round (a
+    keep of the other side that ties and rerolls opens a new choice).
+    ``keep``: the player with a bonus die keeps another pair of the last
     round's dice, e.g. for its symbols ("It could also choose 1 and 4 ... a
     more effective combination of symbols (hache-hache)"). In an opposed roll
     the winner is judged again; a new tie between equal characteristics
@@ -464,7 +506,7 @@ def act(spec: dict, result: dict, action: dict, rng) -> dict:
     >>> r2["kept"], r2["value"], r2["pair"], [d["role"] for d in r2["dice"]]
     ([0, 2], 5, 'axe–axe', ['kept', 'dropped', 'kept'])
     """
-    return _build(spec, _keep(spec, _state(spec, result), action, rng))
+    return _build(spec, _step(spec, _state(spec, result), action, rng))
 
 
 # --------------------------------------------------------------------------
@@ -579,28 +621,159 @@ def _rerolls_odds(spec: dict, left: int) -> tuple[Fraction, Fraction]:
     rerolls of both whole hands."""
     if left <= 0:
         return Fraction(0), Fraction(1)
+    sides = tuple(tuple(_side(spec, s)[k] for k in OPPONENT_KEYS) for s in SIDES)
+    return _rerolls_cached(spec["faces"], sides, left)
+
+
+@lru_cache(maxsize=256)
+def _rerolls_cached(faces: str, sides: tuple, left: int) -> tuple[Fraction, Fraction]:
+    spec = {"faces": faces, **dict(zip(OPPONENT_KEYS, sides[0])), "opponent": dict(zip(OPPONENT_KEYS, sides[1]))}
     d1, d2 = _total_dist(spec, spec), _total_dist(spec, spec["opponent"])
     win, _, cap = _p_win(spec, d1, d2, left - 1)
     return win, cap
 
 
+def _after_action(spec: dict, state: dict, action: dict) -> tuple[str, list]:
+    """The side a ``keep`` or ``accept`` is for and the rounds with it
+    applied (a keep's new pair; an accept changes nothing), checked as
+    ``act`` checks them."""
+    if action.get("do") == "accept":
+        side = _accept_side(spec, action)
+        _not_accepted(state, side)
+        return side, state["rounds"]
+    side, dice = _keep_args(spec, action)
+    _not_accepted(state, side)
+    return side, _kept_rounds(state, side, dice)
+
+
+def _priced(spec: dict, rounds: list, rerolled: int) -> tuple[Fraction, Fraction]:
+    """P(the initiator wins) and P(still tied at the cap) with the last
+    round's pairs as ``rounds`` holds them: decided, or a tie between equal
+    characteristics that goes to the rerolls left (both sides keeping
+    their best two, best play: a higher total never hurts the side that
+    holds it)."""
+    verdict = _judge(spec, rounds[-1])
+    if verdict == "reroll":
+        return _rerolls_odds(spec, spec["max_rerolls"] - rerolled)
+    return Fraction(int(verdict == "initiator")), Fraction(0)
+
+
 def _odds_after(spec: dict, result: dict, action: dict) -> dict:
-    """Keeping a pair decides the roll unless it makes a tie between equal
-    characteristics, which then goes to rerolls. The state is rebuilt from
+    """Keeping a pair (or accepting the pair as it lies) decides the roll
+    unless it makes a tie between equal characteristics, which then goes to
+    rerolls; the other side's pair as it lies. The state is rebuilt from
     ``result``'s stages."""
     state = _state(spec, result)
-    side, dice = _keep_args(spec, action)
-    rounds = _kept_rounds(state, side, dice)
-    verdict = _judge(spec, rounds[-1])
+    _, rounds = _after_action(spec, state, action)
     out: dict[str, Any] = {"value": {_total(spec, "initiator", rounds[-1]["initiator"]): 1.0},
                            "exact": True}
-    if verdict == "reroll":
+    if _judge(spec, rounds[-1]) == "reroll":
         out["tie"] = True
-        win, cap = _rerolls_odds(spec, spec["max_rerolls"] - (len(rounds) - 1))
-    else:
-        win, cap = Fraction(int(verdict == "initiator")), Fraction(0)
+    win, cap = _priced(spec, rounds, len(rounds) - 1)
     out["outcome"] = _outcome_odds(win, cap)
     return out
+
+
+# --------------------------------------------------------------------------
+# Best play after a bonus roll (README, Rules decisions, ALKEMY): every
+# ``accept`` and ``keep`` a side may take now, priced exactly, the other
+# side answering with its own best choice while it may still choose.
+
+def _open_sides(spec: dict, state: dict) -> list[str]:
+    """The sides that may still choose their pair: a net bonus, not accepted."""
+    sides = SIDES if spec["opponent"] is not None else SIDES[:1]
+    return [s for s in sides if net_dice(_side(spec, s)["bonus"], _side(spec, s)["malus"])["net"] > 0
+            and s not in state["accepted"]]
+
+
+def _side_actions(spec: dict, state: dict, side: str) -> list[dict]:
+    """``accept`` first, then a ``keep`` of every other pair, lowest dice first."""
+    tag = {"side": side}
+    kept = state["rounds"][-1][side]["kept"]
+    n = len(state["rounds"][-1][side]["draws"])
+    pairs = [[i, j] for i in range(n) for j in range(i + 1, n) if [i, j] != kept]
+    return [{"do": "accept", **tag}] + [{"do": "keep", "dice": p, **tag} for p in pairs]
+
+
+def _score(side: str, win: Fraction, cap: Fraction) -> tuple:
+    """A side's objective: its chance to win, then to stay tied at the cap
+    (the GM decides) rather than lose."""
+    return (win, cap) if side == "initiator" else (1 - win - cap, cap)
+
+
+def _rank(side: str, action: dict, win: Fraction, cap: Fraction, total: int) -> tuple:
+    """Best first under README's ALKEMY objective: the side's chance to win,
+    then to stay tied rather than lose, then the pair as it lies (a pair
+    that changes no chance is the player's to pick, e.g. for its symbols),
+    then the higher total, then the lowest dice."""
+    dice = action.get("dice") or []
+    return _score(side, win, cap) + (action["do"] == "accept", total, [-i for i in dice])
+
+
+def _value(spec: dict, state: dict, action: dict, respond: bool) -> tuple[Fraction, Fraction, list]:
+    """P(win), P(tie at the cap) after ``action``, the other side (if it
+    may still choose and the round was not rerolled) answering with its
+    best choice when ``respond``; and the rounds after the action."""
+    side, rounds = _after_action(spec, state, action)
+    other = [s for s in _open_sides(spec, state) if s != side]
+    rerolled = _judge(spec, rounds[-1]) == "reroll" and len(rounds) - 1 < spec["max_rerolls"]
+    if respond and other and not rerolled:  # a tie still at the cap stands: the other side may answer
+        after = {**state, "rounds": rounds}
+        if action["do"] == "accept":
+            after["accepted"] = tuple(state["accepted"]) + (side,)
+        best = max((_priced_choice(spec, after, a, False) for a in _side_actions(spec, after, other[0])),
+                   key=lambda c: c[0])
+        return best[1], best[2], rounds
+    win, cap = _priced(spec, rounds, len(rounds) - 1)
+    return win, cap, rounds
+
+
+def _priced_choice(spec: dict, state: dict, action: dict, respond: bool) -> tuple:
+    """(rank, P(win), P(tie at the cap), action, the side's kept pair) of one choice."""
+    win, cap, rounds = _value(spec, state, action, respond)
+    side = action["side"]
+    hand = rounds[-1][side]
+    total = _total(spec, side, hand) - _side(spec, side)["characteristic"]
+    return _rank(side, action, win, cap, total), win, cap, action, hand
+
+
+def _choice_entry(spec: dict, side: str, priced: tuple) -> dict:
+    _, win, cap, action, hand = priced
+    faces = _faces(spec, _side(spec, side))
+    shown = [faces[hand["draws"][i] - 1] for i in hand["kept"]]
+    return {"action": action, "outcome": _outcome_odds(win, cap), "exact": True,
+            "win": float(win), "tie": float(cap), "dice": list(hand["kept"]),
+            "faces": [v for v, _ in shown], "total": sum(v for v, _ in shown) + _side(spec, side)["characteristic"],
+            "pair": _pair_name([sym for _, sym in shown])}
+
+
+def advise(spec: dict, result: dict) -> dict:
+    """Best play's ``advice`` and every ``choice`` after a bonus roll
+    (README, Rules decisions): each side that may still choose can
+    ``accept`` its pair or ``keep`` another; each is priced exactly, the
+    other side answering with its best choice. The advice is the
+    initiator's best while it may choose, then the opponent's; None when
+    no side may choose. The state is rebuilt from ``result``'s stages.
+
+    Marc throws 4, 5, 1 with one bonus die against 9: keeping 4 + 5 is the
+    only pair that succeeds; 1 + 4 (axe–axe) fails.
+
+    >>> from rules import roll as roll_
+    >>> from rules.dice import ScriptedRng
+    >>> s = normalize({"characteristic": 0, "bonus": 1, "difficulty": 9})
+    >>> a = advise(s, roll_("alkemy", s, ScriptedRng([4, 5, 1]), advise=False))
+    >>> a["advice"], [(c["faces"], c["outcome"]["success"]) for c in a["choices"]]
+    ({'do': 'accept', 'side': 'initiator'}, [([4, 5], 1.0), ([4, 1], 0.0), ([5, 1], 0.0)])
+    """
+    state = _state(spec, result)
+    sides = _open_sides(spec, state)
+    choices, best = [], None
+    for side in sides:
+        priced = [_priced_choice(spec, state, a, True) for a in _side_actions(spec, state, side)]
+        choices += [_choice_entry(spec, side, p) for p in priced]
+        if best is None:
+            best = max(priced, key=lambda p: p[0])[3]
+    return {"advice": best, "choices": choices}
 
 
 # The prose lives apart (issue 17) and reads this module's tables, so it is

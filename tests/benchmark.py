@@ -16,6 +16,15 @@ still stopped (a returning visit after the browser was closed).
 It prints one table and writes .bench/results.json. Figures are medians and
 p95 over the runs; the machine is shared and noisy, so read the ratios (the
 load average is printed with them). Not part of CI.
+
+    .venv/bin/python tests/benchmark.py --sweep [--sweep-n 40] [--seed 26]
+
+``--sweep`` (issue 26's work bound, CPython only, no browser): for every
+system, random large specs (fixed seed) at or near the forms' limits, each
+through the public contract as the page asks it, every odds cache emptied
+first: ``rules.roll(..., advise=False)`` with seeded dice, ``rules.advise``,
+and ``tab.answer`` of the tab's questions after that roll. It prints the
+slowest ten per system with their CPU times (budget 0.5 s).
 """
 
 from __future__ import annotations
@@ -549,6 +558,187 @@ def print_mirage(rows: list, top: int = 10) -> None:
           f"p50 {pct(ms, 0.5):.0f}, p95 {pct(ms, 0.95):.0f}, max {ms[-1]:.0f}")
     for t, spec, work, exact, outcome in rows[:top]:
         print(f"  {t:7.0f} ms  {'exact  ' if exact else 'sampled'}  states {work:>7}  {outcome:18s} {json.dumps(spec)}")
+# --------------------------------------------------------------------------
+# The sweep: random large specs per system, the slowest ten (issue 26).
+
+SWEEP_BUDGET = 0.5  # CPU seconds: roll + advise + the page's odds questions
+
+
+def _pool(rnd, colours=("red", "green", "blue")) -> dict:
+    """8 to 12 Milhamah dice over two or three colours (at most 4 a colour)."""
+    while True:
+        pool = {c: rnd.randint(0, 4) for c in colours}
+        if 8 <= sum(pool.values()) <= 12:
+            return pool
+
+
+def _milhamah_spec(rnd) -> dict:
+    from rules import milhamah
+    side = lambda: {"shoresh": "".join(rnd.sample(milhamah.LETTERS, rnd.randint(2, 4))), "pool": _pool(rnd),
+                    "rerolls": rnd.randint(2, 12), "rounds": rnd.randint(1, 4), "cipher": rnd.randint(0, 2)}
+    spec = {**side(), "difficulty": rnd.randint(1, 8), "reaction": rnd.random() < 0.2}
+    if rnd.random() < 0.5 and not spec["reaction"]:
+        spec["opponent"] = side()
+    return spec
+
+
+def _mirage_side(rnd) -> dict:
+    return {"attribute": rnd.choice((8, 10, 12)), "skill": rnd.choice((0, 6, 8, 10, 12)),
+            "gear": [rnd.choice((6, 8, 10, 12)) for _ in range(rnd.randint(0, 6))],
+            "modifier": rnd.randint(-3, 3), "helpers": rnd.randint(0, 3)}
+
+
+def _mirage_spec(rnd) -> dict:
+    from rules import mirage
+    spec = {**_mirage_side(rnd), "prayer_bonus": rnd.randint(0, 2), "difficulty": rnd.choice(list(mirage.DIFFICULTY))}
+    if rnd.random() < 0.6:
+        spec["opponent"] = _mirage_side(rnd)
+    return spec
+
+
+def _open_tale_spec(rnd) -> dict:
+    from rules import open_tale
+    level = rnd.randint(5, 9)
+    spec = {"level": level, "dice": list(rnd.choice(open_tale.valid_pairs(level))), "heroic": rnd.random() < 0.7,
+            "modifiers": rnd.sample(list(open_tale.MODIFIERS) * 2, rnd.randint(0, 4)),
+            "tie_break": rnd.choice(open_tale.TIE_BREAKS)}
+    if rnd.random() < 0.7:
+        spec["target"] = rnd.randint(10, 60)
+    return spec
+
+
+def _alkemy_side(rnd) -> dict:
+    return {"characteristic": rnd.randint(0, 30), "bonus": rnd.randint(0, 10), "malus": rnd.randint(0, 10),
+            "health": rnd.choice(("white", "yellow", "red"))}
+
+
+def _alkemy_spec(rnd) -> dict:
+    spec = {**_alkemy_side(rnd), "faces": rnd.choice(("plain", "by_health")), "max_rerolls": rnd.randint(0, 100)}
+    if rnd.random() < 0.6:
+        spec["opponent"] = _alkemy_side(rnd)
+        if rnd.random() < 0.5:
+            spec["opponent"]["characteristic"] = spec["characteristic"]
+    else:
+        spec["difficulty"] = rnd.randint(0, 45)
+    return spec
+
+
+def _jadeclaw_dice(rnd, most: int = 40) -> str:
+    sizes = [rnd.choice((4, 6, 8, 10, 12)) for _ in range(rnd.randint(1, most))]
+    counts = {s: sizes.count(s) for s in sorted(set(sizes), reverse=True)}
+    return " & ".join(f"{k if k > 1 else ''}d{s}" for s, k in counts.items())
+
+
+def _jadeclaw_spec(rnd) -> dict:
+    from rules import jadeclaw
+    mods = lambda prefix: {prefix + "bonuses": rnd.randint(0, 20), prefix + "penalties": rnd.randint(0, 20),
+                           prefix + "favored": rnd.random() < 0.5}
+    spec = {"dice": _jadeclaw_dice(rnd), **mods(""), "limit": rnd.choice((None, 8, 10, 12))}
+    if rnd.random() < 0.5:
+        spec.update(kind="damage", soak=_jadeclaw_dice(rnd), damage_type=rnd.choice(("normal", "slaying", "enervated")),
+                    **mods("soak_"), soak_limit=rnd.choice((None, 10, 12)))
+    elif rnd.random() < 0.5:
+        spec.update(opponent=_jadeclaw_dice(rnd), **mods("opponent_"))
+    else:
+        spec.update(difficulty=rnd.choice(list(jadeclaw.DIFFICULTIES)), **mods("opponent_"))
+    return {k: v for k, v in spec.items() if v is not None}
+
+
+SWEEP_SPECS = {"milhamah": _milhamah_spec, "open_tale": _open_tale_spec, "mirage": _mirage_spec,
+               "alkemy": _alkemy_spec, "jadeclaw": _jadeclaw_spec}
+
+
+def _forget_odds() -> None:
+    """Empty every odds cache of the rules and the page (a cold question)."""
+    for name, mod in list(sys.modules.items()):
+        if not (name == "rules" or name.startswith("rules.")) or mod is None:
+            continue
+        for attr in dir(mod):
+            obj = getattr(mod, attr)
+            if attr.endswith("_CACHE") and isinstance(obj, dict):
+                obj.clear()
+            elif callable(getattr(obj, "cache_clear", None)) and getattr(obj, "__module__", "") == name:
+                obj.cache_clear()
+
+
+def sweep_one(system: str, ui, spec: dict, seed: int) -> tuple[float, dict]:
+    """CPU seconds of one spec as the page asks it, cold: roll (seeded
+    dice), advise, the tab's questions after the roll; and what it said."""
+    import random
+
+    import tab
+
+    _forget_odds()
+    t = time.process_time()
+    norm = rules.normalize(system, spec)
+    result = rules.roll(system, norm, random.Random(seed), advise=False)
+    result.update(rules.advise(system, norm, result))
+    answers = tab.answer(system, norm, ui.questions(norm, result, {"selected": []}))
+    took = time.process_time() - t
+    sampled = any(not a.get("exact", True) for a in answers.values() if isinstance(a, dict)) or \
+        any(not c.get("exact", True) for c in result.get("choices") or [])
+    return took, {"sampled": sampled, "errors": [a["error"] for a in answers.values() if "error" in a]}
+
+
+def _hand_picked(system: str) -> list:
+    """test_bounds.WORST's specs of ``system`` plus a few of issue 26's."""
+    sys.path.insert(0, str(ROOT / "tests" / "rules"))
+    from test_bounds import WORST
+
+    return list(WORST.get(system, [])) + SWEEP_EXTRA.get(system, [])
+
+
+#: Worst specs named by issue 26 / 21 and found while sweeping, beside test_bounds.WORST.
+SWEEP_EXTRA = {
+    "mirage": [{"attribute": 12, "skill": 10, "gear": [12, 10, 8, 6, 12, 10], "prayer_bonus": 1,
+                "opponent": {"attribute": 10, "skill": 12, "gear": [6, 8, 10, 12, 12, 6]}}],
+    "open_tale": [{"level": 9, "dice": [12, 12], "heroic": True, "modifiers": ["superiority"], "tie_break": "target",
+                   "target": 60}],
+    "alkemy": [{"characteristic": 30, "bonus": 10, "max_rerolls": 100, "faces": "plain",
+                "opponent": {"characteristic": 30, "bonus": 10}}],
+    "jadeclaw": [{"kind": "damage", "dice": "20d12 & 20d10", "soak": "20d12 & 20d10", "favored": True,
+                  "soak_favored": True, "damage_type": "slaying"}],
+    "milhamah": [{"shoresh": "דצמש", "pool": {"red": 1, "blue": 3}, "rerolls": 3, "rounds": 3, "difficulty": 1},
+                 {"shoresh": "רנג", "pool": {"red": 4, "green": 4, "blue": 1}, "rerolls": 12, "difficulty": 1,
+                  "rounds": 1}],
+}
+
+
+def sweep(n: int, seed: int, systems) -> dict:
+    """{system: [(cpu s, spec, note)...] slowest first}; prints the slowest ten."""
+    import importlib
+    import random
+
+    out = {}
+    for system in systems:
+        ui = importlib.import_module("ui_" + system)
+        rnd = random.Random(f"{seed}:{system}")
+        rows, refused = [], 0
+        for spec in _hand_picked(system):  # the worst specs built by hand (tests/rules/test_bounds.py)
+            took, note = sweep_one(system, ui, spec, seed)
+            rows.append((took, spec, {**note, "hand": True}))
+        while len(rows) < n + len(_hand_picked(system)) and refused < 5 * n:
+            spec = SWEEP_SPECS[system](rnd)
+            try:
+                rules.normalize(system, spec)
+            except rules.SpecError:  # e.g. Bonuses past 40 dice: the form refuses it too, draw another
+                refused += 1
+                continue
+            took, note = sweep_one(system, ui, spec, seed + len(rows))
+            rows.append((took, spec, note))
+        rows.sort(key=lambda r: -r[0])
+        out[system] = rows
+        ok = rows
+        print(f"\n{system}: {len(ok)} specs ({refused} drawn and refused by the rules), slowest ten "
+              f"(CPU s, roll + advise + the tab's odds questions; budget {SWEEP_BUDGET} s):")
+        for took, spec, note in ok[:10]:
+            flag = " OVER" if took > SWEEP_BUDGET else ""
+            extra = " sampled" if note.get("sampled") else ""
+            extra += " (by hand)" if note.get("hand") else ""
+            extra += f" errors {note['errors']}" if note.get("errors") else ""
+            print(f"  {took:6.3f}{flag}{extra}  {json.dumps(spec, ensure_ascii=False)}")
+        sys.stdout.flush()
+    return out
 
 
 def main():
@@ -562,12 +752,20 @@ def main():
                     help="only Mirage's work bound: random large specs in CPython, the slowest ten")
     ap.add_argument("--milhamah-cpu", action="store_true",
                     help="only Milhamah's heaviest odds questions: state count and CPython CPU")
+    ap.add_argument("--sweep", action="store_true",
+                    help="only the CPython sweep of random large specs per system (issue 26)")
+    ap.add_argument("--sweep-n", type=int, default=40, help="specs per system in the sweep")
+    ap.add_argument("--seed", type=int, default=26, help="the sweep's seed")
+    ap.add_argument("--systems", default=",".join(rules.SYSTEMS), help="the sweep's systems, comma-separated")
     a = ap.parse_args()
     if a.mirage_sweep:
         print_mirage(mirage_sweep())
         return
     if a.milhamah_cpu:
         print_milhamah_heavy(milhamah_heavy_cpu())
+        return
+    if a.sweep:
+        sweep(a.sweep_n, a.seed, [s for s in a.systems.split(",") if s])
         return
     global SITE
     SITE = snapshot_site()

@@ -186,12 +186,17 @@ def selection(result: dict, ui: dict) -> dict:
 
 
 def action_for(verb: str, result: dict, ui: dict, fields: dict) -> dict:
-    """The ``keep`` action from the tapped dice.
+    """The ``keep`` action from the tapped dice, or a choice button's action.
 
     >>> r = rules.roll("alkemy", {"characteristic": 0, "bonus": 1}, rules.ScriptedRng([4, 5, 1]))
     >>> action_for("keep", r, {"selected": ["0", "2"]}, {})
     {'do': 'keep', 'dice': [0, 2], 'side': 'initiator'}
+    >>> action_for("choice-0", r, {}, {})
+    {'do': 'accept', 'side': 'initiator'}
     """
+    chosen = tab.choice_action(verb, result)
+    if chosen is not None:
+        return chosen
     if verb != "keep":
         raise SpecError("_form", "the only step after an ALKEMY roll is keeping another pair")
     sel = selection(result, ui)
@@ -326,16 +331,55 @@ def _keep_part(result: dict, ui: dict) -> str:
             f'{views.esc(sel["message"])}</p></div>')
 
 
+def _choice_label(result: dict, action: dict) -> str:
+    """A choice in words: "Keep 4 + 5 as they are", "Keep 4 + 1 instead"
+    (opposed: whose), with the pair's symbols."""
+    side = action.get("side") or "initiator"
+    hand = _hand(result, side) or {}
+    dice = hand.get("dice") or []
+    idx = hand.get("kept") if action.get("do") == "accept" else action.get("dice")
+    idx = [i for i in idx or [] if isinstance(i, int) and 0 <= i < len(dice)]
+    shown = " + ".join(str(dice[i].get("face")) for i in idx)
+    symbols = [dice[i].get("symbol") for i in idx]
+    text = f"Keep {shown} " + ("as they are" if action.get("do") == "accept" else "instead")
+    if all(symbols) and symbols:
+        text += f" ({'–'.join(symbols)})"
+    return (SIDE_NAMES[side] + ": " + text[0].lower() + text[1:]) if result.get("mode") == "opposed" else text
+
+
+def _choice_figures(result: dict, choice: dict) -> str:
+    """A choice's odds: the chance to succeed (opposed: to win, and to stay
+    tied at the cap, the GM deciding) and the total."""
+    out = choice.get("outcome") or {}
+    if result.get("mode") == "opposed":
+        text = f"initiator wins {views.pct(out.get('success', 0))}"
+        if out.get("tie"):
+            text += f", still tied at the cap {views.pct(out['tie'])}"
+    else:
+        text = f"success {views.pct(out.get('success', 0))}"
+    return text + f" · total {choice.get('total')}"
+
+
+def _choices(result: dict, ui: dict) -> str:
+    """Every pair each side may keep now, side by side with its chance;
+    best play's marked (``result["choices"]``, README Rules decisions)."""
+    title = "Keep which pair?" + (" (either side)" if result.get("mode") == "opposed" else "")
+    html = views.choices_html(result, lambda a: _choice_label(result, a),
+                              lambda c: _choice_figures(result, c), title=title)
+    return f'<div class="alk-choices">{html}</div>' if html else ""
+
+
 def _explain(result: dict, ui: dict) -> str:
     return views.explain_list(result.get("explain"))
 
 
-_RESULT_PARTS = (_banner, _tied_rounds, _hands, _keep_part, _explain)
+_RESULT_PARTS = (_banner, _tied_rounds, _hands, _choices, _keep_part, _explain)
 
 
 def render_result(result: dict, ui: dict) -> str:
     """The tray: banner, earlier tied rounds, both sides' dice (tappable when
-    that side may choose), the keep button, the explanation."""
+    that side may choose), every pair that may be kept with its chance, the
+    keep button for tapped dice, the explanation."""
     ui = ui or {}
     return "".join(part(result, ui) for part in _RESULT_PARTS)
 

@@ -310,3 +310,69 @@ def test_reference_lists_faces_per_colour():
     for colour in ("White", "Yellow", "Red"):
         assert html.count(f"<figcaption>{colour}: 1 axe") == 2
     assert "Red: 1 axe, 2 sword, 3 mace, 4 axe" in html
+
+
+# --------------------------------------------------------------------------
+# The choices after a bonus roll (issue 21): every pair side by side with
+# its chance, best play's marked, one tap each. The odds are canned here
+# (the rules' own are proved in tests/rules/test_advice_alkemy.py).
+
+def _choice_items(html: str) -> list[tuple[str, str, bool]]:
+    """(button text, odds text, advised) of each choice, in order."""
+    items = re.findall(r'<li class="choice[^"]*"><button type="button" class="choice-btn"( data-advised)? '
+                       r'data-act="choice-(\d+)">([^<]*)</button><span class="choice-odds">([^<]*)</span>', html)
+    assert [int(i) for _, i, _, _ in items] == list(range(len(items)))
+    return [(text, odds, bool(adv)) for adv, _, text, odds in items]
+
+
+def _canned(result: dict, advice: dict, outcomes: list[dict], totals: list[int]) -> dict:
+    """The result with its choices' odds replaced by canned figures."""
+    choices = [{**c, "outcome": o, "total": t} for c, o, t in zip(result["choices"], outcomes, totals)]
+    return {**result, "advice": advice, "choices": choices}
+
+
+def test_choices_show_every_pair_with_its_chance_and_the_advised_one():
+    """Marc's 4, 5, 1 against 9: three choices (keep 4 + 5 as they are,
+    4 + 1 instead, 5 + 1 instead), each with its canned chance and total,
+    symbols named; the advised one marked; each button's action is the
+    choice's own."""
+    spec = {"characteristic": 0, "bonus": 1, "difficulty": 9}
+    r = rules.roll(SYSTEM, spec, ScriptedRng([4, 5, 1]))
+    canned = [{"failure": 0.25, "tie": 0.0, "success": 0.75}, {"failure": 0.875, "tie": 0.0, "success": 0.125},
+              {"failure": 1.0, "tie": 0.0, "success": 0.0}]
+    r = _canned(r, r["choices"][1]["action"], canned, [9, 5, 6])
+    items = _choice_items(ui.render_result(r, {}))
+    assert items == [("Keep 4 + 5 as they are (axe–sword)", "success 75.0 % · total 9", False),
+                     ("Keep 4 + 1 instead (axe–axe)", "success 12.5 % · total 5", True),
+                     ("Keep 5 + 1 instead (sword–axe)", "success 0 % · total 6", False)]
+    assert [ui.action_for(f"choice-{i}", r, {}, {}) for i in range(3)] == [c["action"] for c in r["choices"]]
+
+
+def test_opposed_choices_name_the_side_and_the_tie_at_the_cap():
+    """Opposed, both sides with a bonus die: each choice names whose pair
+    it is, gives the initiator's chance to win and, when there is one, the
+    share still tied at the cap (canned)."""
+    spec = {"characteristic": 2, "bonus": 1, "max_rerolls": 3,
+            "opponent": {"characteristic": 2, "bonus": 1}}
+    r = rules.roll(SYSTEM, spec, ScriptedRng([6, 2, 1, 5, 2, 1]))
+    n = len(r["choices"])
+    canned = [{"failure": 0.5, "tie": 0.0625, "success": 0.4375}] + [{"failure": 1.0, "tie": 0.0, "success": 0.0}] * (n - 1)
+    r = _canned(r, r["choices"][0]["action"], canned, [10] * n)
+    items = _choice_items(ui.render_result(r, {}))
+    assert len(items) == n == 6
+    assert items[0] == ("Initiator: keep 6 + 2 as they are (mace–sword)",
+                        "initiator wins 43.8 %, still tied at the cap 6.2 % · total 10", True)
+    assert items[3][0] == "Opponent: keep 5 + 2 as they are (sword–sword)"
+    assert items[4][1] == "initiator wins 0 % · total 10"
+
+
+def test_no_choices_without_a_bonus_die_or_after_accepting():
+    """Nothing to choose: no choice buttons (no bonus die; or the pair
+    accepted, which also leaves the dice untappable)."""
+    plain = rules.roll(SYSTEM, {"characteristic": 3}, ScriptedRng([3, 4]))
+    assert 'data-act="choice-' not in ui.render_result(plain, {})
+    spec = {"characteristic": 0, "bonus": 1, "difficulty": 9}
+    r = rules.roll(SYSTEM, spec, ScriptedRng([4, 5, 1]))
+    done = rules.act(SYSTEM, spec, r, ui.action_for("choice-0", r, {}, {}), ScriptedRng([]))
+    html = ui.render_result(done, {})
+    assert 'data-act="choice-' not in html and _keys(html) == [] and _keep_button(html) is None
