@@ -10,7 +10,7 @@
 //
 // Message in:  { type: "start", cwd, files: [path], contents: [Uint8Array], key: {site, pyodide} | null }
 //              then questions as JSON text (static/py/oddswork.py `answer`)
-// Message out: { type: "ready", start: "snapshot" | "fresh", ms } or { type: "failed", reason },
+// Message out: { type: "ready", start: "snapshot" | "fresh", ms, wasm } or { type: "failed", reason },
 //              then one JSON text answer per question.
 import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
 import * as store from "./snapshot-store.mjs";
@@ -62,7 +62,7 @@ async function start({ cwd, files, contents, key }) {
   }
   const module = py.pyimport("oddswork");
   answer = module.answer;
-  return { type: "ready", start, ms: Math.round(performance.now() - t0) };
+  return { type: "ready", start, ms: Math.round(performance.now() - t0), wasm: py._module.HEAP8.length };
 }
 
 self.onmessage = async ({ data }) => {

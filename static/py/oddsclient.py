@@ -196,7 +196,10 @@ class Transport:
     def _control(self, data):
         if str(data.type) == "ready":
             self.disarm()
-            self.window.document.body.dataset.odds = "worker-" + str(data.start)
+            body = self.window.document.body
+            body.dataset.odds = "worker-" + str(data.start)
+            body.dataset.oddsStartMs = data.ms  # how long the Worker took to start, its wasm memory
+            body.dataset.oddsWasm = data.wasm
             self._ready()
         else:
             self.fail(str(getattr(data, "reason", "error")))
