@@ -218,11 +218,16 @@ class CountingServer:
 
         server = self
         self.sent = 0
+        self.requests = 0
         self.lock = threading.Lock()
 
         class Handler(http.server.SimpleHTTPRequestHandler):
             def log_message(self, *args):
                 pass
+
+            def log_request(self, code="-", size="-"):
+                with server.lock:
+                    server.requests += 1
 
             def setup(self):
                 super().setup()
@@ -287,6 +292,7 @@ def first_visit_bytes(pw, kind: str, with_sw: bool) -> int:
             time.sleep(0.5)
         else:
             time.sleep(3.0)
+        first_visit_bytes.requests = server.requests
         return server.sent
     finally:
         ctx.close()
@@ -501,7 +507,7 @@ def renderer_memory(browser_cdp) -> int:
     return total
 
 
-def odds_figures(pw, base: str, reps: int, heavy_timeout_ms: int = 60_000) -> dict:
+def odds_figures(pw, base: str, reps: int, heavy_reps: int = 3, heavy_timeout_ms: int = 60_000) -> dict:
     """Issue 26 in the browser, odds in the Worker: per heavy spec, the
     longest main-thread task while typing and rolling it, click -> dice and
     click -> odds shown; per system's default roll, click -> odds shown."""
@@ -538,7 +544,7 @@ def odds_figures(pw, base: str, reps: int, heavy_timeout_ms: int = 60_000) -> di
             field.click()
             field.press("ArrowUp")
             field.press("ArrowDown")
-            got = [page.evaluate(CLICK_TO_ODDS, [system, heavy_timeout_ms]) for _ in range(reps)]
+            got = [page.evaluate(CLICK_TO_ODDS, [system, heavy_timeout_ms]) for _ in range(heavy_reps)]
             longest = max(page.evaluate("window.__long") or [0])
             out["heavy"][label] = {"first_odds_ms": first, "longest_task_ms": longest,
                                    "dice": summary([d for d, _ in got if d is not None]),
@@ -593,9 +599,12 @@ def odds_memory(pw, base: str, returning: bool) -> dict:
     the snapshot stored, so the Worker restores from it."""
     out = {}
     for mode in ("page", "worker"):
-        profile = tempfile.mkdtemp(prefix="bench-profile-")
-        ctx = launch(pw, profile)
+        # A browser of its own (its processes are the page's alone); an
+        # in-memory context keeps a service worker and IndexedDB for the session.
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
+            ctx = browser.new_context(viewport={"width": 1024, "height": 768})
+            ctx.add_init_script(READY_PROBE)
             page = ctx.new_page()
             url = base + ("?bench=1&odds=page" if mode == "page" else "?bench=1")
             if returning:
@@ -608,15 +617,13 @@ def odds_memory(pw, base: str, returning: bool) -> dict:
             page.wait_for_function(ODDS_IDLE, arg=rules.SYSTEMS[0], timeout=120_000)
             page.wait_for_timeout(2000)
             page.evaluate("() => window.gc && window.gc()")
-            cdp = ctx.browser.new_browser_cdp_session() if ctx.browser else None
-            pss = renderer_memory(cdp) if cdp else 0
+            pss = renderer_memory(browser.new_browser_cdp_session())
             out[mode] = {"pss": pss, "js_heap": page.evaluate("performance.memory.usedJSHeapSize"),
                          "page_wasm": page.evaluate("window.diceBenchWasm()"),
                          "worker_wasm": int(page.get_attribute("body", "data-odds-wasm") or 0),
                          "how": f"{page.get_attribute('body', 'data-start')}/{page.get_attribute('body', 'data-odds')}"}
         finally:
-            ctx.close()
-            shutil.rmtree(profile, ignore_errors=True)
+            browser.close()
     return out
 
 
@@ -848,6 +855,11 @@ def issue26(pw, runs: int, clicks: int) -> dict:
             httpd.shutdown()
         print(f"strict cold run {run + 1}: app {cold['app'][-1]:.0f}  floor {cold['floor'][-1]:.0f} ms", flush=True)
     out["strict_cold"] = {k: summary(v) for k, v in cold.items()}
+    out["first_visit_server"] = {}
+    for kind in ("app", "floor"):
+        sent = first_visit_bytes(pw, kind, False)
+        out["first_visit_server"][kind] = {"bytes": sent, "requests": first_visit_bytes.requests}
+    print(f"first visit at the server: {out['first_visit_server']}", flush=True)
     httpd, base = serve(SITE)
     try:
         out["odds"] = odds_figures(pw, base, max(5, clicks // 2))
@@ -862,6 +874,10 @@ def issue26(pw, runs: int, clicks: int) -> dict:
     print(f"{'strict cold (new browser, fresh profile, wall to Roll enabled)':60s}")
     print(f"  p50 app {c['app']['p50']:.0f} / floor {c['floor']['p50']:.0f} ms = {c['app']['p50'] / c['floor']['p50']:.2f}×;"
           f"  p95 {c['app']['p95']:.0f} / {c['floor']['p95']:.0f} = {c['app']['p95'] / c['floor']['p95']:.2f}×")
+    fv = out["first_visit_server"]
+    print(f"  first visit at the server (no SW): app {fv['app']['bytes'] / 1e3:.0f} kB in {fv['app']['requests']} requests,"
+          f" floor {fv['floor']['bytes'] / 1e3:.0f} kB in {fv['floor']['requests']}:"
+          f" +{(fv['app']['bytes'] - fv['floor']['bytes']) / 1e3:.0f} kB")
     for system, v in out["odds"]["default"].items():
         print(f"  default {system:10s} click→dice p50 {v['dice']['p50']:6.1f} p95 {v['dice']['p95']:6.1f}"
               f" | click→odds p50 {v['odds'].get('p50') or 0:6.0f} p95 {v['odds'].get('p95') or 0:6.0f} ms")

@@ -18,7 +18,8 @@ from collections import Counter
 
 import pytest
 
-from conftest import READY, watched_page
+import rules
+from conftest import READY, show_history, watched_page
 from test_snapshot import first_visit, table, visit  # noqa: F401 (fixture)
 from test_offline import persistent, site  # noqa: F401 (fixtures)
 
@@ -57,6 +58,8 @@ RECORD = """(sel) => {
 }"""
 
 
+# The tests that need no held page come first in this file: the module's
+# held page (a second Python in its Worker) is opened only after them.
 @pytest.fixture(scope="module")
 def held(browser, base_url):
     with watched_page(browser, base_url, init_script=HOLD) as page:
@@ -82,6 +85,59 @@ def set_field(page, system, name, value):
     page.fill(f'#form-{system} [name="{name}"]', str(value))
     page.wait_for_function("([s, n]) => +document.querySelector('#odds-' + s).dataset.oddsAsked > n",
                            arg=[system, before])
+
+
+@pytest.mark.parametrize("how", ["query", "broken-worker"])
+def test_the_page_answers_itself_without_a_worker(browser, base_url, how):
+    """``?odds=page``, or a Worker script that throws as it loads: the page
+    works the odds out on its own thread, with nothing in the console, and
+    they are drawn for the form and after a roll."""
+    url = base_url + ("?odds=page" if how == "query" else "")
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    try:
+        page = context.new_page()
+        from conftest import Watch
+
+        watch = Watch()
+        watch.attach(context, page)
+        if how == "broken-worker":
+            context.route(re.compile(r".*/odds-worker\.mjs$"), lambda r: r.fulfill(
+                status=200, content_type="text/javascript", body='throw new Error("no odds here");'))
+        page.goto(url)
+        page.wait_for_selector(READY, state="attached", timeout=START_MS)
+        want = "page" if how == "query" else "page-error"
+        page.wait_for_selector(f'body[data-odds="{want}"]', state="attached", timeout=START_MS)
+        page.click("#tabbtn-jadeclaw")
+        page.click("#form-jadeclaw [data-roll]")
+        page.wait_for_selector("#tray-jadeclaw .outcome")
+        page.wait_for_selector('#odds-jadeclaw[data-odds-shown="here"]:not([aria-busy])', state="attached")
+        assert "%" in page.inner_text("#odds-jadeclaw")
+        watch.check(page)
+    finally:
+        context.close()
+
+
+def test_the_worker_fetches_nothing_twice_and_restores_from_the_snapshot(table):
+    """A first visit (a profile on disk, counted at the server): the Worker
+    starts from the files the page wrote and Pyodide from the HTTP cache, so
+    no file is sent twice. The returning visit's Worker restores from the
+    page's memory snapshot and answers."""
+    page = table.page
+    first_visit(page, table.url)
+    page.wait_for_selector('body[data-odds="worker-fresh"]', state="attached", timeout=START_MS)
+    idle_panel(page, "jadeclaw")
+    sent = Counter(path for path, code in table.httpd.log if code == 200)
+    twice = {p: n for p, n in sent.items() if n > 1}
+    assert not twice, f"sent more than once: {twice}"
+    assert not any("odds" in p and p.endswith(".py") for p in sent if sent[p] > 1)
+
+    assert visit(page) == ("snapshot", "restored")
+    page.wait_for_selector('body[data-odds="worker-snapshot"]', state="attached", timeout=START_MS)
+    page.click("#tabbtn-milhamah")
+    page.click("#form-milhamah [data-roll]")
+    page.wait_for_selector("#tray-milhamah .outcome")
+    idle_panel(page, "milhamah")
+    assert page.get_attribute("#odds-milhamah", "data-odds-shown") != "here"
 
 
 def test_dice_appear_before_the_odds(held):
@@ -137,76 +193,45 @@ def test_a_stale_answer_never_overwrites_a_newer_one(held):
     assert shown and all(t == final for t in shown if t.strip() and "Working" not in t)
 
 
-def test_a_step_needing_advice_works_before_it_comes(held):
+def _forced_milhamah_failure():
+    """אשר with four dice that show no letter of it (no wild): a failure
+    with rerolls left (Milhamah RPG, rerolls)."""
+    from rules import milhamah as M
+    from rules.dice import ScriptedRng
+
+    def blank(colour, side):
+        faces = M.die_faces(colour, side)
+        return next(i + 1 for i, f in enumerate(faces) if f not in ("א", "ש", "ר", "*"))
+    spec = {"shoresh": "אשר", "pool": {"red": 2, "blue": 2}, "rerolls": 2}
+    return rules.roll("milhamah", spec, ScriptedRng([blank("red", "A"), blank("red", "B"),
+                                                     blank("blue", "A"), blank("blue", "B")]), advise=False)
+
+
+def test_a_step_needing_advice_works_before_it_comes(browser, base_url):
     """Milhamah's Reroll with no die tapped takes the advised dice: pressed
-    while the Worker's advice is held, the page works it out itself and
-    rerolls at once."""
-    page = held
-    page.click("#tabbtn-milhamah")
-    idle_panel(page, "milhamah")
-    page.evaluate("window.__hold = true")
-    page.click("#form-milhamah [data-roll]")
-    page.wait_for_selector("#tray-milhamah .outcome")
-    page.wait_for_function("window.__held.length === 1")
-    reroll = page.locator('#tray-milhamah [data-act="reroll"]')
-    if reroll.count():
-        stages = page.locator("#history-list [data-history-entry]").count()
-        reroll.first.click()
+    while the Worker's advice is held, the page works the advice out itself
+    and rerolls at once (a forced failure with rerolls left, opened from
+    the history)."""
+    import json
+
+    import store
+    history = store.dump([store.new_entry(_forced_milhamah_failure(), label="forced")])
+    script = HOLD + f"localStorage.setItem('dice-table/history', {json.dumps(history)});"
+    with watched_page(browser, base_url, init_script=script) as page:
+        page.wait_for_selector('body[data-odds="worker-fresh"]', state="attached", timeout=START_MS)
+        page.click("#tabbtn-milhamah")
+        idle_panel(page, "milhamah")
+        page.evaluate("window.__hold = true")
+        show_history(page)
+        page.click("#history-list [data-history-open]")
+        page.wait_for_selector('#tray-milhamah [data-act="reroll"]')
+        page.wait_for_function("window.__held.length === 1")
+        assert page.get_attribute("#odds-milhamah", "aria-busy") == "true"
+        before = page.locator("#history-list [data-history-entry]").count()
+        page.click('#tray-milhamah [data-act="reroll"]')
         page.wait_for_function(
-            f"document.querySelectorAll('#history-list [data-history-entry]').length > {stages}")
-    page.evaluate("window.__hold = false")
-    page.evaluate("window.__release()")
-    idle_panel(page, "milhamah")
-
-
-@pytest.mark.parametrize("how", ["query", "broken-worker"])
-def test_the_page_answers_itself_without_a_worker(browser, base_url, how):
-    """``?odds=page``, or a Worker script that throws as it loads: the page
-    works the odds out on its own thread, with nothing in the console, and
-    they are drawn for the form and after a roll."""
-    url = base_url + ("?odds=page" if how == "query" else "")
-    context = browser.new_context(viewport={"width": 1024, "height": 768})
-    try:
-        page = context.new_page()
-        from conftest import Watch
-
-        watch = Watch()
-        watch.attach(context, page)
-        if how == "broken-worker":
-            context.route(re.compile(r".*/odds-worker\.mjs$"), lambda r: r.fulfill(
-                status=200, content_type="text/javascript", body='throw new Error("no odds here");'))
-        page.goto(url)
-        page.wait_for_selector(READY, state="attached", timeout=START_MS)
-        want = "page" if how == "query" else "page-error"
-        page.wait_for_selector(f'body[data-odds="{want}"]', state="attached", timeout=START_MS)
-        page.click("#tabbtn-jadeclaw")
-        page.click("#form-jadeclaw [data-roll]")
-        page.wait_for_selector("#tray-jadeclaw .outcome")
-        page.wait_for_selector('#odds-jadeclaw[data-odds-shown="here"]:not([aria-busy])', state="attached")
-        assert "%" in page.inner_text("#odds-jadeclaw")
-        watch.check(page)
-    finally:
-        context.close()
-
-
-def test_the_worker_fetches_nothing_twice_and_restores_from_the_snapshot(table):
-    """A first visit (a profile on disk, counted at the server): the Worker
-    starts from the files the page wrote and Pyodide from the HTTP cache, so
-    no file is sent twice. The returning visit's Worker restores from the
-    page's memory snapshot and answers."""
-    page = table.page
-    first_visit(page, table.url)
-    page.wait_for_selector('body[data-odds="worker-fresh"]', state="attached", timeout=START_MS)
-    idle_panel(page, "jadeclaw")
-    sent = Counter(path for path, code in table.httpd.log if code == 200)
-    twice = {p: n for p, n in sent.items() if n > 1}
-    assert not twice, f"sent more than once: {twice}"
-    assert not any("odds" in p and p.endswith(".py") for p in sent if sent[p] > 1)
-
-    assert visit(page) == ("snapshot", "restored")
-    page.wait_for_selector('body[data-odds="worker-snapshot"]', state="attached", timeout=START_MS)
-    page.click("#tabbtn-milhamah")
-    page.click("#form-milhamah [data-roll]")
-    page.wait_for_selector("#tray-milhamah .outcome")
-    idle_panel(page, "milhamah")
-    assert page.get_attribute("#odds-milhamah", "data-odds-shown") != "here"
+            f"document.querySelectorAll('#history-list [data-history-entry]').length > {before}")
+        assert page.locator("#tray-milhamah svg.die").count() >= 4
+        page.evaluate("window.__hold = false")
+        page.evaluate("window.__release()")
+        idle_panel(page, "milhamah")
