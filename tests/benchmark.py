@@ -62,6 +62,7 @@ def snapshot_site() -> Path:
 
 
 SITE = ROOT  # replaced by a snapshot in main()
+SKIP_COLD = False
 
 ARGS = LAUNCH_ARGS + ["--enable-precise-memory-info", "--js-flags=--expose-gc"]
 
@@ -539,12 +540,14 @@ def odds_figures(pw, base: str, reps: int, heavy_reps: int = 3, heavy_timeout_ms
                 first = (time.perf_counter() - t0) * 1000
             except Exception:  # noqa: BLE001 - reported as not shown in time
                 first = None
-            # typing: one number field of the form, up and down
-            field = page.locator(f"#form-{system} input[type=number]:visible").first
-            field.click()
-            field.press("ArrowUp")
-            field.press("ArrowDown")
-            got = [page.evaluate(CLICK_TO_ODDS, [system, heavy_timeout_ms]) for _ in range(heavy_reps)]
+            got = []
+            if first is not None:  # else its rolls would wait as long again: reported as not shown
+                # typing: one number field of the form, up and down
+                field = page.locator(f"#form-{system} input[type=number]:visible").first
+                field.click()
+                field.press("ArrowUp")
+                field.press("ArrowDown")
+                got = [page.evaluate(CLICK_TO_ODDS, [system, heavy_timeout_ms]) for _ in range(heavy_reps)]
             longest = max(page.evaluate("window.__long") or [0])
             out["heavy"][label] = {"first_odds_ms": first, "longest_task_ms": longest,
                                    "dice": summary([d for d, _ in got if d is not None]),
@@ -652,11 +655,13 @@ def main():
     ap.add_argument("--out", default=str(ROOT / ".bench" / "results.json"))
     ap.add_argument("--milhamah-odds", action="store_true",
                     help="only Milhamah's odds budget (uncached odds, browser and CPython)")
+    ap.add_argument("--skip-cold", action="store_true", help="with --odds: not the strict cold start")
     ap.add_argument("--odds", action="store_true",
                     help="only issue 26: odds beside the page, their memory, the strict cold start")
     a = ap.parse_args()
-    global SITE
+    global SITE, SKIP_COLD
     SITE = snapshot_site()
+    SKIP_COLD = a.skip_cold
     if a.odds:
         with sync_playwright() as pw:
             out = issue26(pw, a.runs, a.clicks)
@@ -846,7 +851,7 @@ def issue26(pw, runs: int, clicks: int) -> dict:
     """Odds beside the page (issue 26) and the strict cold start; prints its figures."""
     out: dict = {"load_average_start": os.getloadavg()}
     cold = {"app": [], "floor": []}
-    for run in range(runs):
+    for run in range(runs if not SKIP_COLD else 0):
         for kind in (("app", "floor") if run % 2 == 0 else ("floor", "app")):
             httpd, base = serve(SITE)
             url = base if kind == "app" else base + "tests/floor/index.html"
@@ -856,7 +861,7 @@ def issue26(pw, runs: int, clicks: int) -> dict:
         print(f"strict cold run {run + 1}: app {cold['app'][-1]:.0f}  floor {cold['floor'][-1]:.0f} ms", flush=True)
     out["strict_cold"] = {k: summary(v) for k, v in cold.items()}
     out["first_visit_server"] = {}
-    for kind in ("app", "floor"):
+    for kind in ("app", "floor") if not SKIP_COLD else ():
         sent = first_visit_bytes(pw, kind, False)
         out["first_visit_server"][kind] = {"bytes": sent, "requests": first_visit_bytes.requests}
     print(f"first visit at the server: {out['first_visit_server']}", flush=True)
@@ -872,12 +877,14 @@ def issue26(pw, runs: int, clicks: int) -> dict:
     c = out["strict_cold"]
     print("\n" + "=" * 72)
     print(f"{'strict cold (new browser, fresh profile, wall to Roll enabled)':60s}")
-    print(f"  p50 app {c['app']['p50']:.0f} / floor {c['floor']['p50']:.0f} ms = {c['app']['p50'] / c['floor']['p50']:.2f}×;"
-          f"  p95 {c['app']['p95']:.0f} / {c['floor']['p95']:.0f} = {c['app']['p95'] / c['floor']['p95']:.2f}×")
+    if not SKIP_COLD:
+        print(f"  p50 app {c['app']['p50']:.0f} / floor {c['floor']['p50']:.0f} ms = {c['app']['p50'] / c['floor']['p50']:.2f}×;"
+              f"  p95 {c['app']['p95']:.0f} / {c['floor']['p95']:.0f} = {c['app']['p95'] / c['floor']['p95']:.2f}×")
     fv = out["first_visit_server"]
-    print(f"  first visit at the server (no SW): app {fv['app']['bytes'] / 1e3:.0f} kB in {fv['app']['requests']} requests,"
-          f" floor {fv['floor']['bytes'] / 1e3:.0f} kB in {fv['floor']['requests']}:"
-          f" +{(fv['app']['bytes'] - fv['floor']['bytes']) / 1e3:.0f} kB")
+    if fv:
+        print(f"  first visit at the server (no SW): app {fv['app']['bytes'] / 1e3:.0f} kB in {fv['app']['requests']} requests,"
+              f" floor {fv['floor']['bytes'] / 1e3:.0f} kB in {fv['floor']['requests']}:"
+              f" +{(fv['app']['bytes'] - fv['floor']['bytes']) / 1e3:.0f} kB")
     for system, v in out["odds"]["default"].items():
         print(f"  default {system:10s} click→dice p50 {v['dice']['p50']:6.1f} p95 {v['dice']['p95']:6.1f}"
               f" | click→odds p50 {v['odds'].get('p50') or 0:6.0f} p95 {v['odds'].get('p95') or 0:6.0f} ms")

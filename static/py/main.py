@@ -379,14 +379,23 @@ def redraw_tray_kept(system):
             el.focus(js_obj({"preventScroll": True}))
 
 
-def start_odds_worker():
-    """The odds Worker, started once the page is ready with the files this
-    start wrote (nothing fetched again). ``?odds=page`` keeps the odds on
-    the page's own thread (a test of the fallback)."""
+def prepare_odds():
+    """Before the page's first question: questions wait for the odds Worker
+    (started once the page is ready, ``start_odds_worker``) rather than being
+    worked out here. ``?odds=page`` keeps the odds on the page's own thread
+    (a test of the fallback), as does a browser without Workers."""
     if "odds=page" in str(window.location.search) or not hasattr(window, "Worker"):
         document.body.dataset.odds = "page"
         return
-    questions = oddsclient.Questions(lambda m: ODDS["transport"].post(m))
+    ODDS["questions"] = oddsclient.Questions(lambda m: ODDS["transport"].post(m))
+
+
+def start_odds_worker():
+    """The odds Worker, started with the files this start wrote (nothing
+    fetched again); any failure: the page answers what waits, itself."""
+    questions = ODDS["questions"]
+    if questions is None:
+        return
 
     def failed():
         for system in questions.failed():
@@ -395,11 +404,11 @@ def start_odds_worker():
     try:
         url = window.URL.new("./static/js/odds-worker.mjs", document.baseURI).href
         transport = oddsclient.Transport(window, url, guard(questions.received), guard(failed))
-        ODDS["questions"], ODDS["transport"] = questions, transport
+        ODDS["transport"] = transport
         transport.start(lambda: questions.started(True), getattr(window, "diceSnapshotKey", None))
     except Exception:  # noqa: BLE001 - no Worker here: the page answers itself
-        questions.failed()
         document.body.dataset.odds = "page-error"
+        failed()
 
 
 def set_result(system, result, record=True, label="", readonly=False, note=SHARED_NOTE, source="here"):
@@ -1549,6 +1558,7 @@ def start():
         fl = create_proxy(flush)
         _proxies.append(fl)
         window.addEventListener("pagehide", fl)
+    guard(prepare_odds)()
     load_roller()
     load_history()
     load_setups()
