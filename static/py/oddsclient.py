@@ -38,9 +38,11 @@ __all__ = ["Questions", "Transport", "START_TIMEOUT_MS", "ANSWER_TIMEOUT_MS", "p
 #: A Worker that has not started by then (a starved device, a broken file)
 #: is given up: the page answers on its own thread from then on.
 START_TIMEOUT_MS = 60_000
-#: A question unanswered by then (the rules' work is bounded, so this is a
-#: Worker that died): given up the same way.
-ANSWER_TIMEOUT_MS = 30_000
+#: No watchdog on an answer: a question that takes long on a slow device
+#: is still better answered beside the page than moved onto it (a heavy
+#: question worked out here would freeze the page, which is what the
+#: Worker is for); a Worker that dies reports an error and is given up.
+ANSWER_TIMEOUT_MS = None
 
 
 class Questions:
@@ -184,7 +186,6 @@ class Transport:
 
     def post(self, message: dict):
         self.worker.postMessage(oddswork.pack(message))
-        self.arm(ANSWER_TIMEOUT_MS)
 
     def _message(self, data, on_message):
         if isinstance(data, str):
