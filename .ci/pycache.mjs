@@ -1,26 +1,30 @@
-// Write static/pycache.zip: the compiled bytecode of the Python the page
-// imports before it is ready, made by the vendored Pyodide (.ci/pycache.py).
-// PyScript unpacks it beside the sources ([files] "./static/pycache.zip" =
-// "./*"), so a first visit does not compile them (README "Speed"). Generated,
-// never committed; .ci/precache.mjs runs it, so it is as fresh as the
-// precache list. Usage: node .ci/pycache.mjs [site folder]
-import { readFileSync, writeFileSync } from "node:fs";
+// Write static/pycache.zip: the sources and compiled bytecode of the Python
+// the page imports before it is ready, made by the vendored Pyodide
+// (.ci/pycache.py). PyScript unpacks it ([files] "./static/pycache.zip" =
+// "./*"), so a first visit fetches them as one file and does not compile
+// them (README "Speed"). Generated, never committed; .ci/precache.mjs runs
+// it, so it is as fresh as the precache list. The page's files are laid out
+// as PyScript writes them: rules/ as rules/, static/py/ at the top.
+// Usage: node .ci/pycache.mjs [site folder]
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const PYCACHE = "static/pycache.zip";
+/** Where each folder of page files lands in the interpreter's working directory. */
+export const LAYOUT = [["rules", "rules"], ["static/py", "."]];
 
 export async function buildPycache(root) {
   const pyodideDir = join(root, "static/vendor/pyodide") + "/";
   const { loadPyodide } = await import(pathToFileURL(join(pyodideDir, "pyodide.mjs")).href);
   const py = await loadPyodide({ indexURL: pyodideDir, stdout: () => {}, stderr: (s) => process.stderr.write(s + "\n") });
-  const toml = readFileSync(join(root, "pyscript.toml"), "utf8");
   const cwd = "/home/pyodide";
-  for (const m of toml.matchAll(/^\s*"\.\/([^"]+)"\s*=\s*"\.\/([^"*]+)"/gm)) {
-    const dst = `${cwd}/${m[2]}`;
-    py.FS.mkdirTree(dst.slice(0, dst.lastIndexOf("/")));
-    py.FS.writeFile(dst, readFileSync(join(root, m[1])));
+  for (const [from, to] of LAYOUT) {
+    py.FS.mkdirTree(`${cwd}/${to}`);
+    for (const f of readdirSync(join(root, from))) {
+      if (/\.(py|json)$/.test(f) && f !== "main.py") py.FS.writeFile(`${cwd}/${to}/${f}`, readFileSync(join(root, from, f)));
+    }
   }
   py.FS.writeFile("/tmp/main.py", readFileSync(join(root, "static/py/main.py")));
   py.runPython(readFileSync(join(here, "pycache.py"), "utf8"));

@@ -1,13 +1,17 @@
-"""Run inside the vendored Pyodide by .ci/pycache.mjs: the bytecode of the
-Python the page imports before it is ready, as one zip (README "Speed").
+"""Run inside the vendored Pyodide by .ci/pycache.mjs: the Python the page
+imports before it is ready, as one zip of sources and their bytecode
+(README "Speed").
 
-The page's ``[files]`` are written into ``CWD`` first (where PyScript writes
-them, so each code object names the file a traceback will show). The start
-set is what ``main.py``'s top-level imports pull in of ours; a module
-imported later (fair rolls, the Milhamah best play, the snapshot) is left to
-compile at its first use. Each ``.pyc`` is checked-hash: Python compares it
-with its source's hash and compiles the source instead when they differ, so
-a zip older than an edit costs time, never a wrong module.
+Every page file is written into ``CWD`` first, where PyScript would write
+it (so each code object names the file a traceback will show). The start
+set is what ``main.py``'s top-level imports pull in of ours: their sources
+ship in this zip, not as separate ``[files]`` entries (one fetch instead of
+about 25, and deflated), each beside its compiled ``.pyc``. A module
+imported later (fair rolls, the Milhamah best play, the snapshot) and the
+data files stay ``[files]`` entries and compile at first use. Each ``.pyc``
+is checked-hash: Python compares it with its source's hash and compiles the
+source instead when they differ, so a stale ``.pyc`` costs time, never a
+wrong module.
 """
 
 import ast
@@ -51,8 +55,9 @@ def start_set(main_py, cwd=CWD):
 
 
 def build(main_py, cwd=CWD):
-    """The zip's bytes: ``__pycache__/<name>.cpython-3XX.pyc`` beside each
-    source, as PyScript unpacks it into ``cwd``."""
+    """The zip's bytes: each start-set source at its place under ``cwd``,
+    and ``__pycache__/<name>.cpython-3XX.pyc`` beside it, as PyScript
+    unpacks it into ``cwd``."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
         z.comment = COMMENT
@@ -60,8 +65,9 @@ def build(main_py, cwd=CWD):
             pyc = importlib.util.cache_from_source(src)
             py_compile.compile(src, cfile=pyc, dfile=src, doraise=True,
                                invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
-            info = zipfile.ZipInfo(os.path.relpath(pyc, cwd).replace(os.sep, "/"), date_time=(1980, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            with open(pyc, "rb") as f:
-                z.writestr(info, f.read())
+            for path in (src, pyc):
+                info = zipfile.ZipInfo(os.path.relpath(path, cwd).replace(os.sep, "/"), date_time=(1980, 1, 1, 0, 0, 0))
+                info.compress_type = zipfile.ZIP_DEFLATED
+                with open(path, "rb") as f:
+                    z.writestr(info, f.read())
     return buf.getvalue()

@@ -72,6 +72,7 @@ def snapshot_site() -> Path:
 
 
 SITE = ROOT  # replaced by a snapshot in main()
+SKIP_COLD = False
 
 ARGS = LAUNCH_ARGS + ["--enable-precise-memory-info", "--js-flags=--expose-gc"]
 
@@ -282,11 +283,16 @@ class CountingServer:
 
         server = self
         self.sent = 0
+        self.requests = 0
         self.lock = threading.Lock()
 
         class Handler(http.server.SimpleHTTPRequestHandler):
             def log_message(self, *args):
                 pass
+
+            def log_request(self, code="-", size="-"):
+                with server.lock:
+                    server.requests += 1
 
             def setup(self):
                 super().setup()
@@ -351,6 +357,7 @@ def first_visit_bytes(pw, kind: str, with_sw: bool) -> int:
             time.sleep(0.5)
         else:
             time.sleep(3.0)
+        first_visit_bytes.requests = server.requests
         return server.sent
     finally:
         ctx.close()
@@ -741,6 +748,224 @@ def sweep(n: int, seed: int, systems) -> dict:
     return out
 
 
+# ---------------------------------------------------------------- issue 26
+# The heaviest specs of each system (issue 26's six among them): typed and
+# rolled with the odds beside the page, the main thread must stay free.
+HEAVY = [
+    ("mirage, mixed gear vs strong opponent", "mirage",
+     {"attribute": 12, "skill": 10, "gear": [12, 10, 8, 6, 12, 10], "prayer_bonus": 1,
+      "opponent": {"attribute": 10, "skill": 12, "gear": [6, 8, 10, 12, 12, 6]}}),
+    ("mirage, mixed gear vs 10/12", "mirage",
+     {"attribute": 12, "skill": 10, "gear": [12, 10, 8, 6, 12, 10], "prayer_bonus": 1,
+      "opponent": {"attribute": 10, "skill": 12}}),
+    ("mirage, mixed gear unopposed", "mirage",
+     {"attribute": 12, "skill": 10, "gear": [12, 10, 8, 6, 12, 10], "prayer_bonus": 1}),
+    ("mirage, 2d12 + six d12 each side", "mirage",
+     {"attribute": 12, "skill": 12, "gear": [12] * 6, "prayer_bonus": 2,
+      "opponent": {"attribute": 12, "skill": 12, "gear": [12] * 6}}),
+    ("milhamah, 12 vs 12 dice, 2 rounds", "milhamah",
+     {"pool": {"red": 4, "green": 4, "blue": 4}, "rounds": 2,
+      "opponent": {"shoresh": "שלם", "pool": {"red": 4, "green": 4, "blue": 4}, "rounds": 2}}),
+    ("milhamah, 12 dice, X 3, 2 rounds", "milhamah", {"pool": {"red": 4, "green": 4, "blue": 4}, "rounds": 2}),
+    ("open_tale, level 9 heroic, 2d12 advantage", "open_tale",
+     {"level": 9, "dice": [12, 12], "modifiers": ["advantage"], "heroic": True, "target": 12}),
+    ("alkemy, opposed with bonus", "alkemy", {"characteristic": 3, "opponent": {"characteristic": 3, "bonus": 2}}),
+    ("jadeclaw, 4d12 slaying vs 4d12 soak", "jadeclaw",
+     {"kind": "damage", "dice": "4d12", "soak": "4d12", "damage_type": "slaying"}),
+]
+
+# Click a tab's Roll; resolves with [ms to the dice painted, ms to the odds
+# of the new roll shown] (the panel answering its newest question).
+CLICK_TO_ODDS = """
+async ([system, timeout]) => {
+  const tray = document.querySelector('#tray-' + system);
+  const panel = document.querySelector('#odds-' + system);
+  const button = document.querySelector('#form-' + system + ' [data-roll]');
+  const before = tray.firstChild, asked = +(panel.dataset.oddsAsked || 0);
+  const t0 = performance.now();
+  let dice = null;
+  const done = new Promise((resolve) => {
+    const check = () => {
+      if (dice === null && tray.querySelector('[data-die]') && tray.firstChild !== before) {
+        requestAnimationFrame(() => setTimeout(() => { dice = performance.now() - t0; }, 0));
+      }
+      const shown = panel.dataset.oddsShown;
+      if (dice !== null && +(panel.dataset.oddsAsked || 0) > asked && !panel.hasAttribute('aria-busy')
+          && (shown === panel.dataset.oddsAsked || shown === 'here')) {
+        resolve([dice, performance.now() - t0]);
+        return;
+      }
+      if (performance.now() - t0 > timeout) { resolve([dice, null]); return; }
+      setTimeout(check, 5);
+    };
+    check();
+  });
+  button.click();
+  return await done;
+}
+"""
+
+ODDS_IDLE = """(s) => { const p = document.querySelector('#odds-' + s);
+  return p.dataset.oddsShown && !p.hasAttribute('aria-busy')
+    && (p.dataset.oddsShown === p.dataset.oddsAsked || p.dataset.oddsShown === 'here'); }"""
+
+
+def renderer_memory(browser_cdp) -> int:
+    """The proportional set size of every renderer process (bytes, /proc)."""
+    info = browser_cdp.send("SystemInfo.getProcessInfo")["processInfo"]
+    total = 0
+    for p in info:
+        if p.get("type") != "renderer":
+            continue
+        try:
+            for line in Path(f"/proc/{p['id']}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1]) * 1024
+        except OSError:
+            pass
+    return total
+
+
+def odds_figures(pw, base: str, reps: int, heavy_reps: int = 3, heavy_timeout_ms: int = 60_000) -> dict:
+    """Issue 26 in the browser, odds in the Worker: per heavy spec, the
+    longest main-thread task while typing and rolling it, click -> dice and
+    click -> odds shown; per system's default roll, click -> odds shown."""
+    import share
+
+    out = {"heavy": {}, "default": {}}
+    browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    try:
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        page.goto(base + "?bench=1")
+        page.wait_for_selector("body[data-ready]", state="attached", timeout=120_000)
+        page.wait_for_selector("body[data-odds^=worker]", state="attached", timeout=120_000)
+        for system in rules.SYSTEMS:
+            page.click(f"#tabbtn-{system}")
+            page.wait_for_function(ODDS_IDLE, arg=system, timeout=120_000)
+            got = [page.evaluate(CLICK_TO_ODDS, [system, 30_000]) for _ in range(reps)]
+            out["default"][system] = {"dice": summary([d for d, _ in got if d is not None]),
+                                      "odds": summary([o for _, o in got if o is not None])}
+            print(f"default {system}: {out['default'][system]}", flush=True)
+        for label, system, spec in HEAVY:
+            page.goto("about:blank")
+            page.goto(base + "?bench=1#" + share.encode_setup(system, spec).lstrip("#"))
+            page.wait_for_selector("body[data-ready]", state="attached", timeout=120_000)
+            page.wait_for_selector("body[data-odds^=worker]", state="attached", timeout=120_000)
+            page.evaluate(LONGTASK_START)
+            t0 = time.perf_counter()
+            try:
+                page.wait_for_function(ODDS_IDLE, arg=system, timeout=heavy_timeout_ms)
+                first = (time.perf_counter() - t0) * 1000
+            except Exception:  # noqa: BLE001 - reported as not shown in time
+                first = None
+            got = []
+            if first is not None:  # else its rolls would wait as long again: reported as not shown
+                # typing: one number field of the form, up and down
+                field = page.locator(f"#form-{system} input[type=number]:visible").first
+                field.click()
+                field.press("ArrowUp")
+                field.press("ArrowDown")
+                got = [page.evaluate(CLICK_TO_ODDS, [system, heavy_timeout_ms]) for _ in range(heavy_reps)]
+            longest = max(page.evaluate("window.__long") or [0])
+            out["heavy"][label] = {"first_odds_ms": first, "longest_task_ms": longest,
+                                   "dice": summary([d for d, _ in got if d is not None]),
+                                   "odds": summary([o for _, o in got if o is not None]),
+                                   "not_shown": sum(o is None for _, o in got)}
+            print(f"heavy {label}: {out['heavy'][label]}", flush=True)
+    finally:
+        browser.close()
+    return out
+
+
+FIRST_ODDS_PROBE = """
+(() => {
+  new MutationObserver((list) => {
+    for (const m of list) if (m.target.dataset && m.target.dataset.oddsShown && !window.__firstOddsAt)
+      window.__firstOddsAt = performance.now();
+  }).observe(document, {subtree: true, attributes: true, attributeFilter: ['data-odds-shown']});
+})();
+"""
+
+
+def returning_first_odds(pw, url: str, runs: int) -> dict:
+    """A returning player (snapshot stored): ready, then the first odds
+    shown (ms from ready), the odds Worker's own start, and how each started."""
+    profile = tempfile.mkdtemp(prefix="bench-profile-")
+    ctx = launch(pw, profile)
+    ctx.add_init_script(FIRST_ODDS_PROBE)
+    out = {"ready": [], "odds_after_ready": [], "worker_start": [], "how": []}
+    try:
+        page = ctx.new_page()
+        ready_at(page, url)
+        wait_controlled(page)
+        wait_snapshot(page)
+        for _ in range(runs):
+            ready, how = ready_at(page, url)
+            page.wait_for_function("window.__firstOddsAt", timeout=60_000)
+            out["ready"].append(ready)
+            out["odds_after_ready"].append(page.evaluate("window.__firstOddsAt") - ready)
+            out["worker_start"].append(int(page.get_attribute("body", "data-odds-start-ms") or 0))
+            out["how"].append(f"{how}/{page.get_attribute('body', 'data-odds')}")
+    finally:
+        ctx.close()
+        shutil.rmtree(profile, ignore_errors=True)
+    return {k: (summary(v) if k != "how" else v) for k, v in out.items()}
+
+
+def odds_memory(pw, base: str, returning: bool) -> dict:
+    """The second interpreter's cost: the renderer processes' memory (PSS)
+    with the Worker against ``?odds=page`` (no Worker), each in a fresh
+    browser, once the first odds are shown; the Worker's own wasm memory;
+    the page's JS heap and wasm memory. ``returning``: a profile on disk with
+    the snapshot stored, so the Worker restores from it."""
+    out = {}
+    for mode in ("page", "worker"):
+        # A browser of its own (its processes are the page's alone); an
+        # in-memory context keeps a service worker and IndexedDB for the session.
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            ctx = browser.new_context(viewport={"width": 1024, "height": 768})
+            ctx.add_init_script(READY_PROBE)
+            page = ctx.new_page()
+            url = base + ("?bench=1&odds=page" if mode == "page" else "?bench=1")
+            if returning:
+                ready_at(page, url)
+                wait_controlled(page)
+                wait_snapshot(page)
+            ready_at(page, url)
+            if mode == "worker":
+                page.wait_for_selector("body[data-odds^=worker]", state="attached", timeout=120_000)
+            page.wait_for_function(ODDS_IDLE, arg=rules.SYSTEMS[0], timeout=120_000)
+            page.wait_for_timeout(2000)
+            page.evaluate("() => window.gc && window.gc()")
+            pss = renderer_memory(browser.new_browser_cdp_session())
+            out[mode] = {"pss": pss, "js_heap": page.evaluate("performance.memory.usedJSHeapSize"),
+                         "page_wasm": page.evaluate("window.diceBenchWasm()"),
+                         "worker_wasm": int(page.get_attribute("body", "data-odds-wasm") or 0),
+                         "how": f"{page.get_attribute('body', 'data-start')}/{page.get_attribute('body', 'data-odds')}"}
+        finally:
+            browser.close()
+    return out
+
+
+def strict_cold(pw, url: str, selector: str) -> float:
+    """The issue's method: a fresh on-disk profile and a new browser per
+    visit, the clock started before the navigation (wall time, from Python)
+    and stopped when the Roll button is enabled."""
+    profile = tempfile.mkdtemp(prefix="bench-profile-")
+    ctx = pw.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, args=ARGS,
+                                                viewport={"width": 1024, "height": 768})
+    try:
+        page = ctx.pages[0] if ctx.pages else ctx.new_page()
+        t0 = time.perf_counter()
+        page.goto(url)
+        page.wait_for_selector(selector, state="attached", timeout=120_000)
+        return (time.perf_counter() - t0) * 1000
+    finally:
+        ctx.close()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=7)
@@ -757,6 +982,9 @@ def main():
     ap.add_argument("--sweep-n", type=int, default=40, help="specs per system in the sweep")
     ap.add_argument("--seed", type=int, default=26, help="the sweep's seed")
     ap.add_argument("--systems", default=",".join(rules.SYSTEMS), help="the sweep's systems, comma-separated")
+    ap.add_argument("--skip-cold", action="store_true", help="with --odds: not the strict cold start")
+    ap.add_argument("--odds", action="store_true",
+                    help="only issue 26: odds beside the page, their memory, the strict cold start")
     a = ap.parse_args()
     if a.mirage_sweep:
         print_mirage(mirage_sweep())
@@ -767,8 +995,15 @@ def main():
     if a.sweep:
         sweep(a.sweep_n, a.seed, [s for s in a.systems.split(",") if s])
         return
-    global SITE
+    global SITE, SKIP_COLD
     SITE = snapshot_site()
+    SKIP_COLD = a.skip_cold
+    if a.odds:
+        with sync_playwright() as pw:
+            out = issue26(pw, a.runs, a.clicks)
+        Path(a.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(a.out).with_name("odds.json").write_text(json.dumps(out, indent=1))
+        return
     if a.milhamah_odds:
         with sync_playwright() as pw:
             httpd, base = serve(SITE)
@@ -944,9 +1179,67 @@ def main():
           f"  ({m['after_500']['js_heap'] / m['after_10']['js_heap']:.2f}×)")
     print(f"{'wasm memory after 10 / 500 rolls':38s} {m['after_10']['wasm'] / 1e6:8.1f} / {m['after_500']['wasm'] / 1e6:.1f} MB"
           f"  ({m['after_500']['wasm'] / m['after_10']['wasm']:.2f}×)")
+    with sync_playwright() as pw:
+        out["issue26"] = issue26(pw, a.runs, a.clicks)
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
     Path(a.out).write_text(json.dumps(out, indent=1))
     print(f"\nwrote {a.out}")
+
+
+def issue26(pw, runs: int, clicks: int) -> dict:
+    """Odds beside the page (issue 26) and the strict cold start; prints its figures."""
+    out: dict = {"load_average_start": os.getloadavg()}
+    cold = {"app": [], "floor": []}
+    for run in range(runs if not SKIP_COLD else 0):
+        for kind in (("app", "floor") if run % 2 == 0 else ("floor", "app")):
+            httpd, base = serve(SITE)
+            url = base if kind == "app" else base + "tests/floor/index.html"
+            sel = "[data-roll]:not([disabled])" if kind == "app" else "body[data-ready]"
+            cold[kind].append(strict_cold(pw, url, sel))
+            httpd.shutdown()
+        print(f"strict cold run {run + 1}: app {cold['app'][-1]:.0f}  floor {cold['floor'][-1]:.0f} ms", flush=True)
+    out["strict_cold"] = {k: summary(v) for k, v in cold.items()}
+    out["first_visit_server"] = {}
+    for kind in ("app", "floor") if not SKIP_COLD else ():
+        sent = first_visit_bytes(pw, kind, False)
+        out["first_visit_server"][kind] = {"bytes": sent, "requests": first_visit_bytes.requests}
+    print(f"first visit at the server: {out['first_visit_server']}", flush=True)
+    httpd, base = serve(SITE)
+    try:
+        out["odds"] = odds_figures(pw, base, max(5, clicks // 2))
+        out["returning_first_odds"] = returning_first_odds(pw, base, max(3, runs))
+        out["memory_first_visit"] = odds_memory(pw, base, returning=False)
+        out["memory_returning"] = odds_memory(pw, base, returning=True)
+    finally:
+        httpd.shutdown()
+    out["load_average_end"] = os.getloadavg()
+    c = out["strict_cold"]
+    print("\n" + "=" * 72)
+    print(f"{'strict cold (new browser, fresh profile, wall to Roll enabled)':60s}")
+    if not SKIP_COLD:
+        print(f"  p50 app {c['app']['p50']:.0f} / floor {c['floor']['p50']:.0f} ms = {c['app']['p50'] / c['floor']['p50']:.2f}×;"
+              f"  p95 {c['app']['p95']:.0f} / {c['floor']['p95']:.0f} = {c['app']['p95'] / c['floor']['p95']:.2f}×")
+    fv = out["first_visit_server"]
+    if fv:
+        print(f"  first visit at the server (no SW): app {fv['app']['bytes'] / 1e3:.0f} kB in {fv['app']['requests']} requests,"
+              f" floor {fv['floor']['bytes'] / 1e3:.0f} kB in {fv['floor']['requests']}:"
+              f" +{(fv['app']['bytes'] - fv['floor']['bytes']) / 1e3:.0f} kB")
+    for system, v in out["odds"]["default"].items():
+        print(f"  default {system:10s} click→dice p50 {v['dice']['p50']:6.1f} p95 {v['dice']['p95']:6.1f}"
+              f" | click→odds p50 {v['odds'].get('p50') or 0:6.0f} p95 {v['odds'].get('p95') or 0:6.0f} ms")
+    for label, v in out["odds"]["heavy"].items():
+        print(f"  {label:42s} longest task {v['longest_task_ms']:5.0f} ms | click→dice p50 {v['dice'].get('p50') or 0:6.1f}"
+              f" p95 {v['dice'].get('p95') or 0:6.1f} | click→odds p50 {v['odds'].get('p50') or 0:6.0f}"
+              f" p95 {v['odds'].get('p95') or 0:6.0f} ms | not shown {v['not_shown']}")
+    r = out["returning_first_odds"]
+    print(f"  returning: ready p50 {r['ready']['p50']:.0f} ms, first odds {r['odds_after_ready']['p50']:.0f} ms after"
+          f" ready (p95 {r['odds_after_ready']['p95']:.0f}); Worker start p50 {r['worker_start']['p50']:.0f} ms; {r['how']}")
+    for when in ("memory_first_visit", "memory_returning"):
+        m = out[when]
+        print(f"  {when}: renderer PSS page-only {m['page']['pss'] / 1e6:.1f} MB, with Worker {m['worker']['pss'] / 1e6:.1f} MB"
+              f" (+{(m['worker']['pss'] - m['page']['pss']) / 1e6:.1f}); Worker wasm {m['worker']['worker_wasm'] / 1e6:.1f} MB;"
+              f" page JS heap {m['page']['js_heap'] / 1e6:.1f} / {m['worker']['js_heap'] / 1e6:.1f} MB; {m['worker']['how']}")
+    return out
 
 
 if __name__ == "__main__":

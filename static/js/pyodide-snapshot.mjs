@@ -116,6 +116,8 @@ export async function loadPyodide(options = {}) {
       skipBytecode(py);
       performance.mark("dice:python-restored");
       show("snapshot", "restored", look.record);
+      // The odds Worker restores from the same snapshot (static/js/odds-worker.mjs).
+      globalThis.diceSnapshotKey = look.key;
       return py;
     } catch (e) {
       look.bytes = null;

@@ -18,6 +18,8 @@ from pyodide.ffi import create_proxy, to_js
 from pyscript import document, window
 
 import formstate
+import oddsclient
+import oddswork
 import rules
 import share
 import store
@@ -301,14 +303,114 @@ def render_tray(system):
 
 
 def render_odds(system):
-    """Ask the rules the odds questions the tab needs now, and let the tab
-    draw the answers."""
+    """Ask the odds questions the tab needs now (and best play's advice for
+    a result that has none yet): of the odds Worker, drawing the answer when
+    it comes, or here where the Worker could not start (README "Odds
+    beside the page")."""
     st = STATE[system]
     if st["spec"] is None:
         return
-    ui = ui_for(system)
-    answers = tab.answer(system, st["spec"], ui.questions(st["spec"], st["result"], st["ui"]))
-    q(f"#odds-{system}").innerHTML = ui.render_odds(st["spec"], answers, st["result"])
+    asked = {"spec": st["spec"], "result": st["result"], "ui": st["ui"],
+             "advise": oddswork.needs_advice(st["result"]) and not st["readonly"]}
+    questions = ODDS["questions"]
+    if questions is not None and questions.usable:
+        odds_waiting(system, True)
+        ask = {**asked, "ui": json.loads(json.dumps(st["ui"]))}  # the taps as they are now
+        serial = questions.ask(system, ask, lambda got: show_odds(system, asked, got))
+        q(f"#odds-{system}").dataset.oddsAsked = serial  # for the tests: which question is current
+        return
+    show_odds(system, asked, odds_here(system, asked))
+
+
+#: The odds Worker's questions (oddsclient.Questions), None until it is
+#: started; and its transport.
+ODDS = {"questions": None, "transport": None}
+
+
+def odds_here(system, asked):
+    """The odds worked out on the page's own thread (no Worker, or it failed)."""
+    return oddswork.work(system, asked["spec"], asked["result"], asked["ui"], asked["advise"])
+
+
+def odds_waiting(system, waiting):
+    """The panel says the odds are being worked out, at its height (the old
+    figures stay, dimmed, under the note: no layout jump)."""
+    panel = q(f"#odds-{system}")
+    if waiting:
+        panel.setAttribute("aria-busy", "true")
+        if not panel.innerHTML.strip():
+            panel.innerHTML = '<p class="odds-note">Working out the odds…</p>'
+    else:
+        panel.removeAttribute("aria-busy")
+
+
+@guard
+def show_odds(system, asked, got):
+    """Draw an answer for the question ``asked``, merging its advice into
+    the result on show (the ↻ marks, the advised buttons, the choices)."""
+    st = STATE[system]
+    if st["spec"] is not asked["spec"] or not oddswork.same_result(st["result"], asked["result"]):
+        return  # overtaken (a newer question is on its way)
+    if "error" in got:  # the Worker could not answer this one: answer it here
+        got = odds_here(system, asked)
+    if got.get("advice") is not None and oddswork.needs_advice(st["result"]):
+        st["result"] = asked["result"] = oddswork.merge_advice(st["result"], got["advice"])
+        redraw_tray_kept(system)
+    panel = q(f"#odds-{system}")
+    panel.innerHTML = ui_for(system).render_odds(st["spec"], got["answers"], st["result"])
+    panel.dataset.oddsShown = got.get("serial", "here")
+    odds_waiting(system, False)
+
+
+def redraw_tray_kept(system):
+    """The tray drawn again with the advice (a later task than the roll),
+    the focus kept on the die or button it was on."""
+    active = js_none(document.activeElement)
+    tray = q(f"#tray-{system}")
+    key = None
+    if active is not None and tray.contains(active):
+        for attr in ("data-die", "data-act"):
+            if active.hasAttribute(attr):
+                key = (attr, active.getAttribute(attr))
+    tray.setAttribute("aria-live", "off")  # the roll was read out already
+    render_tray(system)
+    window.setTimeout(create_once(lambda *_: tray.setAttribute("aria-live", "polite")), 0)
+    if key is not None:
+        el = q(f'[{key[0]}="{css(key[1])}"]', tray)
+        if el is not None:
+            el.focus(js_obj({"preventScroll": True}))
+
+
+def prepare_odds():
+    """Before the page's first question: questions wait for the odds Worker
+    (started once the page is ready, ``start_odds_worker``) rather than being
+    worked out here. ``?odds=page`` keeps the odds on the page's own thread
+    (a test of the fallback), as does a browser without Workers."""
+    if "odds=page" in str(window.location.search) or not hasattr(window, "Worker"):
+        document.body.dataset.odds = "page"
+        return
+    ODDS["questions"] = oddsclient.Questions(lambda m: ODDS["transport"].post(m))
+
+
+def start_odds_worker():
+    """The odds Worker, started with the files this start wrote (nothing
+    fetched again); any failure: the page answers what waits, itself."""
+    questions = ODDS["questions"]
+    if questions is None:
+        return
+
+    def failed():
+        for system in questions.failed():
+            render_odds(system)  # here, now
+
+    try:
+        url = window.URL.new("./static/js/odds-worker.mjs", document.baseURI).href
+        transport = oddsclient.Transport(window, url, guard(questions.received), guard(failed))
+        ODDS["transport"] = transport
+        transport.start(lambda: questions.started(True), getattr(window, "diceSnapshotKey", None))
+    except Exception:  # noqa: BLE001 - no Worker here: the page answers itself
+        document.body.dataset.odds = "page-error"
+        failed()
 
 
 def set_result(system, result, record=True, label="", readonly=False, note=SHARED_NOTE, source="here"):
@@ -377,7 +479,7 @@ def on_submit(event):
     if spec is None:
         return
     STATE[system]["spec"] = spec
-    set_result(system, rules.roll(system, spec))
+    set_result(system, rules.roll(system, spec, advise=False))
 
 
 def roll_again(_el=None):
@@ -385,7 +487,7 @@ def roll_again(_el=None):
     system = CURRENT["system"]
     result = STATE[system]["result"]
     if result is not None:
-        set_result(system, rules.roll(system, result["spec"]))
+        set_result(system, rules.roll(system, result["spec"], advise=False))
 
 
 #: Clicks on a marker inside a tab, checked before the table tools (CLICKS).
@@ -456,6 +558,9 @@ def do_action(button):
         return
     form = q(f"#form-{system}")
     ui = ui_for(system)
+    if oddswork.needs_advice(st["result"]) and oddswork.advised_step(button.dataset.act, st["ui"]):
+        # pressed before the Worker's advice came: worked out here, at once (bounded work)
+        st["result"] = oddswork.merge_advice(st["result"], rules.advise(system, st["result"]["spec"], st["result"]))
     try:
         action = ui.action_for(button.dataset.act, st["result"], st["ui"], read_fields(form))
     except SpecError as e:
@@ -471,7 +576,7 @@ def do_action(button):
         render_odds(system)
         return
     try:  # the step acts on the spec the roll was made with, whatever the form says now
-        result = rules.act(system, st["result"]["spec"], st["result"], action)
+        result = rules.act(system, st["result"]["spec"], st["result"], action, advise=False)
     except SpecError as e:
         show_error(form, e)
         return
@@ -613,6 +718,8 @@ def open_tab(system, focus=False):
         window.setTimeout(create_once(guard(lambda *_: set_html(f"#ref-{system}", ui.render_reference()))), 0)
         # odds after the tab is painted (and after start-up: the first roll waits for nothing)
         window.setTimeout(create_once(guard(lambda *_: update_from_form(system))), 0)
+    elif ODDS["questions"] is not None and ODDS["questions"].pending(system):
+        render_odds(system)  # its last question was dropped for another tab's: ask it again
     update_share_buttons()
     render_setups()
 
@@ -978,7 +1085,7 @@ def roll_setup(el):
     s = _setup(el, "data-setup-roll")
     if s:
         fill_system_form(s["system"], s["spec"])
-        result = rules.roll(s["system"], s["spec"])
+        result = rules.roll(s["system"], s["spec"], advise=False)
         STATE[s["system"]]["spec"] = result["spec"]
         set_result(s["system"], result, label=s["name"])
 
@@ -1567,6 +1674,7 @@ def start():
         fl = create_proxy(flush)
         _proxies.append(fl)
         window.addEventListener("pagehide", fl)
+    guard(prepare_odds)()
     load_roller()
     load_history()
     load_setups()
@@ -1581,6 +1689,7 @@ def start():
     loading = q("#loading")
     loading.hidden = True
     document.body.setAttribute("data-ready", "")
+    guard(start_odds_worker)()
     when_idle(lambda *_: [importlib.import_module(m.name) for m in (fair, fairview)])
 
 

@@ -198,7 +198,7 @@ def open_link(fragment: str) -> dict:
         if link["kind"] == "setup":
             link["spec"] = rules.normalize(link["system"], link["spec"])
         else:
-            link["result"] = rules.replay(link["system"], link["spec"], link["stages"])
+            link["result"] = rules.replay(link["system"], link["spec"], link["stages"], advise=False)
             link["spec"] = link["result"]["spec"]
     except SpecError as e:
         raise ShareError(f"This link's roll is not valid here ({e}).") from None

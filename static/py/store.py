@@ -154,8 +154,9 @@ def compact(e):
 
 def replay(e: dict) -> dict:
     """The entry's result, rebuilt by the rules from its draws (a
-    ``SpecError`` if they do not fit the roll)."""
-    return rules.replay(e["system"], e["spec"], e["stages"])
+    ``SpecError`` if they do not fit the roll), without best play's
+    advice: the page asks for that beside the page when it shows it."""
+    return rules.replay(e["system"], e["spec"], e["stages"], advise=False)
 
 
 def key(e: dict) -> str:

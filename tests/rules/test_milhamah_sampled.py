@@ -75,12 +75,7 @@ class Optimum:
         for d in self.dice:
             seq.append(self.cat[(d, cats[d].pop())])
         spec = self.spec if first else self.nobonus
-        hook = MO.attach_advice
-        MO.attach_advice = lambda *a, **k: None  # the outcome only: no advice
-        try:
-            return rules.roll("milhamah", spec, ScriptedRng(seq), advise=False)["outcome"]
-        finally:
-            MO.attach_advice = hook
+        return rules.roll("milhamah", spec, ScriptedRng(seq), advise=False)["outcome"]  # the outcome only
 
     def draws(self, d, n: int) -> dict:
         """{sorted categories: probability} of n fresh dice of design d."""

@@ -1,8 +1,10 @@
-"""The bytecode zip a first visit unpacks (.ci/pycache.py, README "Speed"),
+"""The start-up zip a first visit unpacks (.ci/pycache.py, README "Speed"),
 built here by CPython from a copy of the page's files laid out as PyScript
-writes them: it holds what main.py imports before ready and not what the
-page imports later, and each .pyc is checked against its source's hash, so
-a zip older than an edit is ignored rather than run."""
+writes them: it holds the sources and bytecode of what main.py imports
+before ready and not what the page imports later, every page file reaches
+the page once (in the zip or as a [files] entry), and each .pyc is checked
+against its source's hash, so a .pyc older than an edit is ignored rather
+than run."""
 
 from __future__ import annotations
 
@@ -30,10 +32,25 @@ sys.stdout.buffer.write(ns["build"](sys.argv[2], sys.argv[3]))
 """
 
 
-def lay_out(tmp: Path) -> Path:
-    """The [files] of pyscript.toml written under ``tmp`` as PyScript does."""
+#: Where each folder of page files lands (.ci/pycache.mjs LAYOUT).
+LAYOUT = {"rules": "rules", "static/py": "."}
+
+
+def page_files() -> dict:
+    """Every page file (Python and data, not main.py): source -> where it lands."""
+    return {f"{src}/{f.name}": str(Path(dst, f.name).as_posix()).removeprefix("./")
+            for src, dst in LAYOUT.items() for f in sorted((ROOT / src).iterdir())
+            if f.suffix in (".py", ".json") and f.name != "main.py"}
+
+
+def toml_files() -> dict:
     toml = (ROOT / "pyscript.toml").read_text()
-    for src, dst in re.findall(r'^\s*"\./([^"]+)"\s*=\s*"\./([^"*]+)"', toml, re.M):
+    return dict(re.findall(r'^\s*"\./([^"]+)"\s*=\s*"\./([^"*]+)"', toml, re.M))
+
+
+def lay_out(tmp: Path) -> Path:
+    """Every page file written under ``tmp`` as PyScript writes it."""
+    for src, dst in page_files().items():
         (tmp / dst).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / src, tmp / dst)
     return tmp
@@ -53,17 +70,32 @@ def source_of(name: str) -> str:
 
 
 def test_the_zip_holds_what_main_imports_before_ready(tmp_path):
-    sources = {source_of(n) for n in build(lay_out(tmp_path)).namelist()}
+    sources = {source_of(n) for n in build(lay_out(tmp_path)).namelist() if n.endswith(".pyc")}
     assert {"rules/__init__.py", "rules/dice.py", "rules/milhamah.py", "rules/explain_mirage.py", "ui_milhamah.py",
             "ui_jadeclaw.py", "views.py", "draw.py", "store.py", "formstate.py"} <= sources
     assert not sources & {"fair.py", "fairview.py", "fairness.py", "qr.py", "snapshot.py",
                           "rules/milhamah_odds.py", "main.py"}
 
 
+def test_every_page_file_reaches_the_page_once(tmp_path):
+    """Each page file is in the zip or a [files] entry, not both and not
+    neither (a file in neither would be missing on the page; in both,
+    fetched twice); the zip's sources are the files themselves."""
+    z = build(lay_out(tmp_path))
+    zipped = {n for n in z.namelist() if "__pycache__" not in n}
+    listed = set(toml_files().values())
+    landed = set(page_files().values())
+    assert zipped | listed == landed
+    assert not zipped & listed
+    for src, dst in page_files().items():
+        if dst in zipped:
+            assert z.read(dst) == (ROOT / src).read_bytes(), dst
+
+
 def test_each_pyc_is_checked_against_its_source(tmp_path):
     cwd = lay_out(tmp_path)
     z = build(cwd)
-    for name in z.namelist():
+    for name in (n for n in z.namelist() if n.endswith(".pyc")):
         data = z.read(name)
         flags = int.from_bytes(data[4:8], "little")
         assert flags == 0b11, name  # hash-based, checked
