@@ -550,9 +550,9 @@ def log_add(table: dict, entry: dict) -> tuple[dict, bool]:
     if i is None:
         return {**table, "log": [entry] + log[:LOG_CAP - 1]}, True
     old = log[i]
-    if entry["g"] == old["g"] and _extends(old, entry):
-        return table, False
-    if not _extends(old, entry):
+    if entry["g"] == old["g"] and _extends(old, entry) and entry["l"] == old["l"]:
+        return table, False  # the same roll sent again (its ack was lost): nothing new
+    if not _extends(old, entry) or entry["g"] == old["g"]:
         raise TableError("a roll under an id already used for other dice (a forgery)")
     return {**table, "log": [entry] + log[:i] + log[i + 1:]}, True
 

@@ -96,3 +96,124 @@ def test_two_pages_join_and_a_phone_roll_reaches_the_tablet(rtc_browser, base_ur
         assert "rolled on Dana's phone" in item.inner_text()
         phone_outcome = entries(phone, "Dana").first.get_attribute("data-outcome")
         assert item.get_attribute("data-outcome") == phone_outcome
+
+
+def test_three_pages_join_and_every_roll_shows_everywhere(rtc_browser, base_url):
+    """A tablet and two phones: each phone's roll is in the tablet's log
+    (verified by replay, rolled on that phone) and passed on to the other
+    phone; the tablet's own roll reaches both phones."""
+    with watched_page(rtc_browser, base_url) as tablet, \
+            watched_page(rtc_browser, base_url, viewport=(390, 844)) as dana, \
+            watched_page(rtc_browser, base_url, viewport=(390, 844)) as eli:
+        named(tablet, "The GM")
+        named(dana, "Dana")
+        named(eli, "Eli")
+        link = host(tablet)
+        join(tablet, dana, link)
+        join(tablet, eli, offer_link(tablet, link))
+        roll(dana)
+        roll(eli, "open_tale")
+        for name in ("Dana", "Eli"):
+            tablet.wait_for_selector(f'[data-table-entry][data-by="{name}"]', state="attached", timeout=5000)
+        eli.wait_for_selector('[data-table-entry][data-by="Dana"]', state="attached", timeout=5000)
+        dana.wait_for_selector('[data-table-entry][data-by="Eli"]', state="attached", timeout=5000)
+        roll(tablet)
+        for phone in (dana, eli):
+            phone.wait_for_selector('[data-table-entry][data-by="The GM"]', state="attached", timeout=5000)
+        assert "rolled on the tablet" in entries(dana, "The GM").first.inner_text()
+        assert entries(tablet).count() == 3
+        tablet.click("[data-table-open]")
+        tablet.wait_for_selector('[data-table-peer][data-status="open"] >> nth=1')
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        tablet.screenshot(path=str(SHOTS / "table-tablet-1024x768.png"))
+        dana.click("[data-table-open]")
+        dana.screenshot(path=str(SHOTS / "table-phone-390x844.png"))
+
+
+def test_pushed_setup_fair_roll_and_hostile_messages(rtc_browser, base_url):
+    """On one joined pair: the GM pushes a setup and the phone opens it;
+    a fair roll runs over the channel with no link shown to copy, verified
+    on both; then a hostile phone's malformed, oversized, replayed, forged
+    and out-of-order messages are refused and both logs stay as they were."""
+    with watched_page(rtc_browser, base_url) as tablet, \
+            watched_page(rtc_browser, base_url, viewport=(390, 844)) as phone:
+        named(tablet, "The GM")
+        named(phone, "Dana")
+        join(tablet, phone, host(tablet))
+        # push a setup
+        tablet.click("#table-close")
+        tablet.click("#tabbtn-jadeclaw")
+        tablet.fill("#form-jadeclaw [name=dice]", "2d12 & d4")
+        tablet.click("[data-table-open]")
+        tablet.fill("#table-push-label", "Climb the wall")
+        tablet.click('[data-table-push="0"]')
+        phone.wait_for_selector("#tab-jadeclaw:not([hidden])", timeout=5000)
+        assert phone.input_value("#form-jadeclaw [name=dice]") == tablet.input_value("#form-jadeclaw [name=dice]")
+        assert "Climb the wall" in phone.inner_text("#banner")
+        # a fair roll over the channel
+        tablet.click('[data-table-fair="0"]')
+        assert tablet.input_value("#ask-player") == "Dana"
+        tablet.click("#ask-make")
+        phone.wait_for_selector('[data-fair="answer"]', timeout=5000)
+        phone.click('[data-fair="answer"]')
+        for page in (tablet, phone):
+            page.wait_for_selector('[data-table-entry][data-how="fair"]', state="attached", timeout=10_000)
+            assert not page.locator("#share-dialog[open]").count()
+        assert entries(phone).filter(has_text="fair roll, verified").count() == 1
+        # hostile messages from the phone, straight onto the channel
+        tablet_before = entries(tablet).count()
+        roll(phone, "open_tale")  # (the Jadeclaw tab shows the fair roll)
+        tablet.wait_for_function(f"() => document.querySelectorAll('[data-table-entry]').length > {tablet_before}")
+        logged = json.loads(tablet.evaluate("() => localStorage.getItem('dice-table/table')"))["log"]
+        sent = [e for e in logged if e["by"] == "Dana" and e["how"] == "phone"][0]
+        wire = {k: sent[k] for k in ("id", "y", "p", "g", "l", "at")}
+        n_next = 2  # the phone sent the fair answer and one roll
+        hostile = [
+            "{not json",
+            "x" * 30_000,
+            json.dumps({"t": "roll", "n": n_next, "e": wire}) .replace('"n": 2', '"n": 0'),   # replayed
+            json.dumps({"t": "roll", "n": n_next, "e": {**wire, "id": "z-1"}, "by": "The GM"}),  # forged name
+            json.dumps({"t": "roll", "n": n_next, "e": {**wire, "id": "z-2", "v": True}}),    # "verified"
+            json.dumps({"t": "roll", "n": n_next, "e": {**wire, "id": "z-3", "g": [{"do": "roll", "draws": [99]}]}}),
+            json.dumps({"t": "push", "n": n_next, "y": "jadeclaw", "p": {}, "l": ""}),
+            json.dumps({"t": "roll", "n": n_next + 5, "e": {**wire, "id": "z-4"}}),          # out of order
+            json.dumps({"t": "roll", "n": n_next, "e": {**wire, "l": "<img src=x onerror=alert(1)>"}}),
+        ]
+        before = entries(tablet).count()
+        phone_before = entries(phone).count()
+        for text in hostile:
+            phone.evaluate("(t) => window.diceRtc.send('host', t)", text)
+        tablet.wait_for_selector(f'#table-dialog[data-refused="{len(hostile)}"]', state="attached", timeout=5000)
+        assert entries(tablet).count() == before and entries(phone).count() == phone_before
+        assert tablet.locator("#table-log img").count() == 0
+        assert "From Dana: refused" in tablet.inner_text("#banner")
+
+
+def test_a_dropped_phone_rejoins_and_both_logs_stay_whole(rtc_browser, base_url):
+    """The phone's channel drops; it rolls while away (kept to send); it
+    scans the tablet's next code and its rolls arrive, none twice; the
+    tablet reloaded keeps its log and players (away until they rejoin)."""
+    with watched_page(rtc_browser, base_url) as tablet, \
+            watched_page(rtc_browser, base_url, viewport=(390, 844)) as phone:
+        named(tablet, "The GM")
+        named(phone, "Dana")
+        first = host(tablet)
+        join(tablet, phone, first)
+        roll(phone)
+        tablet.wait_for_selector('[data-table-entry][data-by="Dana"]', state="attached", timeout=5000)
+        phone.evaluate("() => window.diceRtc.close('host')")
+        tablet.wait_for_selector('[data-table-peer="Dana"][data-status="away"]', state="attached", timeout=20_000)
+        roll(phone, "open_tale")
+        roll(phone, "mirage")
+        assert entries(tablet, "Dana").count() == 1
+        join(tablet, phone, offer_link(tablet, first))
+        tablet.wait_for_function("() => document.querySelectorAll('[data-table-entry][data-by=\"Dana\"]').length === 3",
+                                 timeout=5000)
+        assert entries(phone, "Dana").count() == 3
+        assert tablet.locator("[data-table-peer]").count() == 1
+        tablet.reload()
+        tablet.wait_for_selector("body[data-ready]", state="attached", timeout=SLOW)
+        tablet.click("[data-table-open]")
+        assert entries(tablet, "Dana").count() == 3
+        tablet.wait_for_selector('[data-table-peer="Dana"][data-status="away"]', state="attached")
+        offer_link(tablet)

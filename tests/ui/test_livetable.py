@@ -201,6 +201,7 @@ def test_hostile_messages_are_refused_and_nothing_changes():
     _refused(host, key, _msg(1, t="roll", e=e))                           # out of order
     host, _ = lt.receive(host, key, _msg(0, t="roll", e=e), 0)
     assert "replay" in _refused(host, key, _msg(0, t="roll", e=e))
+    _refused(host, key, _msg(1, t="roll", e={**e, "l": "relabelled"}))   # same dice, another label
     forged = {**e, "g": [{"do": "roll", "draws": [1]}]}
     assert "forgery" in _refused(host, key, _msg(1, t="roll", e=forged))  # same id, other dice
     assert len(host["log"]) == 1
