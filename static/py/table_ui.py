@@ -113,7 +113,8 @@ def render():
     q("#table-open").classList.toggle("at-table", table is not None)
     host = table is not None and table["role"] == "host"
     q("#table-host").hidden = not host
-    q("#table-player").hidden = table is None or host
+    # a phone's answer code is needed only until its channel opens
+    q("#table-player").hidden = table is None or host or T["status"].get("host") == "open"
     q("#table-start").hidden = table is not None
     q("#table-leave").hidden = table is None
     if table is None:

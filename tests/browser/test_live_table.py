@@ -217,3 +217,58 @@ def test_a_dropped_phone_rejoins_and_both_logs_stay_whole(rtc_browser, base_url)
         assert entries(tablet, "Dana").count() == 3
         tablet.wait_for_selector('[data-table-peer="Dana"][data-status="away"]', state="attached")
         offer_link(tablet)
+
+
+def write_y4m(path, text=None, size=(640, 480), frames=3):
+    """A short video for Chromium's fake camera: the QR code of ``text``
+    (error correction M, four modules of quiet zone) centred on white, or
+    a blank picture. Y4M, 4:2:0, grey only."""
+    import segno
+
+    w, h = size
+    luma = bytearray([235]) * (w * h)
+    if text:
+        code = segno.make(text, error="m", micro=False)
+        rows = [list(r) for r in code.matrix_iter(scale=1, border=4)]
+        scale = min(w, h) * 9 // 10 // len(rows)
+        top, left = (h - len(rows) * scale) // 2, (w - len(rows) * scale) // 2
+        for y, row in enumerate(rows):
+            line = bytearray()
+            for dark in row:
+                line += bytearray([16 if dark else 235]) * scale
+            for dy in range(scale):
+                start = (top + y * scale + dy) * w + left
+                luma[start:start + len(line)] = line
+    chroma = bytes([128]) * (w * h // 2)
+    with open(path, "wb") as f:
+        f.write(f"YUV4MPEG2 W{w} H{h} F10:1 Ip A1:1 C420jpeg\n".encode())
+        for _ in range(frames):
+            f.write(b"FRAME\n" + bytes(luma) + chroma)
+
+
+def test_the_tablet_scans_the_answer_from_the_camera(playwright_instance, base_url, tmp_path):
+    """The phone joins by the tablet's link; the tablet reads the phone's
+    answer with its camera (Chromium's fake camera playing a video of the
+    code, decoded by the vendored jsQR: this Chromium has no
+    BarcodeDetector) and the channel opens: no typing, no pasting."""
+    video = tmp_path / "answer.y4m"
+    write_y4m(video)  # blank until the answer exists; Chromium opens the file when the camera starts
+    b = playwright_instance.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS + RTC_ARGS + [
+        "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
+        f"--use-file-for-fake-video-capture={video}"])
+    try:
+        with watched_page(b, base_url, permissions=["camera"]) as tablet, \
+                watched_page(b, base_url, viewport=(390, 844)) as phone:
+            named(tablet, "The GM")
+            named(phone, "Dana")
+            link = host(tablet)
+            phone.evaluate("(u) => { location.hash = u.split('#')[1]; }", link)
+            phone.wait_for_selector("[data-table-answer][data-link]", timeout=SLOW)
+            write_y4m(video, phone.get_attribute("[data-table-answer]", "data-link"))
+            tablet.click("#table-scan")
+            tablet.wait_for_selector('[data-table-peer="Dana"][data-status="open"]', timeout=SLOW)
+            assert tablet.input_value("[data-table-paste]") == ""
+            assert tablet.evaluate("() => typeof window.jsQR") == "function"
+            assert tablet.locator("#table-video").is_hidden()
+    finally:
+        b.close()
