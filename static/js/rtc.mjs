@@ -43,8 +43,14 @@ function watch(key, pc) {
   pc.onconnectionstatechange = () => {
     const entry = peers.get(key);
     if (!entry || entry.pc !== pc) return;
+    // "disconnected" may recover by itself (a phone's Wi-Fi blinking): the
+    // page shows the peer away, and back when ICE reconnects the same channel.
     if (pc.connectionState === "failed") emit(key, "failed", "the connection failed");
-    if (pc.connectionState === "disconnected") emit(key, "close");
+    if (pc.connectionState === "disconnected") { entry.down = true; emit(key, "close"); }
+    if (pc.connectionState === "connected" && entry.down) {
+      entry.down = false;
+      if (entry.channel && entry.channel.readyState === "open") emit(key, "resume");
+    }
   };
 }
 

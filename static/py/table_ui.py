@@ -353,7 +353,20 @@ def on_close(key, _data):
             "scan the table's code again.", "warning")
 
 
+def on_resume(key, _data):
+    """The same channel back after a blink of the network (nothing lost)."""
+    T["status"][key] = "open"
+    if T["table"]["role"] == "player":
+        for e in lt.outbox_entries(T["table"]):  # rolls made during the blink
+            post(key, "roll", e=lt.wire(e))
+        save()
+    render()
+
+
 def on_failed(key, data):
+    if T["status"].get(key) in ("open", "away"):  # it was connected: lost, not refused
+        on_close(key, data)
+        return
     T["status"][key] = "failed"
     render()
     say(f"The table's channel could not open ({data}). The devices may not see each other on this network "
@@ -396,7 +409,7 @@ def on_fair(_key, link):
     T["api"]["open_fair_link"](link)
 
 
-HANDLERS = {"open": on_open, "close": on_close, "failed": on_failed, "message": on_message}
+HANDLERS = {"open": on_open, "close": on_close, "failed": on_failed, "message": on_message, "resume": on_resume}
 EVENTS = {"entry": on_entry, "ack": lambda *_: None, "push": on_push, "fair": on_fair}
 
 

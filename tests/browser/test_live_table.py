@@ -91,7 +91,7 @@ def test_two_pages_join_and_a_phone_roll_reaches_the_tablet(rtc_browser, base_ur
         assert "#t1.o." in link
         join(tablet, phone, link)
         roll(phone)
-        tablet.wait_for_selector('[data-table-entry][data-by="Dana"]', state="attached", timeout=5000)
+        tablet.wait_for_selector('[data-table-entry][data-by="Dana"]', state="attached", timeout=SLOW)
         item = entries(tablet, "Dana").first
         assert "rolled on Dana's phone" in item.inner_text()
         phone_outcome = entries(phone, "Dana").first.get_attribute("data-outcome")
@@ -114,12 +114,12 @@ def test_three_pages_join_and_every_roll_shows_everywhere(rtc_browser, base_url)
         roll(dana)
         roll(eli, "open_tale")
         for name in ("Dana", "Eli"):
-            tablet.wait_for_selector(f'[data-table-entry][data-by="{name}"]', state="attached", timeout=5000)
-        eli.wait_for_selector('[data-table-entry][data-by="Dana"]', state="attached", timeout=5000)
-        dana.wait_for_selector('[data-table-entry][data-by="Eli"]', state="attached", timeout=5000)
+            tablet.wait_for_selector(f'[data-table-entry][data-by="{name}"]', state="attached", timeout=SLOW)
+        eli.wait_for_selector('[data-table-entry][data-by="Dana"]', state="attached", timeout=SLOW)
+        dana.wait_for_selector('[data-table-entry][data-by="Eli"]', state="attached", timeout=SLOW)
         roll(tablet)
         for phone in (dana, eli):
-            phone.wait_for_selector('[data-table-entry][data-by="The GM"]', state="attached", timeout=5000)
+            phone.wait_for_selector('[data-table-entry][data-by="The GM"]', state="attached", timeout=SLOW)
         assert "rolled on the tablet" in entries(dana, "The GM").first.inner_text()
         assert entries(tablet).count() == 3
         tablet.click("[data-table-open]")
@@ -147,17 +147,17 @@ def test_pushed_setup_fair_roll_and_hostile_messages(rtc_browser, base_url):
         tablet.click("[data-table-open]")
         tablet.fill("#table-push-label", "Climb the wall")
         tablet.click('[data-table-push="0"]')
-        phone.wait_for_selector("#tab-jadeclaw:not([hidden])", timeout=5000)
+        phone.wait_for_selector("#tab-jadeclaw:not([hidden])", timeout=SLOW)
         assert phone.input_value("#form-jadeclaw [name=dice]") == tablet.input_value("#form-jadeclaw [name=dice]")
         assert "Climb the wall" in phone.inner_text("#banner")
         # a fair roll over the channel
         tablet.click('[data-table-fair="0"]')
         assert tablet.input_value("#ask-player") == "Dana"
         tablet.click("#ask-make")
-        phone.wait_for_selector('[data-fair="answer"]', timeout=5000)
+        phone.wait_for_selector('[data-fair="answer"]', timeout=SLOW)
         phone.click('[data-fair="answer"]')
         for page in (tablet, phone):
-            page.wait_for_selector('[data-table-entry][data-how="fair"]', state="attached", timeout=10_000)
+            page.wait_for_selector('[data-table-entry][data-how="fair"]', state="attached", timeout=SLOW)
             assert not page.locator("#share-dialog[open]").count()
         assert entries(phone).filter(has_text="fair roll, verified").count() == 1
         # hostile messages from the phone, straight onto the channel
@@ -183,7 +183,7 @@ def test_pushed_setup_fair_roll_and_hostile_messages(rtc_browser, base_url):
         phone_before = entries(phone).count()
         for text in hostile:
             phone.evaluate("(t) => window.diceRtc.send('host', t)", text)
-        tablet.wait_for_selector(f'#table-dialog[data-refused="{len(hostile)}"]', state="attached", timeout=5000)
+        tablet.wait_for_selector(f'#table-dialog[data-refused="{len(hostile)}"]', state="attached", timeout=SLOW)
         assert entries(tablet).count() == before and entries(phone).count() == phone_before
         assert tablet.locator("#table-log img").count() == 0
         assert "From Dana: refused" in tablet.inner_text("#banner")
@@ -200,15 +200,15 @@ def test_a_dropped_phone_rejoins_and_both_logs_stay_whole(rtc_browser, base_url)
         first = host(tablet)
         join(tablet, phone, first)
         roll(phone)
-        tablet.wait_for_selector('[data-table-entry][data-by="Dana"]', state="attached", timeout=5000)
+        tablet.wait_for_selector('[data-table-entry][data-by="Dana"]', state="attached", timeout=SLOW)
         phone.evaluate("() => window.diceRtc.close('host')")
-        tablet.wait_for_selector('[data-table-peer="Dana"][data-status="away"]', state="attached", timeout=20_000)
+        tablet.wait_for_selector('[data-table-peer="Dana"][data-status="away"]', state="attached", timeout=SLOW)
         roll(phone, "open_tale")
         roll(phone, "mirage")
         assert entries(tablet, "Dana").count() == 1
         join(tablet, phone, offer_link(tablet, first))
         tablet.wait_for_function("() => document.querySelectorAll('[data-table-entry][data-by=\"Dana\"]').length === 3",
-                                 timeout=5000)
+                                 timeout=SLOW)
         assert entries(phone, "Dana").count() == 3
         assert tablet.locator("[data-table-peer]").count() == 1
         tablet.reload()
