@@ -162,7 +162,7 @@ def _address(addr) -> str:
 
 
 def _check_cand(c) -> list:
-    if not (isinstance(c, list) and len(c) == 3 and c[0] in _TYPES):
+    if not (isinstance(c, list) and len(c) == 3 and isinstance(c[0], str) and c[0] in _TYPES):
         raise TableError("This join code is damaged: a network address in it is not in the expected form.")
     port = c[2]
     if type(port) is not int or not 0 < port < 65536:
@@ -383,7 +383,7 @@ _ENTRY_KEYS = {"id", "y", "p", "g", "l", "at"}
 
 
 def _shape(msg) -> dict:
-    if not isinstance(msg, dict) or msg.get("t") not in _KEYS:
+    if not isinstance(msg, dict) or not isinstance(msg.get("t"), str) or msg["t"] not in _KEYS:
         raise TableError("a message of no known kind")
     need, may = _KEYS[msg["t"]]
     if not need <= set(msg) <= need | may:

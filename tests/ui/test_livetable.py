@@ -98,13 +98,13 @@ def _with(i, v):
     "t1.o.", "t1.x." + lt.pack(GOOD), "t2.o." + lt.pack(GOOD), "t1.o.!!!", "t1.o." + "A" * 2000,
     _payload(GOOD[:4]), _payload(_with(0, "a")), _payload(_with(1, "short")), _payload(_with(2, "AAAA")),
     _payload(_with(3, [["h", "not-an-ip", 1]])), _payload(_with(3, [["h", "1.2.3.4", 0]])),
-    _payload(_with(3, [["r", "1.2.3.4", 9]])), _payload(_with(3, [["h", "1.2.3.4", 9]] * 13)),
+    _payload(_with(3, [["r", "1.2.3.4", 9]])), _payload(_with(3, [[["h"], "1.2.3.4", 9]])), _payload(_with(3, [["h", "1.2.3.4", 9]] * 13)),
     _payload(_with(4, {"t": "AbCdEf12", "s": 0, "g": ""})), _payload(_with(4, {"t": "x", "s": 0, "g": "GM"})),
     _payload(_with(4, {"t": "AbCdEf12", "s": -1, "g": "GM"})),
     _payload(_with(4, {"t": "AbCdEf12", "s": 0, "g": "GM", "x": 1})),
     "t1.o." + lt.pack("[" * 30 + "]" * 30)[:10], _payload(json.loads("[" * 25 + "]" * 25)),
 ], ids=["empty", "kind", "version", "alphabet", "huge", "short-list", "ufrag", "pwd", "fingerprint",
-        "address", "port", "relay", "too-many", "no-name", "table", "seat", "extra-key", "cut", "deep"])
+        "address", "port", "relay", "type-list", "too-many", "no-name", "table", "seat", "extra-key", "cut", "deep"])
 def test_damaged_join_codes_are_refused(fragment):
     """Every damaged, oversized or hostile join code is a TableError with
     a message, never another exception."""
@@ -192,6 +192,7 @@ def test_hostile_messages_are_refused_and_nothing_changes():
     assert "Dana" in _refused(host, key, "{not json")
     _refused(host, key, "x" * (lt.MAX_MESSAGE + 1))
     _refused(host, key, _msg(0, t="shout"))
+    _refused(host, key, _msg(0, t=[]))                                     # (found by hypothesis)
     _refused(host, key, _msg(0, t="roll", e=e, by="Eli"))                 # a phone naming another roller
     _refused(host, key, _msg(0, t="roll", e={**e, "v": True}))            # "verified" is no field
     _refused(host, key, _msg(0, t="roll", e=e, how="fair"))
