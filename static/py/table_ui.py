@@ -269,6 +269,11 @@ def open_fragment(frag):
         spawn(take_answer(frag), "#table-paste-error")
         open_dialog()
         return True
+    if T["table"] is not None and T["table"]["role"] == "host":  # never lose a hosted table's log
+        own = got["meta"]["t"] == T["table"]["table"]
+        say("That is this table's own join code: show it to the players' phones." if own else
+            "This device hosts a table: leave it (Table → Leave this table) before joining another.", "warning")
+        return True
     name = T["api"]["roller"]()
     if name:
         spawn(join(got, name))

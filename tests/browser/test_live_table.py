@@ -55,10 +55,14 @@ def offer_link(page, old=None):
     return page.get_attribute("[data-table-offer]", "data-link")
 
 
-def join(tablet, phone, link):
-    """The phone opens the tablet's link, the tablet takes its answer link
-    (pasted, Enter); both see the channel open."""
+def join(tablet, phone, link, name=None):
+    """The phone opens the tablet's link (a phone with no name yet is asked
+    for ``name`` first), the tablet takes its answer link (pasted, Enter);
+    both see the channel open."""
     phone.evaluate("(u) => { location.hash = u.split('#')[1]; }", link)
+    if name:
+        phone.fill("#table-name", name)
+        phone.click("#table-join")
     phone.wait_for_selector("[data-table-answer][data-link]", timeout=SLOW)
     answer = phone.get_attribute("[data-table-answer]", "data-link")
     tablet.fill("[data-table-paste]", answer)
@@ -107,10 +111,9 @@ def test_three_pages_join_and_every_roll_shows_everywhere(rtc_browser, base_url)
             watched_page(rtc_browser, base_url, viewport=(390, 844)) as eli:
         named(tablet, "The GM")
         named(dana, "Dana")
-        named(eli, "Eli")
         link = host(tablet)
         join(tablet, dana, link)
-        join(tablet, eli, offer_link(tablet, link))
+        join(tablet, eli, offer_link(tablet, link), name="Eli")  # Eli's phone had no name yet
         roll(dana)
         roll(eli, "open_tale")
         for name in ("Dana", "Eli"):
