@@ -128,7 +128,8 @@ def render():
     q("#table-status").textContent = (
         f"{table['name']}'s table: {len(table['peers'])} phone(s), {n_open} connected." if host
         else f"At {table['host']}'s table as {table['name']}: "
-             + ("connected." if T["status"].get("host") == "open" else "not connected."))
+             + {"open": "connected.", "joining": "waiting for the tablet to read your answer."}.get(
+                 T["status"].get("host"), "not connected."))
     render_log()
 
 
