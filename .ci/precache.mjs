@@ -60,6 +60,9 @@ if (existsSync(join(root, "static/vendor/wheels"))) {
   }
 }
 
+// The QR decoder the live table loads only while scanning (.ci/vendor.mjs).
+add("static/vendor/jsqr/jsQR.js");
+
 // The manifest's icons.
 const manifest = "static/manifest.webmanifest";
 if (files.has(manifest)) {

@@ -46,8 +46,14 @@ for (const w of ["400", "700"]) {
 }
 copy(join(font, "LICENSE"), join(out, "fonts", "LICENSE"));
 
+// The QR decoder the live table loads only while scanning, where the
+// browser has no BarcodeDetector (jsQR, Apache-2.0: a classic script that
+// sets window.jsQR).
+copy(join(nm, "jsqr", "dist", "jsQR.js"), join(out, "jsqr", "jsQR.js"));
+copy(join(nm, "jsqr", "LICENSE"), join(out, "jsqr", "LICENSE"));
+
 const versions = {};
-for (const p of ["pyodide", "@pyscript/core", "@fontsource/noto-sans-hebrew"]) {
+for (const p of ["pyodide", "@pyscript/core", "@fontsource/noto-sans-hebrew", "jsqr"]) {
   versions[p] = JSON.parse(readFileSync(join(nm, p, "package.json"), "utf8")).version;
 }
 writeFileSync(join(out, "versions.json"), JSON.stringify({ versions, pyscript: [...seen].sort() }, null, 1));

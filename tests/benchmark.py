@@ -966,6 +966,101 @@ def strict_cold(pw, url: str, selector: str) -> float:
         shutil.rmtree(profile, ignore_errors=True)
 
 
+TABLE_ARGS = ["--allow-loopback-in-peer-connection", "--disable-features=WebRtcHideLocalIpsWithMdns"]
+
+
+def _table_join(tablet, phone, link):
+    """One join by links; (phone: link -> answer code, tablet: answer -> channel open) in ms."""
+    t0 = time.perf_counter()
+    phone.evaluate("(u) => { location.hash = u.split('#')[1]; }", link)
+    phone.wait_for_selector("[data-table-answer][data-link]", timeout=60_000)
+    t1 = time.perf_counter()
+    answer = phone.get_attribute("[data-table-answer]", "data-link")
+    tablet.fill("[data-table-paste]", answer)
+    t2 = time.perf_counter()
+    tablet.press("[data-table-paste]", "Enter")
+    tablet.wait_for_selector('[data-table-peer][data-status="open"]', state="attached", timeout=60_000)
+    t3 = time.perf_counter()
+    return (t1 - t0) * 1000, (t3 - t2) * 1000, answer
+
+
+def _table_sizes(links):
+    """Characters and QR versions (error correction M) of the join links,
+    and each game's default roll as a message over the channel."""
+    import segno
+
+    import livetable as lt
+
+    out = {k: {"chars": len(v), "qr_version": segno.make(v, error="m", micro=False).version}
+           for k, v in links.items()}
+    host = lt.new_host("The GM", lambda n: bytes(n))
+    host, meta = lt.next_offer_meta(host)
+    phone = {**lt.new_player({"meta": meta}, "Dana", "dev"), "peers": [lt._link_state("host", "The GM", "")]}
+    for system in rules.SYSTEMS:
+        phone, e = lt.own_entry(phone, rules.roll(system, dict(rules.MODULES[system].DEFAULT_SPEC)), "", 0)
+        phone, text = lt.send(phone, "host", "roll", e=lt.wire(e))
+        out[f"roll message, {system}"] = {"chars": len(text)}
+    return out
+
+
+def bench_table(runs, rolls):
+    """Per run: a tablet and a phone (two contexts of one Chromium) join by
+    links; then ``rolls`` Jadeclaw rolls on the phone, each timed from the
+    click (in the phone's page) to its entry in the tablet's log (a
+    MutationObserver there; one machine clock)."""
+    joins, opens, lags, links = [], [], [], {}
+    with sync_playwright() as pw:
+        httpd, base = serve(ROOT)
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS + TABLE_ARGS)
+        for _ in range(runs):
+            pages = []
+            for size in ((1024, 768), (390, 844)):
+                ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
+                ctx.add_init_script("localStorage.setItem('dice-table/roller', 'Dana')")
+                page = ctx.new_page()
+                page.goto(base)
+                page.wait_for_selector("body[data-ready]", state="attached", timeout=120_000)
+                pages.append(page)
+            tablet, phone = pages
+            tablet.click("[data-table-open]")
+            tablet.click("#table-start")
+            tablet.wait_for_selector("[data-table-offer][data-link]", state="attached", timeout=60_000)
+            links["offer"] = tablet.get_attribute("[data-table-offer]", "data-link")
+            a, b, links["answer"] = _table_join(tablet, phone, links["offer"])
+            joins.append(a)
+            opens.append(b)
+            tablet.evaluate("""() => { window.benchSeen = [];
+                new MutationObserver(() => window.benchSeen.push(Date.now()))
+                  .observe(document.querySelector('#table-log'), {childList: true}); }""")
+            phone.evaluate("() => document.querySelector('#table-dialog').close()")
+            phone.click("#tabbtn-jadeclaw")
+            for i in range(rolls):
+                t = phone.evaluate("() => { const t = Date.now(); "
+                                   "document.querySelector('#form-jadeclaw [data-roll]').click(); return t; }")
+                tablet.wait_for_function(f"() => window.benchSeen.length > {i}", timeout=10_000)
+                lags.append(tablet.evaluate(f"() => window.benchSeen[{i}]") - t)
+            for page in pages:
+                page.context.close()
+        browser.close()
+        httpd.shutdown()
+    return {"runs": runs, "rolls": rolls, "join_phone_ms": joins, "join_open_ms": opens, "roll_to_log_ms": lags,
+            "sizes": _table_sizes(links), "load_average": os.getloadavg()}
+
+
+def print_table(r):
+    def p(xs, q):
+        xs = sorted(xs)
+        return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
+
+    print(f"live table, {r['runs']} joins, {r['runs'] * r['rolls']} rolls, load {r['load_average'][0]:.1f}")
+    for key, what in (("join_phone_ms", "phone: join link opened -> answer code ready"),
+                      ("join_open_ms", "tablet: answer pasted -> channel open"),
+                      ("roll_to_log_ms", "roll on the phone -> entry in the tablet's log")):
+        print(f"  {what}: p50 {p(r[key], 0.5):.0f} ms, p95 {p(r[key], 0.95):.0f} ms, max {max(r[key]):.0f} ms")
+    for k, v in r["sizes"].items():
+        print(f"  {k}: {v['chars']} characters" + (f", QR version {v['qr_version']}" if "qr_version" in v else ""))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=7)
@@ -985,7 +1080,12 @@ def main():
     ap.add_argument("--skip-cold", action="store_true", help="with --odds: not the strict cold start")
     ap.add_argument("--odds", action="store_true",
                     help="only issue 26: odds beside the page, their memory, the strict cold start")
+    ap.add_argument("--table", action="store_true",
+                    help="only the live table: join time, roll -> tablet log, message and QR code sizes")
     a = ap.parse_args()
+    if a.table:
+        print_table(bench_table(a.runs, a.clicks))
+        return
     if a.mirage_sweep:
         print_mirage(mirage_sweep())
         return

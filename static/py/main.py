@@ -24,6 +24,7 @@ import rules
 import share
 import store
 import tab
+import table_ui
 import ui_alkemy
 import ui_jadeclaw
 import ui_milhamah
@@ -761,6 +762,7 @@ def add_entry(entry, result=None):
     else:
         render_history_note()
     schedule_save()
+    table_ui.on_history(entry, result)  # the live table's log and channels
 
 
 def schedule_save():
@@ -1200,7 +1202,7 @@ def open_fragment(*_):
     """Open a share link in the URL fragment: a setup fills its form; a
     result is replayed from its dice and shown read-only."""
     frag = str(window.location.hash or "")
-    if len(frag) <= 1:
+    if len(frag) <= 1 or table_ui.open_fragment(frag):  # a live table's join code
         return
     if fair.is_link(frag):
         open_fair_link(frag)
@@ -1386,6 +1388,8 @@ def after_move(got, note=""):
 
 
 def send_link(st, link):
+    if table_ui.route_fair(st, link):  # the other side is at this live table: no copying
+        return
     q0 = st["msgs"][0]
     open_share_dialog(link, fairview.send_text(st["role"], link, q0["w"], fair.view(st)),
                       "Send this link", handoff=True)
@@ -1679,6 +1683,7 @@ def start():
     load_history()
     load_setups()
     load_requests()
+    table_ui.install(table_api())
     opened = guard(restore_forms)()
     open_tab(opened or rules.SYSTEMS[0])
     guard(open_fragment)()
@@ -1691,6 +1696,23 @@ def start():
     document.body.setAttribute("data-ready", "")
     guard(start_odds_worker)()
     when_idle(lambda *_: [importlib.import_module(m.name) for m in (fair, fairview)])
+
+
+def table_api():
+    """What the live table (``table_ui``) may do to the page."""
+    def set_name(name):
+        q("#roller-name").value = name
+        set_roller(q("#roller-name"))
+
+    def ask(name):
+        ask_player()
+        q("#ask-player").value = name
+
+    return {"banner": banner, "roller": lambda: ROLLER["name"], "set_roller": set_name, "page_url": page_url,
+            "summary": lambda result: ui_for(result["system"]).summary(result),
+            "open_setup": guard(fill_system_form), "open_fair_link": guard(open_fair_link), "ask_player": ask,
+            "current_spec": lambda: (lambda s: (CURRENT["system"], s) if s is not None else None)(
+                read_spec(CURRENT["system"]))}
 
 
 def when_idle(fn):
