@@ -1,4 +1,4 @@
-"""ALKEMY (seeds/003_f948d93b92fcaada.txt, machine-translated from French:
+"""ALKEMY (its rules text, machine-translated from French:
 "jet" = roll, "figurine" = character).
 
 "Jet characteristic": roll two dice in the colour of the character's health

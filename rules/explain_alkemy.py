@@ -1,6 +1,6 @@
 """Why an ALKEMY roll came out as it did: the sentences of a result's
 ``explain``, each a small function of the normalized spec and the result
-(seeds/003_f948d93b92fcaada.txt; RULES-NOTES ALKEMY 1-3). The model is
+(the ALKEMY rules text; RULES-NOTES ALKEMY 1-3). The model is
 ``rules.alkemy``; nothing here rolls or decides.
 
 >>> import rules

@@ -1,6 +1,6 @@
 """Why a Mirage roll came out as it did: the sentences of a result's
 ``explain``, each a small function of the normalized spec and the result
-(seeds/002_4445b8bd2161667f.txt; RULES-NOTES Mirage 1-6). The model is
+(the Mirage rules text; RULES-NOTES Mirage 1-6). The model is
 ``rules.mirage``; nothing here rolls or decides.
 
 >>> import rules

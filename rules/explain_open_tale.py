@@ -1,6 +1,6 @@
 """Why an Open Tale roll came out as it did: the sentences of a result's
 ``explain``, each a small function of the normalized spec and the result
-(seeds/001_d5dba788ef53086c.txt, "3. Roll system"; RULES-NOTES Open Tale
+(the Open Tale rules text, "3. Roll system"; RULES-NOTES Open Tale
 1-3). The model is ``rules.open_tale``; nothing here rolls or decides.
 
 >>> import rules

@@ -1,4 +1,4 @@
-"""Jadeclaw (seeds/004_4eaa9d3ff8d4a59c.txt, "Rolling Dice"): pools of d4-d12,
+"""Jadeclaw (its rules text, "Rolling Dice"): pools of d4-d12,
 Simple Rolls (the highest face is the Score) and Damage Rolls (sorted damage
 dice against sorted soak dice), with the text's modifiers in its order.
 

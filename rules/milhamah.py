@@ -1,4 +1,4 @@
-"""Milhamah RPG (seeds/000_61bae661fbfac8cf.txt): twelve-sided Hebrew letter
+"""Milhamah RPG (its rules text): twelve-sided Hebrew letter
 dice rolled against a shoresh (a root of 2-4 letters).
 
 The flow ("Roll Mechanics"): roll 8D of two colours; each die showing a

@@ -1,4 +1,4 @@
-"""Mirage (seeds/002_4445b8bd2161667f.txt): base dice d6-d12, successes on
+"""Mirage (its rules text): base dice d6-d12, successes on
 6+ (two on 10+), step modifiers, prayer and Conditions, opposed rolls and
 their tie-breaks.
 

@@ -1,4 +1,4 @@
-"""Open Tale (seeds/001_d5dba788ef53086c.txt, "3. Roll system"): two dice whose
+"""Open Tale (its rules text, "3. Roll system"): two dice whose
 sizes sum to the attribute's power, an optional Heroic d4, one of four roll
 modifiers, then explosions; the score is the sum.
 

@@ -1,6 +1,6 @@
 """The ALKEMY tab: form fields to spec, result to HTML. Pure; no DOM.
 
-Rules: seeds/003 (machine-translated), RULES-NOTES ALKEMY 1-3. The dice are
+Rules: the ALKEMY rules text (machine-translated), RULES-NOTES ALKEMY 1-3. The dice are
 drawn in the health colour with their weapon symbol; after a bonus roll the
 player taps two dice and presses "Keep these two" (``rules.act`` verb
 ``keep``); opposed rolls show both sides on one screen.

@@ -1,4 +1,4 @@
-"""The Open Tale tab in a real browser (seeds/001_d5dba788ef53086c.txt, 3):
+"""The Open Tale tab in a real browser (its rules text, 3):
 pick level 5, d10 + d6 and Advantage, roll, see the dice (the rerolled one
 marked, explosions as chains) and the score; the pairs follow the level; the
 odds and the expected-scores table render; tablet and phone fit."""

@@ -1,4 +1,4 @@
-"""ALKEMY rules (seeds/003_f948d93b92fcaada.txt, machine-translated; decisions
+"""ALKEMY rules (its rules text, machine-translated; decisions
 in RULES-NOTES ALKEMY 1-3): worked examples with forced dice, the bonus and
 malus arithmetic, opposed tie-breaks, the ``keep`` step, exact odds against
 brute force, replay and JSON round-trips."""

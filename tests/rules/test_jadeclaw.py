@@ -1,4 +1,4 @@
-"""Jadeclaw rules (seeds/004_4eaa9d3ff8d4a59c.txt, "Rolling Dice"): every
+"""Jadeclaw rules (its rules text, "Rolling Dice"): every
 worked example of the text with its dice forced, the whole "Summary of
 Levels and Bonuses" table, the odds against brute-force enumeration, and the
 contract (normalize / replay / JSON)."""

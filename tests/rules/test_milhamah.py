@@ -1,4 +1,4 @@
-"""Milhamah RPG rules (seeds/000_61bae661fbfac8cf.txt, "Roll Mechanics"),
+"""Milhamah RPG rules (its rules text, "Roll Mechanics"),
 with RULES-NOTES Milhamah 1-9 where the text is silent."""
 
 from __future__ import annotations

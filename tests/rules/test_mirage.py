@@ -1,4 +1,4 @@
-"""Mirage rules (seeds/002_4445b8bd2161667f.txt) against its text and
+"""Mirage rules against its rules text and
 RULES-NOTES Mirage 1-6: every rule statement a case with its dice forced by
 ScriptedRng, odds against brute-force enumeration, replay and JSON."""
 

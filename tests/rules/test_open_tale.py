@@ -1,4 +1,4 @@
-"""Open Tale (seeds/001_d5dba788ef53086c.txt, "3. Roll system") with the
+"""Open Tale (its rules text, "3. Roll system") with the
 decisions of RULES-NOTES Open Tale 1-4: every worked example of the text as a
 case with its dice forced by ScriptedRng, each modifier with forced dice,
 explosions, the safety cap, the exact odds against brute force and sampling,
@@ -18,7 +18,7 @@ import rules
 from rules import open_tale as ot
 from rules.dice import ScriptedRng, SpecError
 
-SEED = "seeds/001_d5dba788ef53086c.txt"
+SEED = "the Open Tale rules text"
 
 
 def roll(spec, draws):

@@ -4,7 +4,7 @@ level's pair group has its most even pair checked, form <-> spec round-trips,
 errors land on controls that exist, the tray draws the reroll (old face
 struck through) and explosion chains, the odds mark the median, the
 reference shows both tables with differing cells marked, and text is
-escaped (seeds/001_d5dba788ef53086c.txt, 3)."""
+escaped (the Open Tale rules text, 3)."""
 
 from __future__ import annotations
 
