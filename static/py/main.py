@@ -47,7 +47,7 @@ PAGE = 20
 #: on show there (its form then shows the request, read-only); "note" the
 #: HTML over a read-only result (shared, verified).
 STATE = {s: {"spec": None, "result": None, "ui": {"selected": []}, "opened": False, "timer": None,
-             "readonly": False, "defaults": None, "fair": None, "note": ""}
+             "readonly": False, "defaults": None, "fair": None, "note": "", "entry": None}
          for s in rules.SYSTEMS}
 HISTORY = {"entries": [], "dropped": 0, "serial": 0, "pending": False, "limit": PAGE, "game": "", "text": ""}
 #: entry id -> (result or None, how it came): replayed when first drawn.
@@ -622,20 +622,39 @@ def now():
 
 def add_history(system, result, label="", source="here"):
     """A roll made or opened here goes into the history, under the name set
-    on this device."""
+    on this device. A step of the turn on show updates that turn's entry in
+    place (one turn, one entry: issue 22)."""
+    st = STATE[system]
+    i = next((n for n, e in enumerate(HISTORY["entries"]) if e.get("id") == st["entry"]), None)
+    if i is not None and source == "here" and store.continues(HISTORY["entries"][i], result):
+        advance_entry(i, result)
+        return
     entry = store.new_entry(result, time=now(), label=label, roller=ROLLER["name"], source=source)
-    add_entry(entry, result)
+    st["entry"] = add_entry(entry, result)
+
+
+def advance_entry(i, result):
+    """Entry ``i`` takes the turn's new stages; its item is drawn again where
+    it stands."""
+    HISTORY["entries"] = store.advance(HISTORY["entries"], i, result)
+    e = HISTORY["entries"][i]
+    SHOWN[e["id"]] = (result, fair.provenance({**e, "result": result}))
+    item = q(f'#history-list [data-history-entry="{e["id"]}"]')
+    if item is not None:
+        item.outerHTML = history_item(e)
+    schedule_save()
 
 
 def add_entry(entry, result=None):
     """Prepend one stored entry: only its item is drawn and the store is
     written after the paint, so a roll costs the same with 200 entries as
     with none. A roll from a link that is already there (the link opened
-    again) is not added twice."""
+    again) is not added twice. Returns the new entry's id (None if not
+    added)."""
     if entry["source"] != "here":
         key = store.key(entry)
         if any(store.key(e) == key for e in HISTORY["entries"]):
-            return
+            return None
     HISTORY["serial"] += 1
     entry = {**entry, "id": HISTORY["serial"]}
     if result is not None:
@@ -651,6 +670,7 @@ def add_entry(entry, result=None):
     else:
         render_history_note()
     schedule_save()
+    return entry["id"]
 
 
 def schedule_save():
@@ -765,7 +785,8 @@ def history_item(e):
     except Exception:  # a tab that cannot summarize it: show it without a summary
         summary = ""
     return views.history_entry({**e, "result": result or {}, "time": _when(e.get("time"))}, e["id"],
-                               rules.TITLES[system], summary, roller=e.get("roller", ""), how=how)
+                               rules.TITLES[system], summary, roller=e.get("roller", ""), how=how,
+                               so_far=tab.in_progress(ui_for(system), result))
 
 
 def render_history():
@@ -837,6 +858,7 @@ def open_history(key):
         show_history(False)
     note = "" if e["source"] == "here" else f'<p class="shared-label">{views.esc(how[:1].upper() + how[1:])}.</p>'
     set_result(system, result, record=False, readonly=bool(note), note=note)
+    STATE[system]["entry"] = key  # a step taken now goes on this entry's turn
 
 
 #: Where the history is a drawer over the page (app.css says the same).

@@ -28,7 +28,7 @@ import rules
 from rules.dice import SpecError
 
 __all__ = ["Tab", "before", "after", "what_if", "answer", "check", "Reading", "read_form", "NOT_A_NUMBER",
-           "CHOICE", "choice_action"]
+           "CHOICE", "choice_action", "in_progress"]
 
 #: What a number box says when it holds text that is not a number (the
 #: browser then reports its value as "", which would read as the default).
@@ -135,6 +135,21 @@ def choice_action(verb: str, result: dict | None) -> dict | None:
     if not i.isdigit() or int(i) >= len(choices) or not isinstance(choices[int(i)], dict):
         raise SpecError("action", "that choice is no longer on offer; roll again")
     return dict(choices[int(i)]["action"])
+
+
+def in_progress(ui: Any, result: dict | None) -> bool:
+    """May a step still change this result's outcome (the history then reads
+    "so far")? A tab says so with an optional ``in_progress(result)``; a tab
+    without steps has none.
+
+    >>> import ui_jadeclaw, ui_milhamah
+    >>> in_progress(ui_milhamah, {"allowed": ["reroll"]}), in_progress(ui_milhamah, {"allowed": []})
+    (True, False)
+    >>> in_progress(ui_jadeclaw, {"outcome": "success"}), in_progress(ui_milhamah, None)
+    (False, False)
+    """
+    fn = getattr(ui, "in_progress", None)
+    return bool(fn(result)) if callable(fn) and isinstance(result, dict) else False
 
 
 class Reading(NamedTuple):

@@ -318,7 +318,7 @@ def action_for(verb: str, result: dict, ui: dict, fields: dict) -> dict:
 # The tray.
 
 #: The marks under a die, and what each means (the legend under the tray).
-MARKS = (("✓", "a success"), ("wild ✗", "a wild that does not count (reacting)"),
+MARKS = (("✓", "a success"), ("wild ✗", "a wild: it does not count for a side that reacts"),
          ("↻", "the next reroll takes it"), ("frozen", "tapped: it stays as it is"),
          ("cipher", "flipped to its opposite face"))
 
@@ -407,18 +407,23 @@ def _open(result: dict) -> bool:
     return bool(result.get("turn")) or any(v in (result.get("allowed") or []) for v in ("reroll", "cipher", "natural"))
 
 
+def in_progress(result: dict) -> bool:
+    """The turn goes on (the history reads "so far"): ``tab.in_progress``."""
+    return _open(result)
+
+
 def banner(result: dict) -> str:
     """The outcome line, in the one wording of each outcome ("success at a
     cost"); "So far" while the roller may still change the dice (a botch
-    then reads "So far: no letter").
+    then reads "So far: a botch", and why: no shoresh letter yet).
 
     >>> banner({"outcome": "botch", "allowed": ["reroll"], "wilds": 1})
-    '<p class="outcome outcome-botch" data-outcome="botch"><strong class="outcome-name">So far: no letter</strong> 1 wild</p>'
+    '<p class="outcome outcome-botch" data-outcome="botch"><strong class="outcome-name">So far: a botch</strong> no shoresh letter yet, 1 wild</p>'
     """
     outcome = str(result.get("outcome", ""))
     name = E.OUTCOME_WORDS.get(outcome, outcome)
     if _open(result):
-        name = "so far: no letter" if outcome == "botch" else "so far: " + name
+        name = "so far: a botch" if outcome == "botch" else "so far: " + name
     o = views.esc(outcome)
     head = _headline(result)
     return (f'<p class="outcome outcome-{o}" data-outcome="{o}"><strong class="outcome-name">'
@@ -440,7 +445,7 @@ def _headline(result: dict) -> str:
 def _botch_headline(result: dict) -> str:
     w = result.get("wilds") or 0
     if _open(result):
-        return E.plural(w, "wild") if w else ""
+        return "no shoresh letter yet" + (f", {E.plural(w, 'wild')}" if w else "")
     words = f"no shoresh letter, {E.plural(w, 'wild')}" if w else "no shoresh letter"
     return f"{words}: {E.grade(w)}"
 
@@ -567,12 +572,23 @@ def legend_html(result: dict) -> str:
     if not (_live(result) or _live(result.get("opponent") or {})):
         return ""
     items = "".join(f'<li><b class="m-mark" aria-hidden="true">{views.esc(m)}</b> {views.esc(t)}</li>'
-                    for m, t in MARKS)
+                    for m, t in MARKS if m != "wild ✗" or _uncounted_wild(result))
     how = ("↻ marks the advised dice until you tap; tapped dice stay frozen and Reroll then takes the "
            "unfrozen ones, at most X, those without a success first. A cipher flips the tapped dice to "
            "their opposite faces.")
     return f'<div class="m-legend"><ul class="m-marks" aria-label="Marks under the dice">{items}</ul>' \
            f'<p class="hint m-hint">{views.esc(how)}</p></div>'
+
+
+def _uncounted_wild(result: dict) -> bool:
+    """Does a die on the table show "wild ✗" (a reacting side's wild)? Only
+    then does the legend explain it: an acting side's wilds count.
+
+    >>> _uncounted_wild({"dice": [{"wild": True, "success": True}]}), _uncounted_wild({"dice": [{"wild": True}]})
+    (False, True)
+    """
+    dice = list(result.get("dice") or []) + list((result.get("opponent") or {}).get("dice") or [])
+    return any(isinstance(d, dict) and d.get("wild") and not d.get("success") for d in dice)
 
 
 def spelled_html(result: dict) -> str:
@@ -911,6 +927,8 @@ def summary(result: dict) -> str:
     >>> r = rules.roll("milhamah", {"shoresh": "אשר", "pool": ["red"], "difficulty": 1},
     ...                rules.ScriptedRng([1, 2, 3, 4]))
     >>> summary(r)
+    'אשר: 1 of 1 needed → so far success at a cost'
+    >>> summary(rules.act("milhamah", r["spec"], r, {"do": "reroll", "dice": [0]}, rules.ScriptedRng([1])))
     'אשר: 1 of 1 needed → success at a cost'
     """
     spec = result.get("spec") or {}
@@ -925,8 +943,12 @@ def _summary_body(result: dict) -> str:
     outcome = OUTCOME_WORDS.get(result.get("outcome"), str(result.get("outcome")))
     if result.get("outcome") == "botch":
         w = result.get("wilds") or 0
+        if _open(result):
+            return "no letter yet → so far a botch"
         return f"no letter, {E.plural(w, 'wild')} → botch ({E.grade(w)})" if w else "no letter → botch"
     opp = result.get("opponent")
     if isinstance(opp, dict):
-        return f"{result.get('total')} vs {opp.get('successes')} ({M.written(opp.get('shoresh', ''))}) → {outcome}"
-    return f"{result.get('total')} of {result.get('needed')} needed → {outcome}"
+        tally = f"{result.get('total')} vs {opp.get('successes')} ({M.written(opp.get('shoresh', ''))})"
+    else:
+        tally = f"{result.get('total')} of {result.get('needed')} needed"
+    return f"{tally} → {'so far ' * _open(result)}{outcome}"

@@ -229,8 +229,16 @@ def _can_pray(result: dict) -> bool:
     return bool(result.get("can_pray")) and not result.get("prayed")
 
 
+def in_progress(result: dict) -> bool:
+    """A prayer or a tie-break may still change the outcome (the history
+    reads "so far"): ``tab.in_progress``."""
+    return _can_pray(result) or (result.get("outcome") == "tie" and bool(result.get("can_tiebreak")))
+
+
 def _headline(result: dict) -> str:
-    text = _successes(result.get("successes", result.get("value")))
+    """What the outcome rests on, after a dash: "Success with a bonus — 2
+    successes" (a player's words, not "Success with bonus 2 successes")."""
+    text = "— " + _successes(result.get("successes", result.get("value")))
     opp = result.get("opponent")
     if isinstance(opp, dict):
         text += f" against {opp.get('successes')}: net {result.get('value')}"

@@ -429,3 +429,23 @@ def test_odds_before_the_roll_show_the_turn_with_a_prayer():
     assert "With a prayer" not in ui.render_odds(passive, {"roll": {**CANNED_ROLL, "prayer_allowed": False}}, None)
     opposed = rules.normalize("mirage", TIED)
     assert "on a loss or a tie" in odds_panel(ui, opposed, None)
+
+
+def test_the_outcome_line_reads_as_a_player_says_it():
+    """Issue 22 item 9: "Success with a bonus — 2 successes", not "Success
+    with bonus 2 successes"."""
+    r = _roll({"attribute": 10, "skill": 10, "difficulty": "average"}, [10, 10])
+    assert r["outcome"] == "success_with_bonus"
+    text = re.sub(r"<[^>]+>", "", ui.render_result(r, {"selected": []}))
+    assert "Success with a bonus — 4 successes" in text
+    assert "Success with bonus" not in text
+
+
+def test_a_prayer_still_open_reads_so_far():
+    """Issue 22 item 6: a failure that may still be prayed for is "in
+    progress" (the history says "so far"); after the prayer it is final."""
+    import tab
+    r = _roll({"attribute": 6, "skill": 6, "difficulty": "average"}, [3, 4])
+    assert r["outcome"] == "failure" and tab.in_progress(ui, r)
+    p = rules.act("mirage", r["spec"], r, {"do": "pray", "dice": [0]}, ScriptedRng([5]))
+    assert not tab.in_progress(ui, p)
