@@ -47,7 +47,8 @@ PAGE = 20
 #: on show there (its form then shows the request, read-only); "note" the
 #: HTML over a read-only result (shared, verified).
 STATE = {s: {"spec": None, "result": None, "ui": {"selected": []}, "opened": False, "timer": None,
-             "readonly": False, "defaults": None, "fair": None, "note": "", "entry": None}
+             "readonly": False, "defaults": None, "fair": None, "note": "", "entry": None,
+             "stale": False}
          for s in rules.SYSTEMS}
 HISTORY = {"entries": [], "dropped": 0, "serial": 0, "pending": False, "limit": PAGE, "game": "", "text": ""}
 #: entry id -> (result or None, how it came): replayed when first drawn.
@@ -186,11 +187,20 @@ def bad_numbers(form):
     return [str(el.name) for el in form.querySelectorAll("input[type=number]") if el.name and el.validity.badInput]
 
 
-def read_spec(system):
+def number_names(form):
+    return [str(el.name) for el in form.querySelectorAll("input[type=number]") if el.name]
+
+
+def read_spec(system, show_defaults=False):
     """The form's spec, normalized, or None with every field at fault
-    shown beside it (``tab.read_form``)."""
+    shown beside it (``tab.read_form``). An empty number box reads as its
+    default; ``show_defaults`` (a Roll) writes that default into the box."""
     form = q(f"#form-{system}")
-    reading = tab.read_form(ui_for(system), read_fields(form), default_fields(system), bad_numbers(form))
+    reading = tab.read_form(ui_for(system), read_fields(form), default_fields(system), bad_numbers(form),
+                            number_names(form))
+    if show_defaults and reading.filled:
+        fill_fields(form, reading.filled)
+        schedule_forms_save(system)
     if reading.errors:
         show_errors(form, reading.errors)
         return None
@@ -261,6 +271,10 @@ def show_errors(form, errors):
         control = q(f'[name="{css(field)}"]', form)
         if control is not None:
             control.setAttribute("aria-invalid", "true")
+        for el in (slot, control):  # an error is shown where it can be seen: its closed group opens
+            group = js_none(el.closest("details")) if el is not None else None
+            if group is not None and not group.open:
+                group.open = True
 
 
 # ---------------------------------------------------------------- rolling
@@ -288,14 +302,19 @@ def render_tray(system):
     if st["fair"]:
         render_fair_tray(system, tray)
         return
+    stale = bool(st["stale"] and st["result"])
+    tray.classList.toggle("is-stale", stale)
     if not st["result"]:
         tray.innerHTML = ""
         return
-    html = ui_for(system).render_result(st["result"], st["ui"])
-    tray.innerHTML = (st["note"] if st["readonly"] else "") + TRAY_TOOLS + html
-    if st["readonly"]:  # a shared or verified result takes no further steps
+    html = ui_for(system).render_result(st["result"], {**st["ui"], "readonly": bool(st["readonly"])})
+    tray.innerHTML = STALE_NOTE * stale + (st["note"] if st["readonly"] else "") + TRAY_TOOLS + html
+    if st["readonly"]:  # a shared or verified result takes no further steps: no step button, no tappable die
         for b in tray.querySelectorAll("[data-act]"):
             b.remove()
+        for d in tray.querySelectorAll("[data-die]"):
+            for attr in ("data-die", "role", "tabindex", "aria-pressed"):
+                d.removeAttribute(attr)
 
 
 def render_odds(system):
@@ -313,6 +332,7 @@ def set_result(system, result, record=True, label="", readonly=False, note=SHARE
     st = STATE[system]
     st["result"] = result
     st["ui"] = {"selected": []}
+    st["stale"] = False
     st["readonly"] = readonly
     st["note"] = note if readonly else ""
     q(f"#tab-{system}").classList.toggle("is-shared", bool(readonly and result))
@@ -320,7 +340,7 @@ def set_result(system, result, record=True, label="", readonly=False, note=SHARE
     update_share_buttons()
     if record:
         add_history(system, result, label, source)
-    if record and result is not None:
+    if record and result is not None and not readonly:  # a shared result never changes the reader's character
         changes = ui_for(system).fields_after(result, read_fields(q(f"#form-{system}")))
         if changes:  # e.g. a Condition gained: the character's state, kept with the form
             fill_form(q(f"#form-{system}"), changes)
@@ -370,11 +390,32 @@ def on_submit(event):
     system = form.dataset.system
     if STATE[system]["fair"]:  # the form shows a fair roll's request: its Roll is in the tray
         return
-    spec = read_spec(system)
+    spec = read_spec(system, show_defaults=True)
     if spec is None:
+        refused(system, form)
         return
     STATE[system]["spec"] = spec
     set_result(system, rules.roll(system, spec))
+
+
+STALE_NOTE = ('<p class="stale-note" data-stale role="alert">Not rolled: the form has an error (marked in red '
+              'beside its field). The dice below are the previous roll, not this one.</p>')
+
+
+def refused(system, form):
+    """A Roll the form's errors refused (issue 22 item 3): the result on
+    show is marked as the previous roll, not this one, and the first error
+    is brought into view (centred: never under the fixed Roll button)."""
+    if STATE[system]["result"] is not None:
+        STATE[system]["stale"] = True
+        render_tray(system)
+    first = q("[aria-invalid]", form) or next((el for el in form.querySelectorAll("[data-error-for]")
+                                                if str(el.textContent).strip()), None)
+    if first is not None:
+        still = window.matchMedia("(prefers-reduced-motion: reduce)").matches
+        first.scrollIntoView(js_obj({"block": "center", "behavior": "auto" if still else "smooth"}))
+        if str(first.tagName) in ("INPUT", "SELECT", "TEXTAREA"):
+            first.focus(js_obj({"preventScroll": True}))
 
 
 def roll_again(_el=None):
@@ -511,6 +552,9 @@ def on_input(event):
     st = STATE[system]
     if st["fair"]:  # the request's form, read-only: nothing of it is kept as the player's own
         return
+    if str(event.type) == "change" and str(t.type or "") == "number" and t.name:  # left empty: shows its default
+        fill_fields(form, tab.empty_numbers({str(t.name): [str(t.value)]}, default_fields(system),
+                                            [] if t.validity.badInput else [str(t.name)]))
     if st["timer"] is not None:
         window.clearTimeout(st["timer"])
     st["timer"] = window.setTimeout(_odds_proxy(system), 120)
@@ -1114,8 +1158,13 @@ def open_fragment(*_):
         banner(str(e) + " Your own rolls and history are untouched.", "error")
         return
     system = link["system"]
+    form = q(f"#form-{system}")
+    own = {n: v for n, v in read_fields(form).items() if n in getattr(ui_for(system), "CHARACTER", ())}
     fill_system_form(system, link["spec"])
     if link["kind"] == "result":
+        if own:  # someone else's result: the form keeps the reader's own character (Mirage's Conditions)
+            fill_fields(form, own)
+            STATE[system]["spec"] = read_spec(system) or STATE[system]["spec"]
         set_result(system, link["result"], readonly=True, source="shared")
         banner("Opened a shared result: the dice are the sender's, the outcome is recomputed here.", "info")
     else:

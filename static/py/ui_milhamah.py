@@ -532,6 +532,25 @@ def _buttons(result: dict, ui: dict) -> str:
     return f'<div class="m-actions">{"".join(buttons)}</div>' if buttons else ""
 
 
+def readonly_note(result: dict) -> str:
+    """A read-only result shared mid-turn (issue 22 item 8): whose turn it
+    was and what they could still do, since nobody can do it here.
+
+    >>> print(readonly_note({"turn": "opponent", "opponent": {"allowed": ["reroll", "stand"]}}))
+    <p class="hint m-readonly">Shared mid-turn: it was the opponent's turn (they could still reroll or stand). Nothing can be changed here.</p>
+    >>> readonly_note({"turn": None, "allowed": []})
+    ''
+    """
+    whose = result.get("turn")
+    if whose not in ("initiator", "opponent"):
+        return ""
+    verbs = [v for v in (_side_of(result, whose).get("allowed") or []) if v != "hit_location"]
+    could = " or ".join(v.replace("natural", "choose the natural's reward") for v in verbs)
+    who = "the roller's turn" if whose == "initiator" else "the opponent's turn"
+    return (f'<p class="hint m-readonly">Shared mid-turn: it was {who}'
+            f'{f" (they could still {could})" if could else ""}. Nothing can be changed here.</p>')
+
+
 def _live(side_result: dict) -> bool:
     return any(v in (side_result.get("allowed") or []) for v in ("reroll", "cipher"))
 
@@ -539,7 +558,7 @@ def _live(side_result: dict) -> bool:
 def _tray_of(result: dict, ui: dict, side: str, caption: str, size: int) -> str:
     s = _side_of(result, side)
     dice = s.get("dice") or []
-    live = _live(s)
+    live = _live(s) and not ui.get("readonly")
     keys = [f"{_prefix(side)}{i}" for i in range(len(dice))] if live else None
     return dice_row(dice, keys=keys, selected=[str(k) for k in ui.get("selected") or ()], size=size,
                     will=_will(result, ui, side), fresh=fresh_dice(result, ui, side),
@@ -549,7 +568,8 @@ def _tray_of(result: dict, ui: dict, side: str, caption: str, size: int) -> str:
 def _will(result: dict, ui: dict, side: str) -> set:
     """The dice marked ↻: those the next Reroll takes (none when best play
     keeps the roll and the player has not tapped)."""
-    if "reroll" not in (_side_of(result, side).get("allowed") or []) or _keeps(result, ui, side):
+    if "reroll" not in (_side_of(result, side).get("allowed") or []) or _keeps(result, ui, side) \
+            or ui.get("readonly"):
         return set()
     return set(reroll_targets(result, ui, side))
 
@@ -609,10 +629,13 @@ def render_result(result: dict, ui: dict) -> str:
     the marks, the hit location, what else the dice spell, and the
     explanation."""
     ui = ui or {}
-    hit = "hit_location" in (result.get("allowed") or [])
-    parts = [banner(result), _trays(result, ui), _buttons(result, ui), _HIT_HINT * hit, legend_html(result),
-             _hit_html(result["hit"]) if isinstance(result.get("hit"), dict) else "", counter_html(result),
-             spelled_html(result), explain_html(result.get("explain"))]
+    if ui.get("readonly"):  # a shared or verified result: no step, no marks, whose turn it was
+        parts = [banner(result), readonly_note(result), _trays(result, ui)]
+    else:
+        hit = "hit_location" in (result.get("allowed") or [])
+        parts = [banner(result), _trays(result, ui), _buttons(result, ui), _HIT_HINT * hit, legend_html(result)]
+    parts += [_hit_html(result["hit"]) if isinstance(result.get("hit"), dict) else "", counter_html(result),
+              spelled_html(result), explain_html(result.get("explain"))]
     return "".join(parts)
 
 

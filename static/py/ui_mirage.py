@@ -229,6 +229,11 @@ def _can_pray(result: dict) -> bool:
     return bool(result.get("can_pray")) and not result.get("prayed")
 
 
+#: Fields that are the character's own state, kept between rolls: a result
+#: shared by someone else never changes them on the reader's form.
+CHARACTER = ("conditions",)
+
+
 def in_progress(result: dict) -> bool:
     """A prayer or a tie-break may still change the outcome (the history
     reads "so far"): ``tab.in_progress``."""

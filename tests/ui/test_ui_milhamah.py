@@ -470,3 +470,16 @@ def test_the_history_entry_says_success_at_a_cost():
                    ScriptedRng([1, 2, 3, 4]))
     html = U.views.history_entry({"system": "milhamah", "result": r}, 1, "Milhamah RPG", U.summary(r))
     assert ">Success at a cost<" in html
+
+
+def test_a_read_only_result_mid_turn_offers_nothing_and_says_whose_turn():
+    """Issue 22 item 8: a shared result opened mid-turn is read-only: no
+    "tap dice to freeze them", no ↻ marks, no tappable die, no step
+    button, no legend; it says whose turn it was."""
+    spec, r = _rachel()
+    live = U.render_result(r, {"selected": []})
+    assert "tap dice to freeze them" in live and "↻" in live  # the same roll, on the roller's page
+    html = U.render_result(r, {"selected": [], "readonly": True})
+    assert "tap dice to freeze" not in html and "↻" not in html
+    assert "data-die=" not in html and "data-act=" not in html and "m-legend" not in html
+    assert "Shared mid-turn: it was the roller's turn (they could still reroll)" in html
