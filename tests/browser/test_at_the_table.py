@@ -153,23 +153,23 @@ def _prayer_with_a_condition():
 
 
 def test_a_shared_result_never_changes_the_readers_conditions(browser, base_url):
-    """Item 10: the reader has Exhausted ticked; they open someone else's
+    """Item 10: the reader has Angry ticked; they open someone else's
     Mirage result whose prayer gained a Condition: their Conditions are
     exactly as before, on the form and in the stored form."""
     link = base_url + "#" + share.encode_result(_prayer_with_a_condition())
-    stored = json.dumps({"v": 1, "tab": "mirage", "forms": {"mirage": {"conditions": ["exhausted"]}}})
+    stored = json.dumps({"v": 1, "tab": "mirage", "forms": {"mirage": {"conditions": ["angry"]}}})
     script = f"localStorage.setItem('dice-table/forms', {json.dumps(stored)});"
     context, page, watch = open_app(browser, base_url, init_script=script)
     try:
         page.click("#tabbtn-mirage")
         ticked = "() => [...document.querySelectorAll('#form-mirage [name=conditions]:checked')].map(e => e.value)"
-        assert page.evaluate(ticked) == ["exhausted"]
+        assert page.evaluate(ticked) == ["angry"]
         page.goto(link)
         page.wait_for_selector("#tray-mirage .outcome", timeout=SLOW)
         page.wait_for_timeout(500)  # the forms are stored a moment later
-        assert page.evaluate(ticked) == ["exhausted"]
+        assert page.evaluate(ticked) == ["angry"]
         kept = json.loads(page.evaluate("localStorage.getItem('dice-table/forms')"))
-        assert kept["forms"]["mirage"]["conditions"] == ["exhausted"]
+        assert kept["forms"]["mirage"]["conditions"] == ["angry"]
         watch.check(page)
     finally:
         context.close()
