@@ -370,8 +370,9 @@ def reveal(system):
     tray = q(f"#tray-{system}")
     dice = tray.querySelectorAll("svg.die")
     last_die = dice.item(dice.length - 1) if dice.length else None
-    step = q("[data-act]:not([data-act=reuse]):not([data-act=effect])", tray)  # a rules step, not a form filler
-    if all(_in_view(el) for el in (q(".outcome", tray), last_die, step)):
+    steps = tray.querySelectorAll("[data-act]:not([data-act=reuse]):not([data-act=effect])")  # rules steps, not form fillers
+    last_step = steps.item(steps.length - 1) if steps.length else None  # every step button, down to the last
+    if all(_in_view(el) for el in (q(".outcome", tray), last_die, last_step)):
         return
     still = window.matchMedia("(prefers-reduced-motion: reduce)").matches
     tray.scrollIntoView(js_obj({"block": "start", "behavior": "auto" if still else "smooth"}))
