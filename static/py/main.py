@@ -348,19 +348,33 @@ def set_result(system, result, record=True, label="", readonly=False, note=SHARE
             schedule_forms_save(system)
     if result is not None:
         reveal(system)
-    render_odds_later(system)
+    render_odds_later(system, again=result is not None)
 
 
-def render_odds_later(system):
-    """The odds of the next step come in a later task: the dice paint first."""
-    window.setTimeout(create_once(guard(lambda *_: render_odds(system))), 0)
+def render_odds_later(system, again=False):
+    """The odds of the next step come in a later task: the dice paint first.
+    ``again``: then bring the result into view again, should the new odds
+    have moved it (a scroll under way is cut short when the column's
+    content changes)."""
+    def later(*_):
+        render_odds(system)
+        if again:
+            reveal(system)
+    window.setTimeout(create_once(guard(later)), 0)
 
 
 def _in_view(el):
+    """Inside the screen, and inside the result column where that scrolls
+    on its own (a part scrolled out of it is hidden, though on screen)."""
     if el is None:
         return True
     r = el.getBoundingClientRect()
-    return r.top >= 0 and r.bottom <= window.innerHeight
+    pane = js_none(el.closest(".result-pane"))
+    top, bottom = 0, window.innerHeight
+    if pane is not None and str(window.getComputedStyle(pane).overflowY) != "visible":
+        p = pane.getBoundingClientRect()
+        top, bottom = max(top, p.top), min(bottom, p.bottom)
+    return r.top >= top - 0.5 and r.bottom <= bottom + 0.5
 
 
 def reveal(system):

@@ -130,7 +130,11 @@ IN_VIEW = """(system) => {
   const top = first.getBoundingClientRect().top;
   const row = [...tray.querySelectorAll('svg.die')].filter(d => Math.abs(d.getBoundingClientRect().top - top) < 2);
   const inside = e => { const r = e.getBoundingClientRect();
-    return r.top >= -0.5 && r.left >= -0.5 && r.bottom <= innerHeight + 0.5 && r.right <= innerWidth + 0.5; };
+    // a column that scrolls on its own hides what is scrolled out of it, though on screen
+    const pane = e.closest('.result-pane'), p = pane && getComputedStyle(pane).overflowY !== 'visible'
+      ? pane.getBoundingClientRect() : {top: 0, bottom: innerHeight};
+    return r.top >= Math.max(0, p.top) - 0.5 && r.left >= -0.5 && r.bottom <= Math.min(innerHeight, p.bottom) + 0.5
+      && r.right <= innerWidth + 0.5; };
   const step = tray.querySelector('[data-act]:not([data-act=reuse]):not([data-act=effect])');
   return {outcome: inside(outcome), dice: row.every(inside), n: row.length, step: !step || inside(step),
           box: [outcome.getBoundingClientRect().top, row.map(d => d.getBoundingClientRect().bottom)]};
@@ -420,7 +424,10 @@ def _natural_draws():
 TURN_IN_VIEW = """() => {
   const tray = document.querySelector('#tray-milhamah');
   const inside = e => { const r = e.getBoundingClientRect();
-    return r.top >= -0.5 && r.bottom <= innerHeight + 0.5 && r.left >= -0.5 && r.right <= innerWidth + 0.5; };
+    const pane = e.closest('.result-pane'), p = pane && getComputedStyle(pane).overflowY !== 'visible'
+      ? pane.getBoundingClientRect() : {top: 0, bottom: innerHeight};
+    return r.top >= Math.max(0, p.top) - 0.5 && r.bottom <= Math.min(innerHeight, p.bottom) + 0.5
+      && r.left >= -0.5 && r.right <= innerWidth + 0.5; };
   const want = [tray.querySelector('.outcome'), ...tray.querySelectorAll('svg.die'), ...tray.querySelectorAll('[data-act]')];
   return want.filter(e => !inside(e)).map(e => `${e.tagName.toLowerCase()} ${(e.getAttribute('aria-label') || e.textContent).trim().slice(0, 40)} ${Math.round(e.getBoundingClientRect().bottom)}`);
 }"""
@@ -484,8 +491,11 @@ def test_the_outcome_comes_back_after_a_step_from_the_odds(browser, base_url):
         page.click('#tray-milhamah [data-die="0"]')
         page.wait_for_selector('#tray-milhamah [data-die="0"][aria-pressed="true"]', timeout=SLOW)
         page.wait_for_selector("#odds-milhamah .m-odds-line", timeout=SLOW)
-        page.evaluate("""() => { const pane = document.querySelector('#tab-milhamah .result-pane');
-            pane.scrollTop = pane.scrollHeight; }""")
+        # the page at its top, the column scrolled part way: the outcome is hidden above the
+        # column's top edge, yet still inside the screen
+        page.evaluate("""() => { window.scrollTo(0, 0); const pane = document.querySelector('#tab-milhamah .result-pane');
+            pane.scrollTop = 120; }""")
+        assert page.evaluate("document.querySelector('#tab-milhamah .result-pane').scrollTop") > 60
         button = '#tray-milhamah [data-act="advice"], #tray-milhamah [data-act="reroll"]'
         page.evaluate(f"document.querySelector('{button}'.split(', ')[0]) ? "
                       f"document.querySelector('{button}'.split(', ')[0]).click() : "
