@@ -327,6 +327,9 @@ def _marked(result: dict, ui: dict) -> set:
 
 def _own_row(result: dict, ui: dict) -> str:
     dice = result.get("dice") or []
+    if ui.get("readonly"):  # a shared result: nothing to tap, no advice (issue 22 item 8)
+        note = " (shared before any prayer: the roller could still pray)" if _can_pray(result) else ""
+        return dice_row(dice, keys=None, selected=(), caption="Their dice" + note, advised=set())
     can = _can_pray(result)
     caption = "Your dice (tap the dice to pray with; \u21bb = advised)" if advice(result) else (
         "Your dice (tap the dice to pray with)" if can else "Your dice")
@@ -380,7 +383,7 @@ def _advice_part(result: dict, ui: dict) -> str:
 
 
 def _pray_part(result: dict, ui: dict) -> str:
-    if not _can_pray(result):
+    if not _can_pray(result) or ui.get("readonly"):
         return ""
     return _advice_part(result, ui) + _own_pray_part(result, ui)
 

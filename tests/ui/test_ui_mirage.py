@@ -449,3 +449,14 @@ def test_a_prayer_still_open_reads_so_far():
     assert r["outcome"] == "failure" and tab.in_progress(ui, r)
     p = rules.act("mirage", r["spec"], r, {"do": "pray", "dice": [0]}, ScriptedRng([5]))
     assert not tab.in_progress(ui, p)
+
+
+def test_a_read_only_result_offers_no_prayer():
+    """Issue 22 item 8: a shared Mirage result that could still be prayed
+    for shows no Pray button, no ↻ advice, no tappable die, and says the
+    roller could still pray."""
+    r = _roll({"attribute": 6, "skill": 6, "difficulty": "average"}, [3, 4])
+    assert "data-act=" in ui.render_result(r, {"selected": []})
+    html = ui.render_result(r, {"selected": [], "readonly": True})
+    assert "data-act=" not in html and "data-die=" not in html and "\u21bb" not in html
+    assert "tap the dice" not in html and "the roller could still pray" in html
