@@ -313,7 +313,7 @@ def render_tray(system):
         for b in tray.querySelectorAll("[data-act]"):
             b.remove()
         for d in tray.querySelectorAll("[data-die]"):
-            for attr in ("data-die", "role", "tabindex", "aria-pressed"):
+            for attr in ("role", "tabindex", "aria-pressed"):  # drawn, not tappable (toggle_die ignores it)
                 d.removeAttribute(attr)
 
 
@@ -382,11 +382,11 @@ def reveal(system):
     kept them there (a phone, an upright tablet, a step button far down),
     smoothly unless the player asked for reduced motion."""
     tray = q(f"#tray-{system}")
-    dice = tray.querySelectorAll("svg.die")
-    last_die = dice.item(dice.length - 1) if dice.length else None
+    # every row of dice (a row's box, not a die's: a die that is landing is drawn smaller and higher)
+    dice = list(tray.querySelectorAll(".dice")) or list(tray.querySelectorAll("svg.die"))
     steps = tray.querySelectorAll("[data-act]:not([data-act=reuse]):not([data-act=effect])")  # rules steps, not form fillers
     last_step = steps.item(steps.length - 1) if steps.length else None  # every step button, down to the last
-    if all(_in_view(el) for el in (q(".outcome", tray), last_die, last_step)):
+    if all(_in_view(el) for el in [q(".outcome", tray), last_step] + dice):
         return
     still = window.matchMedia("(prefers-reduced-motion: reduce)").matches
     tray.scrollIntoView(js_obj({"block": "start", "behavior": "auto" if still else "smooth"}))
@@ -484,6 +484,8 @@ def on_keydown(event):
 def toggle_die(die):
     system = system_of(die)
     st = STATE[system]
+    if st["readonly"]:  # a shared result's dice are not tapped
+        return
     key = die.dataset.die
     sel = st["ui"]["selected"]
     if key in sel:
