@@ -358,8 +358,9 @@ def render_odds_later(system, again=False):
     content changes)."""
     def later(*_):
         render_odds(system)
-        if again:
+        if again:  # and once more when a smooth scroll would have ended: one cut short is finished at once
             reveal(system)
+            window.setTimeout(create_once(guard(lambda *_: reveal(system, instant=True))), 450)
     window.setTimeout(create_once(guard(later)), 0)
 
 
@@ -377,7 +378,7 @@ def _in_view(el):
     return r.top >= top - 0.5 and r.bottom <= bottom + 0.5
 
 
-def reveal(system):
+def reveal(system, instant=False):
     """Bring the outcome and the dice into view where the layout has not
     kept them there (a phone, an upright tablet, a step button far down),
     smoothly unless the player asked for reduced motion."""
@@ -388,7 +389,7 @@ def reveal(system):
     last_step = steps.item(steps.length - 1) if steps.length else None  # every step button, down to the last
     if all(_in_view(el) for el in [q(".outcome", tray), last_step] + dice):
         return
-    still = window.matchMedia("(prefers-reduced-motion: reduce)").matches
+    still = instant or window.matchMedia("(prefers-reduced-motion: reduce)").matches
     tray.scrollIntoView(js_obj({"block": "start", "behavior": "auto" if still else "smooth"}))
 
 

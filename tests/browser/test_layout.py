@@ -110,7 +110,9 @@ def _settle(page, system):
     the screenshot are final."""
     page.wait_for_function(f"""() => document.querySelector('#tray-{system}').getAnimations({{subtree: true}})
         .every(a => a.playState !== 'running')""", timeout=SLOW)
-    # still for a few frames: a smooth scroll may start a frame or two late
+    # still for a few frames: a smooth scroll may start a frame or two late, and the page
+    # checks half a second after a step that the result came into view
+    page.wait_for_timeout(600)
     page.wait_for_function("""() => new Promise(done => {
         const pane = document.querySelector('#tab-' + CSS.escape(document.querySelector('[aria-selected=true][data-tab]').dataset.tab) + ' .result-pane');
         const at = () => scrollY + ',' + (pane ? pane.scrollTop : 0);
