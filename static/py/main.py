@@ -354,13 +354,11 @@ def set_result(system, result, record=True, label="", readonly=False, note=SHARE
 def render_odds_later(system, again=False):
     """The odds of the next step come in a later task: the dice paint first.
     ``again``: then bring the result into view again, should the new odds
-    have moved it (a scroll under way is cut short when the column's
-    content changes)."""
+    have moved it."""
     def later(*_):
         render_odds(system)
-        if again:  # and once more when a smooth scroll would have ended: one cut short is finished at once
+        if again:
             reveal(system)
-            window.setTimeout(create_once(guard(lambda *_: reveal(system, instant=True))), 450)
     window.setTimeout(create_once(guard(later)), 0)
 
 
@@ -378,7 +376,7 @@ def _in_view(el):
     return r.top >= top - 0.5 and r.bottom <= bottom + 0.5
 
 
-def reveal(system, instant=False):
+def reveal(system):
     """Bring the outcome and the dice into view where the layout has not
     kept them there (a phone, an upright tablet, a step button far down),
     smoothly unless the player asked for reduced motion."""
@@ -389,7 +387,7 @@ def reveal(system, instant=False):
     last_step = steps.item(steps.length - 1) if steps.length else None  # every step button, down to the last
     if all(_in_view(el) for el in [q(".outcome", tray), last_step] + dice):
         return
-    still = instant or window.matchMedia("(prefers-reduced-motion: reduce)").matches
+    still = window.matchMedia("(prefers-reduced-motion: reduce)").matches
     tray.scrollIntoView(js_obj({"block": "start", "behavior": "auto" if still else "smooth"}))
 
 
