@@ -50,7 +50,8 @@ PAGE = 20
 #: on show there (its form then shows the request, read-only); "note" the
 #: HTML over a read-only result (shared, verified).
 STATE = {s: {"spec": None, "result": None, "ui": {"selected": []}, "opened": False, "timer": None,
-             "readonly": False, "defaults": None, "fair": None, "note": ""}
+             "readonly": False, "defaults": None, "fair": None, "note": "", "entry": None,
+             "stale": False}
          for s in rules.SYSTEMS}
 HISTORY = {"entries": [], "dropped": 0, "serial": 0, "pending": False, "limit": PAGE, "game": "", "text": ""}
 #: entry id -> (result or None, how it came): replayed when first drawn.
@@ -191,11 +192,20 @@ def bad_numbers(form):
     return [str(el.name) for el in form.querySelectorAll("input[type=number]") if el.name and el.validity.badInput]
 
 
-def read_spec(system):
+def number_names(form):
+    return [str(el.name) for el in form.querySelectorAll("input[type=number]") if el.name]
+
+
+def read_spec(system, show_defaults=False):
     """The form's spec, normalized, or None with every field at fault
-    shown beside it (``tab.read_form``)."""
+    shown beside it (``tab.read_form``). An empty number box reads as its
+    default; ``show_defaults`` (a Roll) writes that default into the box."""
     form = q(f"#form-{system}")
-    reading = tab.read_form(ui_for(system), read_fields(form), default_fields(system), bad_numbers(form))
+    reading = tab.read_form(ui_for(system), read_fields(form), default_fields(system), bad_numbers(form),
+                            number_names(form))
+    if show_defaults and reading.filled:
+        fill_fields(form, reading.filled)
+        schedule_forms_save(system)
     if reading.errors:
         show_errors(form, reading.errors)
         return None
@@ -266,6 +276,10 @@ def show_errors(form, errors):
         control = q(f'[name="{css(field)}"]', form)
         if control is not None:
             control.setAttribute("aria-invalid", "true")
+        for el in (slot, control):  # an error is shown where it can be seen: its closed group opens
+            group = js_none(el.closest("details")) if el is not None else None
+            if group is not None and not group.open:
+                group.open = True
 
 
 # ---------------------------------------------------------------- rolling
@@ -293,14 +307,19 @@ def render_tray(system):
     if st["fair"]:
         render_fair_tray(system, tray)
         return
+    stale = bool(st["stale"] and st["result"])
+    tray.classList.toggle("is-stale", stale)
     if not st["result"]:
         tray.innerHTML = ""
         return
-    html = ui_for(system).render_result(st["result"], st["ui"])
-    tray.innerHTML = (st["note"] if st["readonly"] else "") + TRAY_TOOLS + html
-    if st["readonly"]:  # a shared or verified result takes no further steps
+    html = ui_for(system).render_result(st["result"], {**st["ui"], "readonly": bool(st["readonly"])})
+    tray.innerHTML = STALE_NOTE * stale + (st["note"] if st["readonly"] else "") + TRAY_TOOLS + html
+    if st["readonly"]:  # a shared or verified result takes no further steps: no step button, no tappable die
         for b in tray.querySelectorAll("[data-act]"):
             b.remove()
+        for d in tray.querySelectorAll("[data-die]"):
+            for attr in ("role", "tabindex", "aria-pressed"):  # drawn, not tappable (toggle_die ignores it)
+                d.removeAttribute(attr)
 
 
 def render_odds(system):
@@ -418,6 +437,7 @@ def set_result(system, result, record=True, label="", readonly=False, note=SHARE
     st = STATE[system]
     st["result"] = result
     st["ui"] = {"selected": []}
+    st["stale"] = False
     st["readonly"] = readonly
     st["note"] = note if readonly else ""
     q(f"#tab-{system}").classList.toggle("is-shared", bool(readonly and result))
@@ -425,7 +445,7 @@ def set_result(system, result, record=True, label="", readonly=False, note=SHARE
     update_share_buttons()
     if record:
         add_history(system, result, label, source)
-    if record and result is not None:
+    if record and result is not None and not readonly:  # a shared result never changes the reader's character
         changes = ui_for(system).fields_after(result, read_fields(q(f"#form-{system}")))
         if changes:  # e.g. a Condition gained: the character's state, kept with the form
             fill_form(q(f"#form-{system}"), changes)
@@ -433,19 +453,32 @@ def set_result(system, result, record=True, label="", readonly=False, note=SHARE
             schedule_forms_save(system)
     if result is not None:
         reveal(system)
-    render_odds_later(system)
+    render_odds_later(system, again=result is not None)
 
 
-def render_odds_later(system):
-    """The odds of the next step come in a later task: the dice paint first."""
-    window.setTimeout(create_once(guard(lambda *_: render_odds(system))), 0)
+def render_odds_later(system, again=False):
+    """The odds of the next step come in a later task: the dice paint first.
+    ``again``: then bring the result into view again, should the new odds
+    have moved it."""
+    def later(*_):
+        render_odds(system)
+        if again:
+            reveal(system)
+    window.setTimeout(create_once(guard(later)), 0)
 
 
 def _in_view(el):
+    """Inside the screen, and inside the result column where that scrolls
+    on its own (a part scrolled out of it is hidden, though on screen)."""
     if el is None:
         return True
     r = el.getBoundingClientRect()
-    return r.top >= 0 and r.bottom <= window.innerHeight
+    pane = js_none(el.closest(".result-pane"))
+    top, bottom = 0, window.innerHeight
+    if pane is not None and str(window.getComputedStyle(pane).overflowY) != "visible":
+        p = pane.getBoundingClientRect()
+        top, bottom = max(top, p.top), min(bottom, p.bottom)
+    return r.top >= top - 0.5 and r.bottom <= bottom + 0.5
 
 
 def reveal(system):
@@ -453,10 +486,11 @@ def reveal(system):
     kept them there (a phone, an upright tablet, a step button far down),
     smoothly unless the player asked for reduced motion."""
     tray = q(f"#tray-{system}")
-    dice = tray.querySelectorAll("svg.die")
-    last_die = dice.item(dice.length - 1) if dice.length else None
-    step = q("[data-act]:not([data-act=reuse]):not([data-act=effect])", tray)  # a rules step, not a form filler
-    if all(_in_view(el) for el in (q(".outcome", tray), last_die, step)):
+    # every row of dice (a row's box, not a die's: a die that is landing is drawn smaller and higher)
+    dice = list(tray.querySelectorAll(".dice")) or list(tray.querySelectorAll("svg.die"))
+    steps = tray.querySelectorAll("[data-act]:not([data-act=reuse]):not([data-act=effect])")  # rules steps, not form fillers
+    last_step = steps.item(steps.length - 1) if steps.length else None  # every step button, down to the last
+    if all(_in_view(el) for el in [q(".outcome", tray), last_step] + dice):
         return
     still = window.matchMedia("(prefers-reduced-motion: reduce)").matches
     tray.scrollIntoView(js_obj({"block": "start", "behavior": "auto" if still else "smooth"}))
@@ -476,11 +510,32 @@ def on_submit(event):
     if form_locked(system):  # the form shows a fair roll's request: its Roll is in the tray
         return
     leave_fair(system)  # a finished fair roll on show: Roll rolls the form, the player's own
-    spec = read_spec(system)
+    spec = read_spec(system, show_defaults=True)
     if spec is None:
+        refused(system, form)
         return
     STATE[system]["spec"] = spec
     set_result(system, rules.roll(system, spec, advise=False))
+
+
+STALE_NOTE = ('<p class="stale-note" data-stale role="alert">Not rolled: the form has an error (marked in red '
+              'beside its field). The dice below are the previous roll, not this one.</p>')
+
+
+def refused(system, form):
+    """A Roll the form's errors refused (issue 22 item 3): the result on
+    show is marked as the previous roll, not this one, and the first error
+    is brought into view (centred: never under the fixed Roll button)."""
+    if STATE[system]["result"] is not None:
+        STATE[system]["stale"] = True
+        render_tray(system)
+    first = q("[aria-invalid]", form) or next((el for el in form.querySelectorAll("[data-error-for]")
+                                                if str(el.textContent).strip()), None)
+    if first is not None:
+        still = window.matchMedia("(prefers-reduced-motion: reduce)").matches
+        first.scrollIntoView(js_obj({"block": "center", "behavior": "auto" if still else "smooth"}))
+        if str(first.tagName) in ("INPUT", "SELECT", "TEXTAREA"):
+            first.focus(js_obj({"preventScroll": True}))
 
 
 def roll_again(_el=None):
@@ -534,6 +589,8 @@ def on_keydown(event):
 def toggle_die(die):
     system = system_of(die)
     st = STATE[system]
+    if st["readonly"]:  # a shared result's dice are not tapped
+        return
     key = die.dataset.die
     sel = st["ui"]["selected"]
     if key in sel:
@@ -620,6 +677,9 @@ def on_input(event):
     st = STATE[system]
     if form_locked(system):  # the request's form, read-only: nothing of it is kept as the player's own
         return
+    if str(event.type) == "change" and str(t.type or "") == "number" and t.name:  # left empty: shows its default
+        fill_fields(form, tab.empty_numbers({str(t.name): [str(t.value)]}, default_fields(system),
+                                            [] if t.validity.badInput else [str(t.name)]))
     if st["timer"] is not None:
         window.clearTimeout(st["timer"])
     st["timer"] = window.setTimeout(_odds_proxy(system), 120)
@@ -733,20 +793,40 @@ def now():
 
 def add_history(system, result, label="", source="here"):
     """A roll made or opened here goes into the history, under the name set
-    on this device."""
+    on this device. A step of the turn on show updates that turn's entry in
+    place (one turn, one entry: issue 22)."""
+    st = STATE[system]
+    i = next((n for n, e in enumerate(HISTORY["entries"]) if e.get("id") == st["entry"]), None)
+    if i is not None and source == "here" and store.continues(HISTORY["entries"][i], result):
+        advance_entry(i, result)
+        return
     entry = store.new_entry(result, time=now(), label=label, roller=ROLLER["name"], source=source)
-    add_entry(entry, result)
+    st["entry"] = add_entry(entry, result)
+
+
+def advance_entry(i, result):
+    """Entry ``i`` takes the turn's new stages; its item is drawn again where
+    it stands."""
+    HISTORY["entries"] = store.advance(HISTORY["entries"], i, result)
+    e = HISTORY["entries"][i]
+    SHOWN[e["id"]] = (result, fair.provenance({**e, "result": result}))
+    item = q(f'#history-list [data-history-entry="{e["id"]}"]')
+    if item is not None:
+        item.outerHTML = history_item(e)
+    schedule_save()
+    table_ui.on_history(e, result)  # the step reaches the live table too
 
 
 def add_entry(entry, result=None):
     """Prepend one stored entry: only its item is drawn and the store is
     written after the paint, so a roll costs the same with 200 entries as
     with none. A roll from a link that is already there (the link opened
-    again) is not added twice."""
+    again) is not added twice. Returns the new entry's id (None if not
+    added)."""
     if entry["source"] != "here":
         key = store.key(entry)
         if any(store.key(e) == key for e in HISTORY["entries"]):
-            return
+            return None
     HISTORY["serial"] += 1
     entry = {**entry, "id": HISTORY["serial"]}
     if result is not None:
@@ -763,6 +843,7 @@ def add_entry(entry, result=None):
         render_history_note()
     schedule_save()
     table_ui.on_history(entry, result)  # the live table's log and channels
+    return entry["id"]
 
 
 def schedule_save():
@@ -877,7 +958,8 @@ def history_item(e):
     except Exception:  # a tab that cannot summarize it: show it without a summary
         summary = ""
     return views.history_entry({**e, "result": result or {}, "time": _when(e.get("time"))}, e["id"],
-                               rules.TITLES[system], summary, roller=e.get("roller", ""), how=how)
+                               rules.TITLES[system], summary, roller=e.get("roller", ""), how=how,
+                               so_far=tab.in_progress(ui_for(system), result))
 
 
 def render_history():
@@ -949,6 +1031,7 @@ def open_history(key):
         show_history(False)
     note = "" if e["source"] == "here" else f'<p class="shared-label">{views.esc(how[:1].upper() + how[1:])}.</p>'
     set_result(system, result, record=False, readonly=bool(note), note=note)
+    STATE[system]["entry"] = key  # a step taken now goes on this entry's turn
 
 
 #: Where the history is a drawer over the page (app.css says the same).
@@ -1213,8 +1296,13 @@ def open_fragment(*_):
         banner(str(e) + " Your own rolls and history are untouched.", "error")
         return
     system = link["system"]
+    form = q(f"#form-{system}")
+    own = {n: v for n, v in read_fields(form).items() if n in getattr(ui_for(system), "CHARACTER", ())}
     fill_system_form(system, link["spec"])
     if link["kind"] == "result":
+        if own:  # someone else's result: the form keeps the reader's own character (Mirage's Conditions)
+            fill_fields(form, own)
+            STATE[system]["spec"] = read_spec(system) or STATE[system]["spec"]
         set_result(system, link["result"], readonly=True, source="shared")
         banner("Opened a shared result: the dice are the sender's, the outcome is recomputed here.", "info")
     else:

@@ -182,6 +182,32 @@ def add(entries: list, entry: dict) -> tuple[list, int]:
     return new[:CAP], dropped
 
 
+def continues(e: dict, result: dict) -> bool:
+    """Is ``result`` a later step of the turn ``e`` holds (issue 22: one turn
+    is one entry)? The same game and spec, and the entry's stages are the
+    first stages of the result's, with more after them. A result made here
+    only: a shared or fair entry is a record of someone else's turn.
+
+    >>> r = rules.roll("milhamah", {"shoresh": "אשר", "pool": ["red"]}, rules.ScriptedRng([1, 2, 3, 4]))
+    >>> e = new_entry(r)
+    >>> later = rules.act("milhamah", r["spec"], r, {"do": "reroll", "dice": [0]}, rules.ScriptedRng([5]))
+    >>> continues(e, later), continues(e, r), continues(new_entry(later), r)
+    (True, False, False)
+    """
+    stages = e.get("stages") or []
+    new = result.get("stages") or []
+    return (e.get("source") == "here" and e.get("system") == result.get("system")
+            and e.get("spec") == result.get("spec") and len(new) > len(stages) and new[:len(stages)] == stages)
+
+
+def advance(entries: list, index: int, result: dict) -> list:
+    """The history with entry ``index`` holding ``result``'s stages (the
+    turn went on): it keeps its place, time, label and roller."""
+    out = list(entries)
+    out[index] = {**out[index], "stages": result["stages"]}
+    return out
+
+
 def _stored(e: dict) -> dict:
     return {k: e[k] for k in STORED if k in e}
 

@@ -28,7 +28,7 @@ import rules
 from rules.dice import SpecError
 
 __all__ = ["Tab", "before", "after", "what_if", "answer", "check", "Reading", "read_form", "NOT_A_NUMBER",
-           "CHOICE", "choice_action"]
+           "CHOICE", "choice_action", "in_progress", "empty_numbers"]
 
 #: What a number box says when it holds text that is not a number (the
 #: browser then reports its value as "", which would read as the default).
@@ -137,15 +137,44 @@ def choice_action(verb: str, result: dict | None) -> dict | None:
     return dict(choices[int(i)]["action"])
 
 
+def in_progress(ui: Any, result: dict | None) -> bool:
+    """May a step still change this result's outcome (the history then reads
+    "so far")? A tab says so with an optional ``in_progress(result)``; a tab
+    without steps has none.
+
+    >>> import ui_jadeclaw, ui_milhamah
+    >>> in_progress(ui_milhamah, {"allowed": ["reroll"]}), in_progress(ui_milhamah, {"allowed": []})
+    (True, False)
+    >>> in_progress(ui_jadeclaw, {"outcome": "success"}), in_progress(ui_milhamah, None)
+    (False, False)
+    """
+    fn = getattr(ui, "in_progress", None)
+    return bool(fn(result)) if callable(fn) and isinstance(result, dict) else False
+
+
 class Reading(NamedTuple):
     """A form read through its tab and the rules."""
 
     spec: dict | None  #: the normalized spec of ``fields``, None if no fallback made it valid
     errors: list  #: every field's SpecError, in the order found
     fields: dict  #: the fields, each one at fault set back to its default
+    filled: dict = {}  #: empty number boxes read as their default (name -> [value]), for the page to show
 
 
-def read_form(ui: Any, fields: dict, defaults: dict, bad=()) -> Reading:
+def empty_numbers(fields: dict, defaults: dict, numbers=()) -> dict:
+    """README "The page": an empty number box means the value the form opens
+    with (every tab alike), and the box then shows it. A box that opens
+    empty (Open Tale's target) stays empty: there, empty means "none".
+
+    >>> empty_numbers({"x": [""], "target": [""], "y": ["2"]}, {"x": ["3"], "target": [""], "y": ["1"]},
+    ...               ["x", "target", "y"])
+    {'x': ['3']}
+    """
+    return {name: list(defaults[name]) for name in numbers
+            if not "".join(fields.get(name, [])).strip() and "".join(defaults.get(name, [])).strip()}
+
+
+def read_form(ui: Any, fields: dict, defaults: dict, bad=(), numbers=()) -> Reading:
     """Read ``fields`` (name -> [values]) through ``ui.spec_from_form`` and
     ``rules.normalize``, finding *every* field at fault, not only the first:
     on a SpecError the error is noted and that field set back to its value
@@ -153,7 +182,9 @@ def read_form(ui: Any, fields: dict, defaults: dict, bad=()) -> Reading:
     stops when the spec is valid, or when the field at fault already holds
     its default (an error no single field explains), or after one try per
     field. ``bad`` names number boxes holding text that is not a number
-    (the browser's ``validity.badInput``): each is an error too.
+    (the browser's ``validity.badInput``): each is an error too. ``numbers``
+    names every number box: one left empty reads as its default
+    (``empty_numbers``), named in ``Reading.filled``.
 
     >>> import ui_alkemy
     >>> defaults = {"mode": ["difficulty"], "characteristic": ["8"], "bonus": ["0"], "difficulty": ["15"]}
@@ -164,14 +195,15 @@ def read_form(ui: Any, fields: dict, defaults: dict, bad=()) -> Reading:
     ['bonus: must be a number: what is typed there is not one']
     """
     errors = [SpecError(name, NOT_A_NUMBER) for name in bad]
-    fields = {**fields, **{name: list(defaults.get(name, [])) for name in bad}}
+    filled = empty_numbers(fields, defaults, [n for n in numbers if n not in bad])
+    fields = {**fields, **filled, **{name: list(defaults.get(name, [])) for name in bad}}
     for _ in range(len(set(fields) | set(defaults)) + 1):
         try:
-            return Reading(rules.normalize(ui.SYSTEM, ui.spec_from_form(fields)), errors, fields)
+            return Reading(rules.normalize(ui.SYSTEM, ui.spec_from_form(fields)), errors, fields, filled)
         except SpecError as e:
             errors.append(e)
             default = list(defaults.get(e.field, []))
             if fields.get(e.field, []) == default:
                 break
             fields = {**fields, e.field: default}
-    return Reading(None, errors, fields)
+    return Reading(None, errors, fields, filled)

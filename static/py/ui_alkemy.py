@@ -322,8 +322,8 @@ def _keep_label(result: dict, sel: dict) -> str:
 
 
 def _keep_part(result: dict, ui: dict) -> str:
-    if not any((_hand(result, s) or {}).get("choice") for s in _sides(result)):
-        return ""
+    if ui.get("readonly") or not any((_hand(result, s) or {}).get("choice") for s in _sides(result)):
+        return ""  # a shared result offers no step (issue 22 item 8)
     sel = selection(result, ui)
     disabled = "" if sel["ok"] else " disabled"
     return (f'<div class="alk-keep"><button type="button" data-act="keep"{disabled}>'

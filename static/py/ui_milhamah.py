@@ -323,7 +323,7 @@ def action_for(verb: str, result: dict, ui: dict, fields: dict) -> dict:
 # The tray.
 
 #: The marks under a die, and what each means (the legend under the tray).
-MARKS = (("✓", "a success"), ("wild ✗", "a wild that does not count (reacting)"),
+MARKS = (("✓", "a success"), ("wild ✗", "a wild: it does not count for a side that reacts"),
          ("↻", "the next reroll takes it"), ("frozen", "tapped: it stays as it is"),
          ("cipher", "flipped to its opposite face"))
 
@@ -412,18 +412,23 @@ def _open(result: dict) -> bool:
     return bool(result.get("turn")) or any(v in (result.get("allowed") or []) for v in ("reroll", "cipher", "natural"))
 
 
+def in_progress(result: dict) -> bool:
+    """The turn goes on (the history reads "so far"): ``tab.in_progress``."""
+    return _open(result)
+
+
 def banner(result: dict) -> str:
     """The outcome line, in the one wording of each outcome ("success at a
     cost"); "So far" while the roller may still change the dice (a botch
-    then reads "So far: no letter").
+    then reads "So far: a botch", and why: no shoresh letter yet).
 
     >>> banner({"outcome": "botch", "allowed": ["reroll"], "wilds": 1})
-    '<p class="outcome outcome-botch" data-outcome="botch"><strong class="outcome-name">So far: no letter</strong> 1 wild</p>'
+    '<p class="outcome outcome-botch" data-outcome="botch"><strong class="outcome-name">So far: a botch</strong> no shoresh letter yet, 1 wild</p>'
     """
     outcome = str(result.get("outcome", ""))
     name = E.OUTCOME_WORDS.get(outcome, outcome)
     if _open(result):
-        name = "so far: no letter" if outcome == "botch" else "so far: " + name
+        name = "so far: a botch" if outcome == "botch" else "so far: " + name
     o = views.esc(outcome)
     head = _headline(result)
     return (f'<p class="outcome outcome-{o}" data-outcome="{o}"><strong class="outcome-name">'
@@ -445,7 +450,7 @@ def _headline(result: dict) -> str:
 def _botch_headline(result: dict) -> str:
     w = result.get("wilds") or 0
     if _open(result):
-        return E.plural(w, "wild") if w else ""
+        return "no shoresh letter yet" + (f", {E.plural(w, 'wild')}" if w else "")
     words = f"no shoresh letter, {E.plural(w, 'wild')}" if w else "no shoresh letter"
     return f"{words}: {E.grade(w)}"
 
@@ -605,6 +610,25 @@ def choices_html(result: dict) -> str:
     return views.choices_html(result, lambda a: choice_label(a, result), lambda c: choice_figures(c, reactor), title)
 
 
+def readonly_note(result: dict) -> str:
+    """A read-only result shared mid-turn (issue 22 item 8): whose turn it
+    was and what they could still do, since nobody can do it here.
+
+    >>> print(readonly_note({"turn": "opponent", "opponent": {"allowed": ["reroll", "stand"]}}))
+    <p class="hint m-readonly">Shared mid-turn: it was the opponent's turn (they could still reroll or stand). Nothing can be changed here.</p>
+    >>> readonly_note({"turn": None, "allowed": []})
+    ''
+    """
+    whose = result.get("turn")
+    if whose not in ("initiator", "opponent"):
+        return ""
+    verbs = [v for v in (_side_of(result, whose).get("allowed") or []) if v != "hit_location"]
+    could = " or ".join(v.replace("natural", "choose the natural's reward") for v in verbs)
+    who = "the roller's turn" if whose == "initiator" else "the opponent's turn"
+    return (f'<p class="hint m-readonly">Shared mid-turn: it was {who}'
+            f'{f" (they could still {could})" if could else ""}. Nothing can be changed here.</p>')
+
+
 def _live(side_result: dict) -> bool:
     return any(v in (side_result.get("allowed") or []) for v in ("reroll", "cipher"))
 
@@ -612,7 +636,7 @@ def _live(side_result: dict) -> bool:
 def _tray_of(result: dict, ui: dict, side: str, caption: str, size: int) -> str:
     s = _side_of(result, side)
     dice = s.get("dice") or []
-    live = _live(s)
+    live = _live(s) and not ui.get("readonly")
     keys = [f"{_prefix(side)}{i}" for i in range(len(dice))] if live else None
     return dice_row(dice, keys=keys, selected=[str(k) for k in ui.get("selected") or ()], size=size,
                     will=_will(result, ui, side), fresh=fresh_dice(result, ui, side),
@@ -622,7 +646,8 @@ def _tray_of(result: dict, ui: dict, side: str, caption: str, size: int) -> str:
 def _will(result: dict, ui: dict, side: str) -> set:
     """The dice marked ↻: those the next Reroll takes (none when best play
     keeps the roll and the player has not tapped)."""
-    if "reroll" not in (_side_of(result, side).get("allowed") or []) or _keeps(result, ui, side):
+    if "reroll" not in (_side_of(result, side).get("allowed") or []) or _keeps(result, ui, side) \
+            or ui.get("readonly"):
         return set()
     return set(reroll_targets(result, ui, side))
 
@@ -645,12 +670,23 @@ def legend_html(result: dict) -> str:
     if not (_live(result) or _live(result.get("opponent") or {})):
         return ""
     items = "".join(f'<li><b class="m-mark" aria-hidden="true">{views.esc(m)}</b> {views.esc(t)}</li>'
-                    for m, t in MARKS)
+                    for m, t in MARKS if m != "wild ✗" or _uncounted_wild(result))
     how = ("↻ marks the advised dice until you tap; tapped dice stay frozen and Reroll then takes the "
            "unfrozen ones, at most X, those without a success first. A cipher flips the tapped dice to "
            "their opposite faces.")
     return f'<div class="m-legend"><ul class="m-marks" aria-label="Marks under the dice">{items}</ul>' \
            f'<p class="hint m-hint">{views.esc(how)}</p></div>'
+
+
+def _uncounted_wild(result: dict) -> bool:
+    """Does a die on the table show "wild ✗" (a reacting side's wild)? Only
+    then does the legend explain it: an acting side's wilds count.
+
+    >>> _uncounted_wild({"dice": [{"wild": True, "success": True}]}), _uncounted_wild({"dice": [{"wild": True}]})
+    (False, True)
+    """
+    dice = list(result.get("dice") or []) + list((result.get("opponent") or {}).get("dice") or [])
+    return any(isinstance(d, dict) and d.get("wild") and not d.get("success") for d in dice)
 
 
 def spelled_html(result: dict) -> str:
@@ -671,11 +707,14 @@ def render_result(result: dict, ui: dict) -> str:
     the marks, the hit location, what else the dice spell, and the
     explanation."""
     ui = ui or {}
-    hit = "hit_location" in (result.get("allowed") or [])
-    parts = [banner(result), _trays(result, ui), _buttons(result, ui), choices_html(result), _HIT_HINT * hit,
-             legend_html(result),
-             _hit_html(result["hit"]) if isinstance(result.get("hit"), dict) else "", counter_html(result),
-             spelled_html(result), explain_html(result.get("explain"))]
+    if ui.get("readonly"):  # a shared or verified result: no step, no marks, whose turn it was
+        parts = [banner(result), readonly_note(result), _trays(result, ui)]
+    else:
+        hit = "hit_location" in (result.get("allowed") or [])
+        parts = [banner(result), _trays(result, ui), _buttons(result, ui), choices_html(result), _HIT_HINT * hit,
+                 legend_html(result)]
+    parts += [_hit_html(result["hit"]) if isinstance(result.get("hit"), dict) else "", counter_html(result),
+              spelled_html(result), explain_html(result.get("explain"))]
     return "".join(parts)
 
 
@@ -990,6 +1029,8 @@ def summary(result: dict) -> str:
     >>> r = rules.roll("milhamah", {"shoresh": "אשר", "pool": ["red"], "difficulty": 1},
     ...                rules.ScriptedRng([1, 2, 3, 4]))
     >>> summary(r)
+    'אשר: 1 of 1 needed → so far success at a cost'
+    >>> summary(rules.act("milhamah", r["spec"], r, {"do": "reroll", "dice": [0]}, rules.ScriptedRng([1])))
     'אשר: 1 of 1 needed → success at a cost'
     """
     spec = result.get("spec") or {}
@@ -1004,8 +1045,12 @@ def _summary_body(result: dict) -> str:
     outcome = OUTCOME_WORDS.get(result.get("outcome"), str(result.get("outcome")))
     if result.get("outcome") == "botch":
         w = result.get("wilds") or 0
+        if _open(result):
+            return "no letter yet → so far a botch"
         return f"no letter, {E.plural(w, 'wild')} → botch ({E.grade(w)})" if w else "no letter → botch"
     opp = result.get("opponent")
     if isinstance(opp, dict):
-        return f"{result.get('total')} vs {opp.get('successes')} ({M.written(opp.get('shoresh', ''))}) → {outcome}"
-    return f"{result.get('total')} of {result.get('needed')} needed → {outcome}"
+        tally = f"{result.get('total')} vs {opp.get('successes')} ({M.written(opp.get('shoresh', ''))})"
+    else:
+        tally = f"{result.get('total')} of {result.get('needed')} needed"
+    return f"{tally} → {'so far ' * _open(result)}{outcome}"

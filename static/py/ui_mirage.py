@@ -229,8 +229,21 @@ def _can_pray(result: dict) -> bool:
     return bool(result.get("can_pray")) and not result.get("prayed")
 
 
+#: Fields that are the character's own state, kept between rolls: a result
+#: shared by someone else never changes them on the reader's form.
+CHARACTER = ("conditions",)
+
+
+def in_progress(result: dict) -> bool:
+    """A prayer or a tie-break may still change the outcome (the history
+    reads "so far"): ``tab.in_progress``."""
+    return _can_pray(result) or (result.get("outcome") == "tie" and bool(result.get("can_tiebreak")))
+
+
 def _headline(result: dict) -> str:
-    text = _successes(result.get("successes", result.get("value")))
+    """What the outcome rests on, after a dash: "Success with a bonus — 2
+    successes" (a player's words, not "Success with bonus 2 successes")."""
+    text = "— " + _successes(result.get("successes", result.get("value")))
     opp = result.get("opponent")
     if isinstance(opp, dict):
         text += f" against {opp.get('successes')}: net {result.get('value')}"
@@ -321,6 +334,9 @@ def _marked(result: dict, ui: dict) -> set:
 
 def _own_row(result: dict, ui: dict) -> str:
     dice = result.get("dice") or []
+    if ui.get("readonly"):  # a shared result: nothing to tap, no advice (issue 22 item 8)
+        note = " (shared before any prayer: the roller could still pray)" if _can_pray(result) else ""
+        return dice_row(dice, keys=None, selected=(), caption="Their dice" + note, advised=set())
     can = _can_pray(result)
     caption = "Your dice (tap the dice to pray with; \u21bb = advised)" if advice(result) else (
         "Your dice (tap the dice to pray with)" if can else "Your dice")
@@ -376,7 +392,7 @@ def _advice_part(result: dict, ui: dict) -> str:
 
 
 def _pray_part(result: dict, ui: dict) -> str:
-    if not _can_pray(result):
+    if not _can_pray(result) or ui.get("readonly"):
         return ""
     return _advice_part(result, ui) + _own_pray_part(result, ui)
 

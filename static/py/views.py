@@ -44,11 +44,15 @@ def pct(p) -> str:
 
 
 #: Outcome names that read better with an article (Milhamah's one wording).
-_OUTCOME_WORDS = {"success_at_cost": "success at a cost"}
+_OUTCOME_WORDS = {"success_at_cost": "success at a cost", "success_with_bonus": "success with a bonus"}
 
 
 def outcome_name(outcome) -> str:
-    """'success_at_cost' → 'Success at a cost', 'double_botch' → 'Double botch'."""
+    """'success_at_cost' → 'Success at a cost', 'double_botch' → 'Double botch'.
+
+    >>> outcome_name("success_with_bonus")
+    'Success with a bonus'
+    """
     s = _OUTCOME_WORDS.get(outcome, str(outcome or "").replace("_", " ").strip())
     return s[:1].upper() + s[1:]
 
@@ -155,9 +159,16 @@ def bidi_text(text) -> str:
     return _HEBREW_RUN.sub(lambda m: f'<bdi lang="he">{m.group(0)}</bdi>', esc(text))
 
 
-def history_entry(entry: dict, index: int, title: str, summary: str, roller: str = "", how: str = "") -> str:
+def history_entry(entry: dict, index: int, title: str, summary: str, roller: str = "", how: str = "",
+                  so_far: bool = False) -> str:
     """One roll-history item: small dice, outcome, system, label, time, and
-    who rolled it and how it came ("rolled here", "fair roll, verified"…)."""
+    who rolled it and how it came ("rolled here", "fair roll, verified"…).
+    ``so_far``: a step may still change the outcome (the turn goes on).
+
+    >>> item = history_entry({"result": {"outcome": "failure"}}, 1, "Milhamah", "", so_far=True)
+    >>> re.search(r'class="h-outcome[^>]*>([^<]*)<', item).group(1)
+    'So far: failure'
+    """
     result = entry.get("result") or {}
     dice = result.get("dice") if isinstance(result.get("dice"), list) else []
     # thumbnails keep the marks that change a result (dropped, rerolled…) but
@@ -172,7 +183,8 @@ def history_entry(entry: dict, index: int, title: str, summary: str, roller: str
             f'<button type="button" class="history-open" data-history-open="{index}">'
             f'<span class="h-head"><span class="h-system">{esc(title)}</span>'
             f'<time>{esc(when)}</time></span>'
-            f'<span class="h-outcome outcome-{esc(outcome)}">{esc(outcome_name(outcome))}</span>'
+            f'<span class="h-outcome outcome-{esc(outcome)}">{"So far: " * so_far}'
+            f'{esc(outcome_name(outcome).lower() if so_far else outcome_name(outcome))}</span>'
             f'<span class="h-summary">{bidi_text(summary)}</span>'
             f'{f"<span class=h-label>{esc(label)}</span>" if label else ""}'
             f'<span class="h-dice">{small}{more}</span>{_by_how(roller, how)}</button></li>')

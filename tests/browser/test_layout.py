@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import ROOT, open_app, watched_page  # noqa: E402  (tests/browser/conftest.py)
+from conftest import ROOT, open_app, show_history, watched_page  # noqa: E402  (tests/browser/conftest.py)
 
 import rules
 
@@ -110,9 +110,15 @@ def _settle(page, system):
     the screenshot are final."""
     page.wait_for_function(f"""() => document.querySelector('#tray-{system}').getAnimations({{subtree: true}})
         .every(a => a.playState !== 'running')""", timeout=SLOW)
+    # still for a few frames: a smooth scroll may start a frame or two late, and the page
+    # checks half a second after a step that the result came into view
+    page.wait_for_timeout(600)
     page.wait_for_function("""() => new Promise(done => {
-        const y = scrollY; requestAnimationFrame(() => requestAnimationFrame(() => done(scrollY === y))); })""",
-                           timeout=SLOW)
+        const pane = document.querySelector('#tab-' + CSS.escape(document.querySelector('[aria-selected=true][data-tab]').dataset.tab) + ' .result-pane');
+        const at = () => scrollY + ',' + (pane ? pane.scrollTop : 0);
+        const y = at(); let n = 0;
+        const tick = () => { if (at() !== y) return done(false); if (++n >= 8) return done(true); requestAnimationFrame(tick); };
+        requestAnimationFrame(tick); })""", timeout=SLOW)
 
 
 #: The outcome line, the first row of dice and the first rules step (Reroll,
@@ -126,7 +132,11 @@ IN_VIEW = """(system) => {
   const top = first.getBoundingClientRect().top;
   const row = [...tray.querySelectorAll('svg.die')].filter(d => Math.abs(d.getBoundingClientRect().top - top) < 2);
   const inside = e => { const r = e.getBoundingClientRect();
-    return r.top >= -0.5 && r.left >= -0.5 && r.bottom <= innerHeight + 0.5 && r.right <= innerWidth + 0.5; };
+    // a column that scrolls on its own hides what is scrolled out of it, though on screen
+    const pane = e.closest('.result-pane'), p = pane && getComputedStyle(pane).overflowY !== 'visible'
+      ? pane.getBoundingClientRect() : {top: 0, bottom: innerHeight};
+    return r.top >= Math.max(0, p.top) - 0.5 && r.left >= -0.5 && r.bottom <= Math.min(innerHeight, p.bottom) + 0.5
+      && r.right <= innerWidth + 0.5; };
   const step = tray.querySelector('[data-act]:not([data-act=reuse]):not([data-act=effect])');
   return {outcome: inside(outcome), dice: row.every(inside), n: row.length, step: !step || inside(step),
           box: [outcome.getBoundingClientRect().top, row.map(d => d.getBoundingClientRect().bottom)]};
@@ -311,3 +321,187 @@ def test_share_dialog_fits(pages, size, button):
     finally:
         page.keyboard.press("Escape")
     page.wait_for_selector("#share-dialog[open]", state="detached", timeout=SLOW)
+
+
+# ---------------------------------------------------------------- issue 22: at the table, second pass
+
+#: The form's controls and labels (visible, not in a closed group) that lie
+#: under the Roll button: each brought into view as focus and a tap do
+#: (scrollIntoView "nearest", which honours scroll-padding), then compared
+#: with the Roll button's box; and whether the Roll button is a full-width
+#: opaque bar, so that nothing shows beside it half-covered.
+UNDER_ROLL = """(system) => {
+  const form = document.querySelector('#form-' + system);
+  const roll = form.querySelector('[data-roll]');
+  const bar = roll.closest('.roll-bar') || roll;
+  const seen = e => e.getClientRects().length && !e.closest('[hidden], details:not([open]) > :not(summary)');
+  const out = [];
+  const items = [...form.querySelectorAll('label, legend, summary, input, select, button, .field-error:not(:empty)')]
+    .filter(e => seen(e) && !bar.contains(e));
+  for (const e of items) {
+    e.scrollIntoView({block: 'nearest'});
+    const r = e.getBoundingClientRect(), b = bar.getBoundingClientRect();
+    if (r.bottom > b.top + 0.5 && r.top < b.bottom - 0.5 && r.right > b.left && r.left < b.right)
+      out.push(`${e.tagName.toLowerCase()} ${(e.name || e.textContent || '').trim().slice(0, 30)}`);
+  }
+  window.scrollTo(0, 0);
+  const reset = document.querySelector(`#tab-${system} [data-reset-form]`);
+  const fr = form.getBoundingClientRect(), br = bar.getBoundingClientRect();
+  const opaque = getComputedStyle(bar).backgroundColor !== 'rgba(0, 0, 0, 0)';
+  return {under: out.slice(0, 8), resetInBar: bar.contains(reset), bar: opaque && br.width >= fr.width - 1};
+}"""
+
+
+@pytest.mark.parametrize("system", rules.SYSTEMS)
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_the_roll_button_covers_nothing(pages, size, system):
+    """Issue 22 item 4: the fixed Roll button covers no control or label at
+    any size: it is a full-width bar (nothing shows half-covered beside
+    it) holding Reset form, and every field, label and title brought into
+    view (as a tap or the keyboard's focus does) lies above it."""
+    page = pages(size)
+    page.click(f"#tabbtn-{system}")
+    page.wait_for_selector(f"#form-{system} [data-roll]:not([disabled])", timeout=SLOW)
+    seen = page.evaluate(UNDER_ROLL, system)
+    assert seen["under"] == [] and seen["resetInBar"] and seen["bar"], seen
+
+
+#: Section titles (a fieldset's legend) that cross their box's border: a
+#: legend must lie inside its fieldset, below its top border.
+CROSSING = """() => [...document.querySelectorAll('.rollform fieldset > legend')].filter(l => l.getClientRects().length)
+  .filter(l => { const f = l.parentElement.getBoundingClientRect(), r = l.getBoundingClientRect();
+    const top = f.top + parseFloat(getComputedStyle(l.parentElement).borderTopWidth);
+    return r.top < top - 0.5 || r.left < f.left || r.right > f.right; })
+  .map(l => l.textContent.trim().slice(0, 40))"""
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_section_titles_stay_inside_their_boxes_and_the_header_is_small(pages, size):
+    """Issue 22 item 5: no section title (one line or two, e.g. "Attribute
+    level power = 6 + 2 × level" on a phone) crosses its box's border, on
+    any tab; the page header takes at most 56 px of a phone's screen."""
+    page = pages(size)
+    for system in rules.SYSTEMS:
+        page.click(f"#tabbtn-{system}")
+        assert page.evaluate(CROSSING) == [], system
+    if size[0] < 600:
+        assert page.evaluate("document.querySelector('header.top').getBoundingClientRect().height") <= 56
+
+
+def _history_with(results) -> str:
+    import json
+
+    import store
+    entries = [store.new_entry(r, label="forced") for r in results]
+    return f"localStorage.setItem('dice-table/history', {json.dumps(store.dump(entries))});"
+
+
+def _opposed(draws):
+    """An opposed Milhamah roll with the page's default pools (8 dice a side),
+    its dice forced: the heaviest tray a turn shows."""
+    from rules.dice import ScriptedRng
+    spec = {"shoresh": "אשר", "rerolls": 3, "opponent": {"shoresh": "חנן", "rerolls": 3}}
+    return rules.roll("milhamah", spec, ScriptedRng(draws))
+
+
+def _natural_draws():
+    """Your first roll: א, ש, ר each on its own die and blanks; the
+    opponent's: no letter of theirs, no wild."""
+    from rules import milhamah as M
+    designs = [(c, d) for c in ("red", "green") for d in "ABAB"]
+    faces = [M.die_faces(c, d) for c, d in designs]
+    mine, need = [], list("אשר")
+    for f in faces:
+        letter = next((x for x in need if x in f), None)
+        if letter:
+            need.remove(letter)
+        mine.append(f.index(letter) + 1 if letter else next(i + 1 for i, x in enumerate(f) if x not in "אשרחנן*"))
+    assert not need, need
+    theirs = [next(i + 1 for i, x in enumerate(f) if x not in "חנן*") for f in faces]
+    return mine + theirs
+
+
+#: Everything that must be on screen after a step: the outcome, every die
+#: of both sides and every step button.
+TURN_IN_VIEW = """() => {
+  const tray = document.querySelector('#tray-milhamah');
+  const inside = e => { const r = e.getBoundingClientRect();
+    const pane = e.closest('.result-pane'), p = pane && getComputedStyle(pane).overflowY !== 'visible'
+      ? pane.getBoundingClientRect() : {top: 0, bottom: innerHeight};
+    return r.top >= Math.max(0, p.top) - 0.5 && r.bottom <= Math.min(innerHeight, p.bottom) + 0.5
+      && r.left >= -0.5 && r.right <= innerWidth + 0.5; };
+  const want = [tray.querySelector('.outcome'), ...tray.querySelectorAll('svg.die'), ...tray.querySelectorAll('[data-act]')];
+  return want.filter(e => !inside(e)).map(e => `${e.tagName.toLowerCase()} ${(e.getAttribute('aria-label') || e.textContent).trim().slice(0, 40)} ${Math.round(e.getBoundingClientRect().bottom)}`);
+}"""
+
+
+def _step_on_screen(page, act, name):
+    """Tap a step where it is (it must be on screen), then everything the
+    next step needs is on screen too."""
+    before = page.inner_html("#tray-milhamah")
+    _tap(page, f'#tray-milhamah [data-act="{act}"]')
+    page.wait_for_function("(html) => document.querySelector('#tray-milhamah').innerHTML !== html", arg=before,
+                           timeout=SLOW)
+    _settle(page, "milhamah")
+    missing = page.evaluate(TURN_IN_VIEW)
+    _shoot(page, name)
+    assert missing == [], (name, missing)
+
+
+TURNS = {
+    "natural": (_natural_draws, ["natural:critical", "stand:opponent", "hit_location"]),
+    "rerolls": (lambda: [2, 3, 4, 5, 6, 7, 8, 9] * 2, ["reroll", "stand", "reroll:opponent", "stand:opponent"]),
+}
+
+
+@pytest.mark.parametrize("turn", list(TURNS))
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_every_step_of_an_opposed_turn_is_on_screen(browser, base_url, size, turn):
+    """Issue 22 item 1: an opposed Milhamah roll (8 dice a side) on every
+    screen: after the roll and after each step (your reroll, Stand, the
+    opponent's reroll; or the natural's reward, the opponent standing, the
+    hit location) the outcome, both sides' dice and the next step's buttons
+    are all on screen, and each button is tapped where it is."""
+    draws, steps = TURNS[turn]
+    first = _opposed(draws())
+    script = _history_with([first]) + "Crypto.prototype.getRandomValues = function (a) { a.fill(7); return a; };"
+    with watched_page(browser, base_url, viewport=size, init_script=script) as page:
+        show_history(page)
+        page.click("#history-list [data-history-open]")
+        page.wait_for_selector("#tray-milhamah .outcome", timeout=SLOW)
+        _settle(page, "milhamah")
+        _shoot(page, f"turn-{turn}-0-{size[0]}x{size[1]}")
+        missing = page.evaluate(TURN_IN_VIEW)
+        assert missing == [], ("after the roll", missing)
+        for i, act in enumerate(steps):
+            if page.locator(f'#tray-milhamah [data-act="{act}"]:not([disabled])').count() == 0:
+                continue  # e.g. one reroll round: the reroll ended your turn, no Stand needed
+            _step_on_screen(page, act, f"turn-{turn}-{i + 1}-{size[0]}x{size[1]}")
+
+
+def test_the_outcome_comes_back_after_a_step_from_the_odds(browser, base_url):
+    """Issue 22 item 2: on a tablet held sideways, tap a die, scroll the
+    result column down to the odds, press the advised reroll there: the
+    new outcome and its dice are on screen."""
+    with watched_page(browser, base_url, viewport=SIZES[0]) as page:
+        page.click("#form-milhamah [data-roll]")
+        for _ in range(30):  # a roll best play rerolls, so that the advice button shows once a die is tapped
+            page.wait_for_selector("#tray-milhamah [data-die]", timeout=SLOW)
+            if page.locator('#tray-milhamah svg.die .m-will, #tray-milhamah .m-will').count():
+                break
+            page.click("#tray-milhamah [data-roll-again]")
+        page.click('#tray-milhamah [data-die="0"]')
+        page.wait_for_selector('#tray-milhamah [data-die="0"][aria-pressed="true"]', timeout=SLOW)
+        page.wait_for_selector("#odds-milhamah .m-odds-line", timeout=SLOW)
+        # the page at its top, the column scrolled part way: the outcome is hidden above the
+        # column's top edge, yet still inside the screen
+        page.evaluate("""() => { window.scrollTo(0, 0); const pane = document.querySelector('#tab-milhamah .result-pane');
+            pane.scrollTop = 120; }""")
+        assert page.evaluate("document.querySelector('#tab-milhamah .result-pane').scrollTop") > 60
+        button = '#tray-milhamah [data-act="advice"], #tray-milhamah [data-act="reroll"]'
+        page.evaluate(f"document.querySelector('{button}'.split(', ')[0]) ? "
+                      f"document.querySelector('{button}'.split(', ')[0]).click() : "
+                      f"document.querySelector('{button}'.split(', ')[1]).click()")
+        page.wait_for_selector("#tray-milhamah svg.role-rerolled", timeout=SLOW)
+        _settle(page, "milhamah")
+        assert_in_view(page, "milhamah", "after a reroll pressed from the odds")

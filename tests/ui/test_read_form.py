@@ -87,3 +87,35 @@ def test_an_error_no_field_explains_stops_the_search():
     reading = tab.read_form(Stubborn, {"dice": ["d8"]}, {"dice": ["d8"]})
     assert [e.field for e in reading.errors] == ["_form"] and reading.spec is None
     assert Stubborn.calls == 1
+
+
+def _number_boxes(system: str) -> list[str]:
+    """The names of ``#form-<system>``'s number boxes, read from index.html."""
+    import re
+    from static_form import INDEX
+    html = INDEX.read_text(encoding="utf-8")
+    start = html.index(f'id="form-{system}"')
+    form = html[start:html.index("</form>", start)]
+    return [m.group(1) for m in re.finditer(r'<input name="([^"]+)" type="number"', form)]
+
+
+CASES = [(ui, name) for ui in TABS for name in _number_boxes(ui.SYSTEM)]
+
+
+@pytest.mark.parametrize("ui,name", CASES, ids=[f"{u.SYSTEM}-{n}" for u, n in CASES])
+def test_every_empty_number_box_means_its_default(ui, name):
+    """Issue 22 item 7, README "The page": each number box of each tab, left
+    empty, reads as the value the form opens with (and is named in
+    ``filled``, for the page to show it); one that opens empty (Open Tale's
+    target) stays empty and means none. Never an error."""
+    form = static_form(ui.SYSTEM)
+    fields = {**form.fields, name: [""]}
+    reading = tab.read_form(ui, fields, form.fields, numbers=_number_boxes(ui.SYSTEM))
+    assert reading.errors == []
+    assert reading.spec == tab.read_form(ui, form.fields, form.fields).spec
+    opens_with = form.fields.get(name, [""])
+    assert reading.filled == ({name: opens_with} if "".join(opens_with).strip() else {})
+
+
+def test_each_tab_has_number_boxes():
+    assert {ui.SYSTEM for ui, _ in CASES} == set(rules.SYSTEMS) and len(CASES) > 30

@@ -306,3 +306,25 @@ def test_the_filter_by_game_and_by_name():
     assert times(store.filtered(entries, "jadeclaw", "dana")) == []
     assert times(store.filtered(entries, "mirage", "wu")) == [3]
     assert times(store.filtered(entries, "", "spirit gust")) == [1]
+
+
+def test_a_turn_is_one_entry_that_goes_on():
+    """Issue 22 item 6: a step of the turn an entry holds continues it
+    (same game, spec, the entry's stages first); the entry then holds the
+    whole turn, keeps its place, time, label and roller, and replays to
+    the final result. Another roll, a shared entry or an older step does
+    not continue it; an entry stored before this change still loads."""
+    spec = SPECS["milhamah"][1]
+    r = rules.roll("milhamah", spec, random.Random(3))
+    e = store.new_entry(r, time=5, label="Etgar", roller="Dana")
+    r2 = rules.act("milhamah", spec, r, {"do": "stand"}, random.Random(4))
+    assert store.continues(e, r2)
+    assert not store.continues(e, r) and not store.continues(e, rules.roll("milhamah", spec, random.Random(3)))
+    assert not store.continues({**e, "source": "shared"}, r2)
+    assert not store.continues(store.new_entry(r2), r)
+    entries = [entry(1), e, entry(2)]
+    after = store.advance(entries, 1, r2)
+    assert [x["time"] for x in after] == [1, 5, 2] and after[1]["label"] == "Etgar" and after[1]["roller"] == "Dana"
+    assert store.replay(after[1]) == r2 and entries[1]["stages"] == r["stages"]
+    loaded, warning = store.load(store.dump(after))
+    assert warning is None and store.replay(loaded[1]) == r2

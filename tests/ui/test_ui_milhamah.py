@@ -269,8 +269,10 @@ def test_reference_shows_every_face_and_the_cipher_pairs():
 
 
 def test_summary_lines():
+    """Issue 22 item 6: while a step may still change the dice the history
+    line says "so far"; the final line does not."""
     spec, r = _rachel()
-    assert U.summary(r) == "אשר: no letter → botch"
+    assert U.summary(r) == "אשר: no letter yet → so far a botch"
     r2 = rules.act("milhamah", spec, r, {"do": "reroll", "dice": [0, 2, 4]},
                    ScriptedRng([RA["ק"], RA["ר"], GA["ת"]]))
     assert U.summary(r2) == "אשר: 1 of 3 needed → failure"
@@ -376,11 +378,13 @@ def test_the_opponents_turn_asks_their_best_play():
 # --------------------------------------------------------------------------
 # Words and marks (issue 16 items 6 and 7; issue 13 §3).
 
-def test_a_botch_that_can_still_be_rerolled_reads_so_far_no_letter():
+def test_a_botch_that_can_still_be_rerolled_reads_so_far_a_botch():
+    """Issue 22 item 9: what a player would say, "So far: a botch", and
+    why (no shoresh letter yet), not "So far: no letter"."""
     spec, r = _rachel()
     html = U.render_result(r, {"selected": []})
-    assert '<strong class="outcome-name">So far: no letter</strong>' in html
-    assert ">Botch<" not in html
+    assert '<strong class="outcome-name">So far: a botch</strong> no shoresh letter yet' in html
+    assert ">Botch<" not in html and "So far: no letter" not in html
 
 
 def test_a_final_botch_says_how_catastrophic():
@@ -405,10 +409,19 @@ def test_success_at_a_cost_is_worded_one_way():
 
 
 def test_the_legend_explains_the_marks_while_the_dice_may_change():
+    """Each mark that can show is explained; "wild ✗" only when a reacting
+    side shows a wild that does not count (issue 22 item 9: not while you
+    act and your wilds count)."""
     spec, r = _rachel()
     html = U.render_result(r, {"selected": []})
     for mark, words in U.MARKS:
-        assert f'<b class="m-mark" aria-hidden="true">{mark}</b> {words}' in html
+        line = f'<b class="m-mark" aria-hidden="true">{mark}</b> {words}'
+        assert (line in html) == (mark != "wild ✗"), mark
+    acting = rules.roll("milhamah", RACHEL, ScriptedRng([RA["א"], RB["*"]] + RACHEL_FIRST[2:]))
+    assert "wild ✗" not in U.render_result(acting, {"selected": []})
+    reacting = rules.roll("milhamah", {**RACHEL, "reaction": True}, ScriptedRng([RA["א"], RB["*"]] + RACHEL_FIRST[2:]))
+    html = U.render_result(reacting, {"selected": []})
+    assert f'<b class="m-mark" aria-hidden="true">wild ✗</b> {dict(U.MARKS)["wild ✗"]}' in html
     r2 = rules.act("milhamah", spec, r, {"do": "reroll", "dice": [0]}, ScriptedRng([1]))
     assert "m-legend" not in U.render_result(r2, {})
 
@@ -538,3 +551,16 @@ def test_choices_from_a_real_roll_take_one_tap():
         rules.act("milhamah", spec, r, action, ScriptedRng([1] * 4), advise=False)
     i = next(i for i, c in enumerate(r["choices"]) if c["action"] == r["advice"])
     assert f'data-advised data-act="choice-{i}"' in html
+
+
+def test_a_read_only_result_mid_turn_offers_nothing_and_says_whose_turn():
+    """Issue 22 item 8: a shared result opened mid-turn is read-only: no
+    "tap dice to freeze them", no ↻ marks, no tappable die, no step
+    button, no legend; it says whose turn it was."""
+    spec, r = _rachel()
+    live = U.render_result(r, {"selected": []})
+    assert "tap dice to freeze them" in live and "↻" in live  # the same roll, on the roller's page
+    html = U.render_result(r, {"selected": [], "readonly": True})
+    assert "tap dice to freeze" not in html and "↻" not in html
+    assert "data-die=" not in html and "data-act=" not in html and "m-legend" not in html
+    assert "Shared mid-turn: it was the roller's turn (they could still reroll)" in html

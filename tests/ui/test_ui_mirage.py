@@ -478,3 +478,34 @@ def test_sampled_prayer_odds_say_so():
     spec = rules.normalize("mirage", {"attribute": 8, "skill": 6})
     o = dict(rules.odds("mirage", spec), prayer_sampled=120, prayer_margin=0.028)
     assert "\u00b12.8 %, from 120 sampled rolls each way" in ui.render_odds(spec, {"roll": o}, None)
+
+
+def test_the_outcome_line_reads_as_a_player_says_it():
+    """Issue 22 item 9: "Success with a bonus — 2 successes", not "Success
+    with bonus 2 successes"."""
+    r = _roll({"attribute": 10, "skill": 10, "difficulty": "average"}, [10, 10])
+    assert r["outcome"] == "success_with_bonus"
+    text = re.sub(r"<[^>]+>", "", ui.render_result(r, {"selected": []}))
+    assert "Success with a bonus — 4 successes" in text
+    assert "Success with bonus" not in text
+
+
+def test_a_prayer_still_open_reads_so_far():
+    """Issue 22 item 6: a failure that may still be prayed for is "in
+    progress" (the history says "so far"); after the prayer it is final."""
+    import tab
+    r = _roll({"attribute": 6, "skill": 6, "difficulty": "average"}, [3, 4])
+    assert r["outcome"] == "failure" and tab.in_progress(ui, r)
+    p = rules.act("mirage", r["spec"], r, {"do": "pray", "dice": [0]}, ScriptedRng([5]))
+    assert not tab.in_progress(ui, p)
+
+
+def test_a_read_only_result_offers_no_prayer():
+    """Issue 22 item 8: a shared Mirage result that could still be prayed
+    for shows no Pray button, no ↻ advice, no tappable die, and says the
+    roller could still pray."""
+    r = _roll({"attribute": 6, "skill": 6, "difficulty": "average"}, [3, 4])
+    assert "data-act=" in ui.render_result(r, {"selected": []})
+    html = ui.render_result(r, {"selected": [], "readonly": True})
+    assert "data-act=" not in html and "data-die=" not in html and "\u21bb" not in html
+    assert "tap the dice" not in html and "the roller could still pray" in html
