@@ -245,6 +245,29 @@ def _times(p: list, q: list) -> list:
     return out
 
 
+def _categories(letters: list, wild: bool) -> dict:
+    """{face: category}: j for a face of the j-th letter group, k = the
+    number of groups for the wild (when wilds count)."""
+    cat_of = {ch: j for j, group in enumerate(letters) for ch in group}
+    if wild:
+        cat_of[M.WILD] = len(letters)
+    return cat_of
+
+
+def _dominates(u: tuple, w: tuple, k: int) -> bool:
+    """Type u shows each counting category (the first k + 1) at least as
+    often as type w."""
+    return all(u[c] >= w[c] for c in range(k + 1))
+
+
+def _dominators_first(types: dict, k: int) -> list:
+    """The types (face counts per category), dominators first (a
+    dominator has strictly fewer dominators), then in order of first
+    appearance."""
+    dom_n = {w: sum(1 for u in types if u != w and _dominates(u, w, k)) for w in types}
+    return sorted(types, key=lambda w: (dom_n[w], types[w]))
+
+
 class _Model:
     """A side's dice as types and categories. Category j < k is a letter
     of the shoresh (for the reactor, k = 1: any letter of its shoresh, since
@@ -256,12 +279,7 @@ class _Model:
     def __init__(self, designs: list, letters: list, wild: bool, x: int):
         self.k = k = len(letters)
         self.other = k + 1
-        self.cat_of = cat_of = {}
-        for j, group in enumerate(letters):
-            for ch in group:
-                cat_of[ch] = j
-        if wild:
-            cat_of[M.WILD] = k
+        self.cat_of = cat_of = _categories(letters, wild)
         types: dict = {}
         self.face_cat = []
         self.die_type = []
@@ -269,14 +287,9 @@ class _Model:
             cats = [cat_of.get(f, k + 1) for f in M.die_faces(colour, design)]
             self.face_cat.append(cats)
             w = tuple(cats.count(c) for c in range(k + 2))
-            if w[k + 1] == SIDES:
-                self.die_type.append(None)
-                continue
-            self.die_type.append(types.setdefault(w, len(types)))
-        # dominators first (a dominator has strictly fewer dominators)
-        dom_n = {w: sum(1 for u in types if u != w and all(u[c] >= w[c] for c in range(k + 1)))
-                 for w in types}
-        ranked = sorted(types, key=lambda w: (dom_n[w], types[w]))
+            # a die whose every face is "neither" is dead: no type
+            self.die_type.append(None if w[k + 1] == SIDES else types.setdefault(w, len(types)))
+        ranked = _dominators_first(types, k)
         renum = {types[w]: i for i, w in enumerate(ranked)}
         self.die_type = [None if t is None else renum[t] for t in self.die_type]
         self.weights = ranked
@@ -292,6 +305,7 @@ class _Model:
         #: the base of a state: a power of two above the live dice
         self.B = 1 << self.live.bit_length()
         self._slots()
+        self._units()
         self._dominance()
         self._draws: dict = {}
         #: the letters' needs (``_model``; None for the reactor, which
@@ -302,7 +316,9 @@ class _Model:
         self.set_mirrors([])
 
     def _slots(self):
-        k, B = self.k, self.B
+        """Each type's slots (type, category) where its faces show, the
+        slot of its blanks and its rerollable success slots."""
+        k = self.k
         self.slots = []
         self.tslots = []
         self.oslot = []
@@ -321,11 +337,18 @@ class _Model:
             self.succ.append(live if len(live) > 1 else [])
         #: each type's slots are consecutive: [a, b)
         self.tspan = [(ids[0], ids[-1] + 1) if ids else (0, 0) for ids in self.tslots]
+
+    def _units(self):
+        """The place values that pack states, aggs and choices into
+        integers (digits in base B), and the empty memos."""
+        k, B = self.k, self.B
         self.sunit = [B ** i for i in range(len(self.slots))]
         #: a choice counts its dice (and blanks) per type as one integer,
         #: a digit in base B per type
         self.tunit = [B ** t for t in range(self.ntypes)]
         self.tshifts = [u.bit_length() - 1 for u in self.tunit]
+        #: the choice of every live die (the first roll)
+        self.every = sum(n * u for n, u in zip(self.count, self.tunit))
         #: bits of a state or an agg (the memo of a reroll keys the dice
         #: kept and the dice rerolled as one integer)
         self.kw = (B.bit_length() - 1) * max(len(self.slots), k + 1)
@@ -344,9 +367,8 @@ class _Model:
         """``dom[t]``: the types whose every counting face count is at least
         t's (in the last round a reroll of one of them is at least as good
         as one of t); types are numbered so that dominators come first."""
-        k = self.k
-        self.dom = [[u for u in range(self.ntypes) if u != t
-                     and all(self.weights[u][c] >= self.weights[t][c] for c in range(k + 1))]
+        w = self.weights
+        self.dom = [[u for u in range(self.ntypes) if u != t and _dominates(w[u], w[t], self.k)]
                     for t in range(self.ntypes)]
         self.dommask = [sum(1 << u for u in d) for d in self.dom]
 
@@ -386,7 +408,7 @@ class _Model:
 
     def first_roll(self) -> dict:
         """{(state, agg): weight} of the first roll; weights sum to 12^live."""
-        return {(s, a): p for s, a, p in self.draws(sum(n * u for n, u in zip(self.count, self.tunit)), True)}
+        return {(s, a): p for s, a, p in self.draws(self.every, True)}
 
     def per_type(self, m: int) -> list:
         """The dice per type of a choice's ``m`` (or blanks per type)."""
@@ -536,20 +558,7 @@ class _Model:
         xe = self.xe
         subs = tuple(tuple(counts[a:b]) for a, b in self.tspan)
         t = len(subs) - 1
-        key = (t, subs[t])
-        split = self._opt_memo.get(("split",) + key)
-        if split is None:
-            topts = self._type_opts(t, subs[t])
-            exact = [[] for _ in range(xe + 1)]
-            upto = [[] for _ in range(xe + 1)]
-            for opt in topts:
-                exact[opt[0]].append(opt)
-                for room in range(opt[0] + 1, xe + 1):
-                    if opt[4]:
-                        upto[room].append(opt)
-            upto = [e + f for e, f in zip(exact, upto)]
-            split = self._opt_memo[("split",) + key] = (exact, upto, topts[0][4])
-        exact, upto, none_left = split
+        exact, upto, none_left = self._by_room(t, subs[t])
         dm = self.dommask[t] if last else 0
         out = []
         for size, rs, ra, m, oth, left, fm in self._prefix(t, subs, last):
@@ -562,6 +571,26 @@ class _Model:
                 if size + k:
                     out.append((size + k, rs + s, ra + a, m + km, oth + om))
         return out
+
+    def _by_room(self, t: int, sub: tuple) -> tuple:
+        """Type t's options (``_type_opts``) by the room they fill: those of
+        exactly that many dice, those of at most that many that keep no
+        blank, and whether keeping none leaves no blank."""
+        key = ("split", t, sub)
+        split = self._opt_memo.get(key)
+        if split is None:
+            xe = self.xe
+            topts = self._type_opts(t, sub)
+            exact = [[] for _ in range(xe + 1)]
+            upto = [[] for _ in range(xe + 1)]
+            for opt in topts:
+                exact[opt[0]].append(opt)
+                if opt[4]:
+                    for room in range(opt[0] + 1, xe + 1):
+                        upto[room].append(opt)
+            upto = [e + f for e, f in zip(exact, upto)]
+            split = self._opt_memo[key] = (exact, upto, topts[0][4])
+        return split
 
     def _prefix(self, n: int, subs: tuple, last: bool) -> list:
         """The partial choices over the first n types (shared by every state
@@ -1379,7 +1408,7 @@ def _readings(ctx: _Ctx) -> dict:
     if hit is not None:
         return hit
     md, spec, reward = ctx.md, ctx.spec, ctx.reward()
-    every = sum(n * u for n, u in zip(md.count, md.tunit))
+    every = md.every
     reads: dict = {}
     for _s, a, p in md.draws(every, False):
         matches, succ, natural = ctx.read(a)
@@ -1398,7 +1427,7 @@ def _first_exact(ctx: _Ctx) -> tuple:
     reading meets the opponent's first roll, class by class, and its best
     reaction (the same reactor as the whole turn's)."""
     md = ctx.md
-    every = sum(n * u for n, u in zip(md.count, md.tunit))
+    every = md.every
     mine = md.draws(every, False)
     total = SIDES ** md.live
     if ctx.mo is None:
@@ -1442,20 +1471,15 @@ def _upper(ctx: _Ctx, aggs=None, rounds=None, opp=None) -> dict:
     k, need, wc = md.k, ctx.need, ctx.wc
     reward = ctx.reward()
     opp = opp or _opp_successes(ctx)
-    cap = max(M._needed(spec, spec["difficulty"] if m is None else m)[0] for m in opp) + 1
+    cap = _success_cap(spec, opp)
     feats = list(_feature_space(need, cap))
     index = {f: i for i, f in enumerate(feats)}
     nxt = [[index[_feature_add(f, c, k, need, cap, wc)] for c in range(k + 2)] for f in feats]
     # a design whose every counting face count is at least another's is never worse to add
     ws = [w for t, w in enumerate(md.weights) if not md.dom[t]]
     steps = md.xe * (ctx.R if rounds is None else rounds)
-    if aggs is None:
-        aggs = {a: p for _s, a, p in md.draws(sum(n * u for n, u in zip(md.count, md.tunit)), False)}
-    start: dict = {}
-    for a, p in aggs.items():
-        cnt, wilds = md.split(a)
-        f = _feature_of(cnt, wilds, need, cap, wc)
-        start[f] = start.get(f, 0) + p
+    aggs = aggs or {a: p for _s, a, p in md.draws(md.every, False)}
+    start = _start_features(md, aggs, need, cap, wc)
     den = sum(aggs.values()) * sum(opp.values())
     out = {}
     for name, test in (("meets", _MEET_IDX), ("success", _SUCC_IDX), ("natural", None)):
@@ -1471,13 +1495,29 @@ def _upper(ctx: _Ctx, aggs=None, rounds=None, opp=None) -> dict:
     return out
 
 
+def _success_cap(spec: dict, opp: dict) -> int:
+    """One past the most successes any of the opponent's rolls (or the
+    difficulty, unopposed) asks for: the relaxed game counts no further."""
+    return max(M._needed(spec, spec["difficulty"] if m is None else m)[0] for m in opp) + 1
+
+
+def _start_features(md: _Model, aggs: dict, need: list, cap: int, wc: bool) -> dict:
+    """{capped reading: weight} of the dice as they lie (``aggs``)."""
+    start: dict = {}
+    for a, p in aggs.items():
+        cnt, wilds = md.split(a)
+        f = _feature_of(cnt, wilds, need, cap, wc)
+        start[f] = start.get(f, 0) + p
+    return start
+
+
 def _opp_successes(ctx: _Ctx) -> dict:
     """{the opponent's successes: weight} of its first roll ({None: 1} unopposed)."""
     if ctx.mo is None:
         return {None: 1}
     mo = ctx.mo
     out: dict = {}
-    for _s, a, p in mo.draws(sum(n * u for n, u in zip(mo.count, mo.tunit)), False):
+    for _s, a, p in mo.draws(mo.every, False):
         m = mo.split(a)[0][0]
         out[m] = out.get(m, 0) + p
     return out
@@ -1556,24 +1596,31 @@ def _mirrors(md: _Model, need: list) -> list:
     the dice onto themselves: a first roll and its mirror image have the
     same odds, so only one of them is valued."""
     k = md.k
-    index = {w: t for t, w in enumerate(md.weights)}
     out = []
     for q in permutations(range(k)):
         if q == tuple(range(k)) or any(need[q[j]] != need[j] for j in range(k)):
             continue
         cat = list(q) + [k, k + 1]
-        tmap = []
-        for t, w in enumerate(md.weights):
-            w2 = [0] * (k + 2)
-            for c in range(k + 2):
-                w2[cat[c]] = w[c]
-            u = index.get(tuple(w2))
-            if u is None or md.count[u] != md.count[t]:
-                break
-            tmap.append(u)
-        else:
+        tmap = _type_map(md, cat)
+        if tmap is not None:
             out.append([md.slot_of[(tmap[t], cat[c])] for t, c in md.slots])
     return out
+
+
+def _type_map(md: _Model, cat: list) -> list:
+    """The type each type becomes when its categories are relabelled by
+    ``cat``, or None when some image is not a type with as many dice."""
+    index = {w: t for t, w in enumerate(md.weights)}
+    tmap = []
+    for t, w in enumerate(md.weights):
+        w2 = [0] * len(cat)
+        for c, image in enumerate(cat):
+            w2[image] = w[c]
+        u = index.get(tuple(w2))
+        if u is None or md.count[u] != md.count[t]:
+            return None
+        tmap.append(u)
+    return tmap
 
 
 def _canonical_first_rolls(ctx: _Ctx) -> dict:
@@ -1661,7 +1708,7 @@ def _prior_played(ctx: _Ctx, most: int = MAX_PLAYS) -> dict:
     The margin is that of a proportion (95 %)."""
     rng = random.Random(spec_seed("milhamah", ctx.spec, ["priced", ctx.R]))
     md = ctx.md
-    every = (md.live, 0, 0, sum(n * u for n, u in zip(md.count, md.tunit)))
+    every = (md.live, 0, 0, md.every)
 
     def pick(rng):  # the first roll, die by die
         return _reroll(md, 0, 0, every, rng)
