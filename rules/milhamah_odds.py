@@ -197,7 +197,7 @@ def _outcome(spec: dict, reward, matches: int, successes: int, natural: bool, fi
     """Index into OUTCOMES of the initiator's final dice. ``first``: the
     first-roll bonus is kept (a first-roll natural, never rerolled)."""
     opp = spec["opponent"]
-    reward = reward or (M.OPPOSED_REWARDS[0] if opp else M.NATURAL_REWARDS[0])
+    reward = reward or M.rewards(spec)[0]
     if matches == 0:
         return _BOTCH
     if opp and natural and reward == "uncounterable":
@@ -1153,7 +1153,7 @@ class _Ctx:
         self.budget = _Budget()
 
     def reward(self, chosen=None) -> str:
-        return chosen or (M.OPPOSED_REWARDS[0] if self.spec["opponent"] else M.NATURAL_REWARDS[0])
+        return chosen or M.rewards(self.spec)[0]
 
     def score(self, outcome: int, natural: bool) -> int:
         """The initiator's packed score: P(meet), P(success or better),
@@ -2024,10 +2024,7 @@ def _who(st: dict, action) -> tuple:
     """(side, verb, dice) of an odds question after a roll."""
     sides = st["sides"]
     if action is None:
-        side = "initiator"
-        if not sides["initiator"]["left"] and "opponent" in sides and sides["opponent"]["left"]:
-            side = "opponent"
-        return side, "best", None
+        return _side_to_play(sides), "best", None
     side = action.get("side", "initiator")
     if not isinstance(side, str) or side not in sides:
         raise SpecError("side", "must be initiator" + (" or opponent" if "opponent" in sides else ""))
@@ -2038,10 +2035,18 @@ def _who(st: dict, action) -> tuple:
         return side, verb, None
     dice = action.get("dice")
     n = len(sides[side]["faces"])
-    if not isinstance(dice, list) or any(isinstance(i, bool) or not isinstance(i, int)
-                                         or not 0 <= i < n for i in dice) or len(set(dice)) != len(dice):
+    if not isinstance(dice, list) or not all(M._is_die(i, n) for i in dice) or len(set(dice)) != len(dice):
         raise SpecError("dice", f"must list die numbers from 0 to {n - 1}")
     return side, verb, sorted(dice)
+
+
+def _side_to_play(sides: dict) -> str:
+    """The side a question without an action is about: the initiator, or
+    the opponent once the initiator has no reroll left and it has one."""
+    opponent = sides.get("opponent")
+    if not sides["initiator"]["left"] and opponent and opponent["left"]:
+        return "opponent"
+    return "initiator"
 
 
 def _check_reroll(spec: dict, st: dict, side: str, dice: list):
@@ -2292,7 +2297,6 @@ def _best_set(eng: _Engine, md: _Model, adv: dict) -> list:
 def _initiator_choices(ctx: _Ctx, st: dict, verbs: list) -> dict:
     """The initiator's choices: its best reroll, keeping the dice (accept,
     or stand opposed), each reward of a natural on the table."""
-    spec = ctx.spec
     out = []
     adv = _advise_initiator(ctx, st) if "reroll" in verbs else None
     if adv is not None:
@@ -2302,11 +2306,8 @@ def _initiator_choices(ctx: _Ctx, st: dict, verbs: list) -> dict:
     for verb in ("accept", "stand"):
         if verb in verbs:
             out.append(_initiator_keep(ctx, st, verb))
-    rewards = []
-    if "natural" in verbs:
-        rewards = [_reward_choice(ctx, st, rw) for rw in (M.OPPOSED_REWARDS if spec["opponent"]
-                                                          else M.NATURAL_REWARDS)]
-        out += rewards
+    rewards = [_reward_choice(ctx, st, rw) for rw in M.rewards(ctx.spec)] if "natural" in verbs else []
+    out += rewards
     if adv is not None and adv["choice"] is not None:
         advice = out[0]["action"]
     elif rewards:
