@@ -91,7 +91,7 @@ import json
 import random
 import heapq
 from bisect import bisect_right
-from itertools import permutations
+from itertools import combinations, permutations
 from math import comb, factorial
 
 from .dice import SpecError, dist_to_json, spec_seed
@@ -885,6 +885,21 @@ class _Engine:
         tied is broken by the whole distribution (``_resolve``), never by
         the order of the dice. Fewer dice are not looked for when keeping
         the roll is at least as good: keeping wins then."""
+        best_p, tied, values = self._top(r, state, agg, cands)
+        if not tied:
+            return -1, None
+        if floor >> self.low >= best_p:
+            return values[0], [tied[0]]
+        for c in self._fewer(r, state, agg, tied, best_p):
+            tied.append(c)
+            values.append(self.cand_value(r, state, agg, c))
+        n = min(c[0] for c in tied)
+        top = max(v for v, c in zip(values, tied) if c[0] == n)
+        return top, [c for v, c in zip(values, tied) if c[0] == n and v == top]
+
+    def _top(self, r: int, state: int, agg: int, cands: list) -> tuple:
+        """(main part, choices, their scores) of the candidates whose
+        score's main part is the highest."""
         low = self.low
         best_p = -1
         tied: list = []
@@ -906,16 +921,7 @@ class _Engine:
             elif p == best_p:
                 tied.append(c)
                 values.append(v)
-        if not tied:
-            return -1, None
-        if floor >> low >= best_p:
-            return values[0], [tied[0]]
-        for c in self._fewer(r, state, agg, tied, best_p):
-            tied.append(c)
-            values.append(self.cand_value(r, state, agg, c))
-        n = min(c[0] for c in tied)
-        top = max(v for v, c in zip(values, tied) if c[0] == n)
-        return top, [c for v, c in zip(values, tied) if c[0] == n and v == top]
+        return best_p, tied, values
 
     def _resolve(self, r: int, state: int, agg: int, winners: list) -> tuple:
         """The one of the equal best choices played: the better whole
@@ -1868,14 +1874,15 @@ def _why_parts(ctx: _Ctx, faces: list, dice: list) -> list:
     if wilds:
         parts.append(("rerolling the wild" if len(wilds) == 1 else "rerolling the wilds")
                      + " may complete the natural" + (f" (missing {_listing(missing)})" if missing else ""))
-    for i in letters:
-        ch = faces[i]
-        if faces.count(ch) > ctx.need[ctx.letters.index(ch)]:
-            parts.append(f"a spare {ch} counts only as one success; rerolling it may show "
-                         + (_listing(missing) if missing else "another letter"))
-        else:
-            parts.append(f"giving up the {ch} is worth the chance at {_listing(missing) or 'more'}")
-    return parts
+    return parts + [_why_letter(ctx, faces, faces[i], missing) for i in letters]
+
+
+def _why_letter(ctx: _Ctx, faces: list, ch: str, missing: list) -> str:
+    """Why a die showing letter ``ch`` is advised: a spare, or given up."""
+    if faces.count(ch) > ctx.need[ctx.letters.index(ch)]:
+        return (f"a spare {ch} counts only as one success; rerolling it may show "
+                + (_listing(missing) if missing else "another letter"))
+    return f"giving up the {ch} is worth the chance at {_listing(missing) or 'more'}"
 
 
 def _why_blanks(ctx: _Ctx, faces: list, blanks: list, missing: list, dice: list) -> str:
@@ -2308,13 +2315,17 @@ def _initiator_choices(ctx: _Ctx, st: dict, verbs: list) -> dict:
             out.append(_initiator_keep(ctx, st, verb))
     rewards = [_reward_choice(ctx, st, rw) for rw in M.rewards(ctx.spec)] if "natural" in verbs else []
     out += rewards
+    return {"advice": _initiator_advice(adv, out, rewards), "choices": out}
+
+
+def _initiator_advice(adv, out: list, rewards: list):
+    """The initiator's advised action: the reroll best play makes (first of
+    ``out``), else the best reward of a natural, else keeping the dice."""
     if adv is not None and adv["choice"] is not None:
-        advice = out[0]["action"]
-    elif rewards:
-        advice = max(rewards, key=_reward_rank)["action"]
-    else:
-        advice = next((c["action"] for c in out if c["action"]["do"] in ("accept", "stand")), None)
-    return {"advice": advice, "choices": out}
+        return out[0]["action"]
+    if rewards:
+        return max(rewards, key=_reward_rank)["action"]
+    return next((c["action"] for c in out if c["action"]["do"] in ("accept", "stand")), None)
 
 
 def _reward_rank(c: dict) -> tuple:
@@ -2547,16 +2558,13 @@ def _pair_specs(spec: dict) -> list:
     fills all three colours): then no pair is better than another and
     nothing is ranked. A single pair left by a forbidden colour is listed."""
     out = []
-    for i, a in enumerate(M.COLOURS):
-        for b in M.COLOURS[i + 1:]:
-            if a in spec["forbid"] or b in spec["forbid"]:
-                continue
-            s2 = {**spec, "pool": {c: 4 if c in (a, b) else 0 for c in M.COLOURS},
-                  "rounds": min(spec["rounds"], 1)}
-            try:
-                out.append((a, b, s2, sorted(M.dice_of(s2))))
-            except SpecError:
-                continue
+    for a, b in combinations([c for c in M.COLOURS if c not in spec["forbid"]], 2):
+        s2 = {**spec, "pool": {c: 4 if c in (a, b) else 0 for c in M.COLOURS},
+              "rounds": min(spec["rounds"], 1)}
+        try:
+            out.append((a, b, s2, sorted(M.dice_of(s2))))
+        except SpecError:
+            continue
     if len(out) > 1 and len({json.dumps(d) for *_x, d in out}) == 1:
         return []
     return [(a, b, s2) for a, b, s2, _d in out]
