@@ -200,10 +200,11 @@ def _outcome(spec: dict, reward, matches: int, successes: int, natural: bool, fi
     reward = reward or M.rewards(spec)[0]
     if matches == 0:
         return _BOTCH
-    if opp and natural and reward == "uncounterable":
-        return _NATS
-    if opp and natural and reward == "critical" and opp_matches == 0:
-        return _CRIT
+    if opp and natural:
+        if reward == "uncounterable":
+            return _NATS
+        if reward == "critical" and opp_matches == 0:
+            return _CRIT
     total = successes + _bonus(spec, reward, natural, first)
     needed = M._needed(spec, opp_matches if opp else spec["difficulty"])[0]
     if total > needed:
@@ -279,16 +280,8 @@ class _Model:
     def __init__(self, designs: list, letters: list, wild: bool, x: int):
         self.k = k = len(letters)
         self.other = k + 1
-        self.cat_of = cat_of = _categories(letters, wild)
-        types: dict = {}
-        self.face_cat = []
-        self.die_type = []
-        for colour, design in designs:
-            cats = [cat_of.get(f, k + 1) for f in M.die_faces(colour, design)]
-            self.face_cat.append(cats)
-            w = tuple(cats.count(c) for c in range(k + 2))
-            # a die whose every face is "neither" is dead: no type
-            self.die_type.append(None if w[k + 1] == SIDES else types.setdefault(w, len(types)))
+        self.cat_of = _categories(letters, wild)
+        types = self._type_dice(designs)
         ranked = _dominators_first(types, k)
         renum = {types[w]: i for i, w in enumerate(ranked)}
         self.die_type = [None if t is None else renum[t] for t in self.die_type]
@@ -314,6 +307,22 @@ class _Model:
         #: slot permutations that mirror the dice (``set_mirrors``, by the
         #: context, which knows the letters' needs)
         self.set_mirrors([])
+
+    def _type_dice(self, designs: list) -> dict:
+        """Each die's category per face (``face_cat``) and type (``die_type``:
+        its face counts per category; None when dead); returns the types
+        numbered by first appearance."""
+        k = self.k
+        types: dict = {}
+        self.face_cat = []
+        self.die_type = []
+        for colour, design in designs:
+            cats = [self.cat_of.get(f, k + 1) for f in M.die_faces(colour, design)]
+            self.face_cat.append(cats)
+            w = tuple(cats.count(c) for c in range(k + 2))
+            # a die whose every face is "neither" is dead: no type
+            self.die_type.append(None if w[k + 1] == SIDES else types.setdefault(w, len(types)))
+        return types
 
     def _slots(self):
         """Each type's slots (type, category) where its faces show, the
@@ -1850,17 +1859,23 @@ def _why(ctx: _Ctx, faces: list, dice: list, first: bool, left: int, stop_meets:
         return "No reroll is left: the dice stand."
     natural_now = not _missing(ctx, faces)
     if not dice:
-        if first and natural_now and ctx.spec["first_bonus"]:
-            return (f"Keep the first-roll natural's bonus (+{ctx.spec['first_bonus']}): "
-                    "rerolling would forfeit it.")
-        if stop_meets >= 1:
-            return "The dice already meet the bar: no reroll raises the chance of success or a natural."
-        return "No reroll of up to X dice raises the chance: keep the roll."
+        return _why_keep(ctx, first and natural_now, stop_meets)
     parts = _why_parts(ctx, faces, dice)
     if first and natural_now:
         parts.append("this forfeits the first-roll bonus but gives the better chance")
     text = "; ".join(p for p in parts if p)
     return text[:1].upper() + text[1:] + "."
+
+
+def _why_keep(ctx: _Ctx, first_natural: bool, stop_meets: float) -> str:
+    """Why no reroll is advised: a first-roll natural's bonus, the bar
+    already met, or no reroll that helps."""
+    if first_natural and ctx.spec["first_bonus"]:
+        return (f"Keep the first-roll natural's bonus (+{ctx.spec['first_bonus']}): "
+                "rerolling would forfeit it.")
+    if stop_meets >= 1:
+        return "The dice already meet the bar: no reroll raises the chance of success or a natural."
+    return "No reroll of up to X dice raises the chance: keep the roll."
 
 
 def _why_parts(ctx: _Ctx, faces: list, dice: list) -> list:
@@ -1872,9 +1887,13 @@ def _why_parts(ctx: _Ctx, faces: list, dice: list) -> list:
     blanks = [i for i in dice if i not in wilds and i not in letters]
     parts = [_why_blanks(ctx, faces, blanks, missing, dice)] if blanks else []
     if wilds:
-        parts.append(("rerolling the wild" if len(wilds) == 1 else "rerolling the wilds")
-                     + " may complete the natural" + (f" (missing {_listing(missing)})" if missing else ""))
+        parts.append(_why_wilds(len(wilds), missing))
     return parts + [_why_letter(ctx, faces, faces[i], missing) for i in letters]
+
+
+def _why_wilds(n: int, missing: list) -> str:
+    return (("rerolling the wild" if n == 1 else "rerolling the wilds")
+            + " may complete the natural" + (f" (missing {_listing(missing)})" if missing else ""))
 
 
 def _why_letter(ctx: _Ctx, faces: list, ch: str, missing: list) -> str:
@@ -2040,11 +2059,14 @@ def _who(st: dict, action) -> tuple:
         raise SpecError("action", "odds are given for a reroll or the best play ('best')")
     if verb == "best":
         return side, verb, None
-    dice = action.get("dice")
-    n = len(sides[side]["faces"])
+    return side, verb, _dice_listed(action.get("dice"), len(sides[side]["faces"]))
+
+
+def _dice_listed(dice, n: int) -> list:
+    """The distinct die numbers (0 to n - 1) a reroll names, sorted."""
     if not isinstance(dice, list) or not all(M._is_die(i, n) for i in dice) or len(set(dice)) != len(dice):
         raise SpecError("dice", f"must list die numbers from 0 to {n - 1}")
-    return side, verb, sorted(dice)
+    return sorted(dice)
 
 
 def _side_to_play(sides: dict) -> str:

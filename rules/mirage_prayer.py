@@ -299,14 +299,21 @@ def _choices(dice: list, bonus: int) -> list:
     out = []
     for r in range(len(free) + 1):
         for bsub in combinations(free, r):
-            bsizes = _base_reroll(base, bsub, bonus)
-            for combo in product(*prefixes):
-                gear = [i for part in combo for i in part]
-                chosen = tuple(sorted(bsub + tuple(gear)))
-                if chosen:
-                    sizes = tuple(sorted(bsizes + tuple(dice[i]["sides"] for i in gear)))
-                    out.append((chosen, total - sum(dice[i]["successes"] for i in chosen), sizes))
+            out += _with_gear(dice, bsub, _base_reroll(base, bsub, bonus), prefixes, total)
     out.sort(key=lambda c: (len(c[0]), c[0]))
+    return out
+
+
+def _with_gear(dice: list, bsub: tuple, bsizes: tuple, prefixes: list, total: int) -> list:
+    """The prayers of base dice ``bsub`` (rolling ``bsizes``) with each
+    choice of gear dice (one prefix per size), as ``_choices`` lists them."""
+    out = []
+    for combo in product(*prefixes):
+        gear = [i for part in combo for i in part]
+        chosen = tuple(sorted(bsub + tuple(gear)))
+        if chosen:
+            sizes = tuple(sorted(bsizes + tuple(dice[i]["sides"] for i in gear)))
+            out.append((chosen, total - sum(dice[i]["successes"] for i in chosen), sizes))
     return out
 
 
@@ -566,6 +573,12 @@ def _oracle_bounds(spec: dict) -> tuple:
         dist = _conv(dist, _face_or_reroll(s, fresh))
     if bonus and sum(1 for k, _ in slots if k != "gear") == 1:
         dist = _conv(dist, list(_succ((step_up(6, bonus - 1),))))
+    return _reach_bounds(spec, dist)
+
+
+def _reach_bounds(spec: dict, dist: list) -> tuple:
+    """(P(at least tie), P(win)) of successes ``dist`` against the spec's
+    opponent (unopposed: P(a success), twice)."""
     at_least = [sum(dist[j:]) for j in range(len(dist))] + [0.0]
     reach = lambda j: at_least[min(max(j, 0), len(dist))]  # noqa: E731
     if spec["opponent"] is None:
@@ -638,6 +651,15 @@ def _best_pray(spec: dict, dice: list, m: int, opposed: bool, w0: tuple, w1: tup
     return best
 
 
+def _best_entry(entries: list) -> tuple:
+    """The (action, figure) best play takes: the first of the best values."""
+    best = entries[0]
+    for e in entries[1:]:
+        if _better(e[1]["value"], best[1]["value"]):
+            best = e
+    return best
+
+
 def _tiebreak_figure(spec: dict, state: dict, k: int) -> dict:
     """A tie-break now, after ``k`` rolls, played best afterwards: after a
     prayer exactly (the Condition it cost is known), else from the turn
@@ -675,10 +697,7 @@ def advise(spec: dict, result: dict) -> dict:
         chosen, v = _best_pray(spec, dice, m, opposed, turn.w[0][k], turn.w[1][k])
         entries.append(({"do": "pray", "dice": list(chosen), "bonus": spec["prayer_bonus"], **side},
                         {**exact, "value": v}))
-    best = entries[0]
-    for e in entries[1:]:
-        if _better(e[1]["value"], best[1]["value"]):
-            best = e
+    best = _best_entry(entries)
     return {**out, "advice": dict(best[0]),
             "choices": [_choice_entry(a, fig, opposed) for a, fig in entries]}
 
