@@ -165,14 +165,21 @@ def _state(spec: dict, result=None, track=None) -> dict:
     allowed = M._allowed(spec, track, ev)
     sides = {}
     for side, s in track["sides"].items():
-        sp = M._side_spec(spec, side)
-        open_ = (not s["closed"] and track["hit"] is None and M._xs(spec)[side] > 0
-                 and not (side == "opponent" and ev["voided"]))
         sides[side] = {"faces": list(ev[side]["faces"]),
-                       "left": max(0, sp["rounds"] - s["rounds"]) if open_ else 0,
+                       "left": _rounds_left(spec, track, ev, side),
                        "first": bool(s["first_natural"] and not s["rerolled"]),
                        "reward": s["reward"], "now": "reroll" in allowed[side]}
     return {"sides": sides, "outcome": ev["outcome"]}
+
+
+def _rounds_left(spec: dict, track: dict, ev: dict, side: str) -> int:
+    """The reroll rounds a side's turn may still take: none once it stood
+    or chose the natural's reward, after a hit, without X, or for a
+    voided reaction."""
+    s = track["sides"][side]
+    open_ = (not s["closed"] and track["hit"] is None and M._xs(spec)[side] > 0
+             and not (side == "opponent" and ev["voided"]))
+    return max(0, M._side_spec(spec, side)["rounds"] - s["rounds"]) if open_ else 0
 
 
 # --------------------------------------------------------------------------
@@ -1318,9 +1325,7 @@ def _model(designs: list, letters: list, wild: bool, x: int, need=None) -> _Mode
     key = json.dumps([designs, letters, wild, x, need], ensure_ascii=False)
     md = _MODEL_CACHE.get(key)
     if md is None:
-        if len(_MODEL_CACHE) >= 8:
-            _MODEL_CACHE.clear()
-        md = _MODEL_CACHE[key] = _Model(designs, letters, wild, x)
+        md = _keep(_MODEL_CACHE, 8, key, _Model(designs, letters, wild, x))
         if need is not None:
             md.need = list(need)
             md.set_mirrors(_mirrors(md, need))
@@ -1331,10 +1336,17 @@ def _ctx(spec: dict) -> _Ctx:
     key = json.dumps(spec, sort_keys=True, ensure_ascii=False)
     ctx = _CTX_CACHE.get(key)
     if ctx is None:
-        if len(_CTX_CACHE) >= 16:
-            _CTX_CACHE.clear()
-        ctx = _CTX_CACHE[key] = _Ctx(spec)
+        ctx = _keep(_CTX_CACHE, 16, key, _Ctx(spec))
     return ctx
+
+
+def _keep(cache: dict, limit: int, key, value):
+    """``value`` stored under ``key`` in a cache that is emptied whenever
+    it holds ``limit`` entries (bounded memory); returns the value."""
+    if len(cache) >= limit:
+        cache.clear()
+    cache[key] = value
+    return value
 
 
 # --------------------------------------------------------------------------
@@ -1662,14 +1674,21 @@ def _canonical_first_rolls(ctx: _Ctx) -> dict:
                 k = k0 + key
                 new[k] = new.get(k, 0) + w0 * p
         acc = new
+    md.first_canon = _smallest_images(acc, len(perms) + 1, fa, fw)
+    return md.first_canon
+
+
+def _smallest_images(acc: dict, n: int, fa: int, fw: int) -> dict:
+    """{(state, agg): weight} from rolls packed as ``n`` fields (one per
+    image, ``fw`` bits, the agg in the low ``fa``): each under its smallest
+    image, weights of images merged."""
     out: dict = {}
     fmask, amask = (1 << fw) - 1, (1 << fa) - 1
-    shifts = [j * fw for j in range(len(perms) + 1)]
+    shifts = [j * fw for j in range(n)]
     for k, w in acc.items():
         best = min(k >> f & fmask for f in shifts)
         key = (best >> fa, best & amask)
         out[key] = out.get(key, 0) + w
-    md.first_canon = out
     return out
 
 
@@ -2433,11 +2452,7 @@ def _whole(spec: dict, limit=None) -> dict:
     prior is shared by every spec with the same ``_signature`` (e.g. two
     colour pairs whose dice look alike to this shoresh). ``limit``: the
     states it may value exactly (None: ``STATE_LIMIT``)."""
-    ctx = _Ctx(spec)
-    key = json.dumps(spec, sort_keys=True, ensure_ascii=False)
-    if len(_CTX_CACHE) >= 16:
-        _CTX_CACHE.clear()
-    _CTX_CACHE[key] = ctx
+    ctx = _keep(_CTX_CACHE, 16, json.dumps(spec, sort_keys=True, ensure_ascii=False), _Ctx(spec))
     sig = _signature(ctx)
     hit = _PRIOR_CACHE.get(sig)
     if hit is not None:
@@ -2449,9 +2464,7 @@ def _whole(spec: dict, limit=None) -> dict:
     pr["first"] = _decode(ctx, pr["dist0"], pr["den0"])
     pr["R"] = ctx.R
     if not pr["sampled"]:
-        if len(_PRIOR_CACHE) >= 64:
-            _PRIOR_CACHE.clear()
-        _PRIOR_CACHE[sig] = pr
+        _keep(_PRIOR_CACHE, 64, sig, pr)
     return dict(pr)
 
 
@@ -2490,9 +2503,7 @@ def odds(spec: dict, result=None, action=None) -> dict:
         return _odds_after(spec, result, action)
     key = json.dumps(spec, sort_keys=True, ensure_ascii=False)
     if key not in _ODDS_CACHE:
-        if len(_ODDS_CACHE) >= 32:
-            _ODDS_CACHE.clear()
-        _ODDS_CACHE[key] = json.dumps(_odds_before(spec))
+        _keep(_ODDS_CACHE, 32, key, json.dumps(_odds_before(spec)))
     out = json.loads(_ODDS_CACHE[key])
     out["value"] = {int(k): v for k, v in out["value"].items()}
     return out
@@ -2567,9 +2578,7 @@ def _colours(spec: dict, own=None) -> list:
         return []  # not a choice of two colours (e.g. all three, 12 dice): nothing to rank
     key = json.dumps({k: v for k, v in spec.items() if k != "pool"}, sort_keys=True, ensure_ascii=False)
     if key not in _RANKING_CACHE:
-        if len(_RANKING_CACHE) >= 64:
-            _RANKING_CACHE.clear()
-        _RANKING_CACHE[key] = _rank_pairs(spec, own)
+        _keep(_RANKING_CACHE, 64, key, _rank_pairs(spec, own))
     return [dict(row) for row in _RANKING_CACHE[key]]
 
 

@@ -184,12 +184,15 @@ def _states(spec: dict) -> list:
     gear_sizes = sorted(set(gear))
     counts = [gear.count(g) for g in gear_sizes]
     parts = [_classes(s) for _, s in base] + [_multisets(g, n) for g, n in zip(gear_sizes, counts)]
-    out = []
-    for combo in product(*parts):
-        dice = [_rep(k, s, f) for (k, s), (f, _) in zip(base, combo)]
-        dice += [_rep("gear", g, f) for g, (faces, _) in zip(gear_sizes, combo[len(base):]) for f in faces]
-        out.append((dice, prod((q for _, q in combo), start=Fraction(1))))
-    return out
+    return [(_combo_dice(base, gear_sizes, combo), prod((q for _, q in combo), start=Fraction(1)))
+            for combo in product(*parts)]
+
+
+def _combo_dice(base: list, gear_sizes: list, combo: tuple) -> list:
+    """The dice of one first roll: a face per base die, then a multiset
+    of faces per gear size."""
+    dice = [_rep(k, s, f) for (k, s), (f, _) in zip(base, combo)]
+    return dice + [_rep("gear", g, f) for g, (faces, _) in zip(gear_sizes, combo[len(base):]) for f in faces]
 
 
 def _rep(kind: str, sides: int, face: int) -> dict:
@@ -651,6 +654,16 @@ def _best_pray(spec: dict, dice: list, m: int, opposed: bool, w0: tuple, w1: tup
     return best
 
 
+def _pray_entry(spec: dict, dice: list, m: int, opposed: bool, k: int) -> tuple:
+    """(action, figure) of the best prayer after ``k`` rolls."""
+    turn = _turn(spec)
+    chosen, v = _best_pray(spec, dice, m, opposed, turn.w[0][k], turn.w[1][k])
+    action = {"do": "pray", "dice": list(chosen), "bonus": spec["prayer_bonus"]}
+    if opposed:
+        action["side"] = "initiator"
+    return action, {"exact": True, "value": v}
+
+
 def _best_entry(entries: list) -> tuple:
     """The (action, figure) best play takes: the first of the best values."""
     best = entries[0]
@@ -688,15 +701,11 @@ def advise(spec: dict, result: dict) -> dict:
     if not (may_pray or may_tb):
         return {**out, "advice": None, "choices": []}
     side = {"side": "initiator"} if opposed else {}
-    exact = {"exact": True}
-    entries = [({"do": "accept", **side}, {**exact, "value": _accepted(n, m, opposed)})]
+    entries = [({"do": "accept", **side}, {"exact": True, "value": _accepted(n, m, opposed)})]
     if may_tb:
         entries.append(({"do": "tiebreak", **side}, _tiebreak_figure(spec, state, k)))
     if may_pray:
-        turn = _turn(spec)
-        chosen, v = _best_pray(spec, dice, m, opposed, turn.w[0][k], turn.w[1][k])
-        entries.append(({"do": "pray", "dice": list(chosen), "bonus": spec["prayer_bonus"], **side},
-                        {**exact, "value": v}))
+        entries.append(_pray_entry(spec, dice, m, opposed, k))
     best = _best_entry(entries)
     return {**out, "advice": dict(best[0]),
             "choices": [_choice_entry(a, fig, opposed) for a, fig in entries]}
