@@ -448,7 +448,6 @@ def _evaluate(states: list, w0: tuple, w1: tuple, t_dec, t_val) -> tuple:
     worth ``w0`` / ``w1``). Returns the total and each state's value. (The
     order of ``_better`` and the value of ``_prayed``, written out: this is
     the inner loop.)"""
-    a0, a2, a3, b0, b2, b3 = w0[0], w0[2], w0[3], w1[0], w1[2], w1[3]
     total, each = [0.0] * 5, []
     for p, const, pairs in states:
         v = list(const)
@@ -456,22 +455,30 @@ def _evaluate(states: list, w0: tuple, w1: tuple, t_dec, t_val) -> tuple:
             best = val = TIE if tie else LOSS
             if tie and t_dec is not None and _better(t_dec, best):
                 best, val = t_dec, t_val
-            bw, bc, bt, found = best[0], best[1], best[2], None
-            for x, t0, t1, c, tw in opts:
-                w = x + t0 * a0 + t1 * b0
-                if w < bw - EPS:
-                    continue
-                t = tw + t0 * a2 + t1 * b2
-                if w > bw + EPS or c < bc - EPS or (c <= bc + EPS and t > bt + EPS):
-                    bw, bc, bt, found = w, c, t, (t0, t1)
-            if found is not None:
-                val = (bw, bc, bt, found[0] * a3 + found[1] * b3, 1.0)
+            val = _best_prayed(opts, best, w0, w1) or val
             for i in range(5):
                 v[i] += q * val[i]
         each.append(v)
         for i in range(5):
             total[i] += p * v[i]
     return tuple(total), each
+
+
+def _best_prayed(opts: list, best: tuple, w0: tuple, w1: tuple) -> tuple | None:
+    """The value of the best of the prayers' ``opts`` when it beats
+    ``best`` (else None), a tie after it worth ``w0`` / ``w1``."""
+    a0, a2, a3, b0, b2, b3 = w0[0], w0[2], w0[3], w1[0], w1[2], w1[3]
+    bw, bc, bt, found = best[0], best[1], best[2], None
+    for x, t0, t1, c, tw in opts:
+        w = x + t0 * a0 + t1 * b0
+        if w < bw - EPS:
+            continue
+        t = tw + t0 * a2 + t1 * b2
+        if w > bw + EPS or c < bc - EPS or (c <= bc + EPS and t > bt + EPS):
+            bw, bc, bt, found = w, c, t, (t0, t1)
+    if found is None:
+        return None
+    return bw, bc, bt, found[0] * a3 + found[1] * b3, 1.0
 
 
 class _Turn:

@@ -1101,6 +1101,11 @@ def _gm_moves(data: dict) -> list:
     return [_check_move(m, "dg") for m in ms]
 
 
+#: A link's kind -> why it is refused when this page holds no such request.
+_UNKNOWN = {"a": "This answer is for a request this page did not make (or that was deleted from its list).",
+            "d": "This link is for a request you have not opened on this page: open the GM's request link first."}
+
+
 def _open_move(kind: str, data: dict, requests, now) -> dict:
     _keys(data, {"i", "n", "h", "m"}, {"b"} if kind == "d" else set(), what="link")
     rid = _hex(data["i"], 2 * RID_BYTES, "request id")
@@ -1110,10 +1115,7 @@ def _open_move(kind: str, data: dict, requests, now) -> dict:
     role = "gm" if kind == "a" else "player"
     st = _find(requests, role, rid)
     if st is None:
-        raise UnknownRequest("This answer is for a request this page did not make (or that was "
-                             "deleted from its list)." if kind == "a" else
-                             "This link is for a request you have not opened on this page: "
-                             "open the GM's request link first.")
+        raise UnknownRequest(_UNKNOWN[kind])
     if st.get("voided"):
         raise Voided(_VOIDED)
     if _position(st, n, h, ms, requests, False if kind == "a" else data.get("b")):
