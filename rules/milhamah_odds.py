@@ -1499,9 +1499,7 @@ def _upper(ctx: _Ctx, aggs=None, rounds=None, opp=None) -> dict:
     reward = ctx.reward()
     opp = opp or _opp_successes(ctx)
     cap = _success_cap(spec, opp)
-    feats = list(_feature_space(need, cap))
-    index = {f: i for i, f in enumerate(feats)}
-    nxt = [[index[_feature_add(f, c, k, need, cap, wc)] for c in range(k + 2)] for f in feats]
+    feats, index, nxt = _relaxed_moves(need, cap, k, wc)
     # a design whose every counting face count is at least another's is never worse to add
     ws = [w for t, w in enumerate(md.weights) if not md.dom[t]]
     steps = md.xe * (ctx.R if rounds is None else rounds)
@@ -1520,6 +1518,15 @@ def _upper(ctx: _Ctx, aggs=None, rounds=None, opp=None) -> dict:
             tot += pm * sum(p * v[index[f]] for f, p in start.items())
         out[name] = min(1.0, tot / den * (1 + 1e-12))
     return out
+
+
+def _relaxed_moves(need: list, cap: int, k: int, wc: bool) -> tuple:
+    """The relaxed game's readings, their index, and for each the reading
+    one more die of each category (letter, wild, neither) leads to."""
+    feats = list(_feature_space(need, cap))
+    index = {f: i for i, f in enumerate(feats)}
+    nxt = [[index[_feature_add(f, c, k, need, cap, wc)] for c in range(k + 2)] for f in feats]
+    return feats, index, nxt
 
 
 def _success_cap(spec: dict, opp: dict) -> int:

@@ -309,9 +309,15 @@ def send_text(role: str, link: str, player: str, v=None) -> str:
         text = _SEND.get((role, kind), "Send this link on.").format(player=player)
     who = v.get("answered_by")
     if role == "gm" and kind in ("d", "v") and who:
-        text = (f"Answered by {who.get('name') or 'a device with no name'} ({who['fingerprint']}): "
-                f"not them? Do not send this: close it and tap “Void and ask again”. " + text)
+        text = _not_them(who) + text
     return text
+
+
+def _not_them(who: dict) -> str:
+    """The GM's warning before sending dice: who answered, and what to do
+    if that is the wrong person."""
+    return (f"Answered by {who.get('name') or 'a device with no name'} ({who['fingerprint']}): "
+            f"not them? Do not send this: close it and tap “Void and ask again”. ")
 
 
 def _row_buttons(v: dict) -> str:
