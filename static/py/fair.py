@@ -1454,9 +1454,13 @@ def _check_state_form(st) -> None:
         raise _damaged("request")
     if not isinstance(st["msgs"], list) or not 1 <= len(st["msgs"]) <= MAX_MSGS:
         raise _damaged("request")
-    for t in (st["created"], st["updated"]):
-        if isinstance(t, bool) or not isinstance(t, (int, float)):
-            raise _damaged("time")
+    if not all(_is_time(t) for t in (st["created"], st["updated"])):
+        raise _damaged("time")
+
+
+def _is_time(t) -> bool:
+    """A stored time: a number (ms), never a boolean."""
+    return not isinstance(t, bool) and isinstance(t, (int, float))
 
 
 def _check_state(st) -> dict:

@@ -175,15 +175,19 @@ def _check_desc(d) -> dict:
     """A description as a link may carry it, checked field by field."""
     if not (isinstance(d, dict) and set(d) == {"u", "p", "f", "c"}):
         raise TableError("This join code is damaged: it is not in the expected form.")
-    for key, lo, hi in (("u", 4, 32), ("p", 22, 64)):
-        v = d[key]
-        if not (isinstance(v, str) and lo <= len(v) <= hi and ICE_RE.match(v)):
-            raise TableError("This join code is damaged: its connection keys are not in the expected form.")
+    _check_ice(d["u"], d["p"])
     if not (isinstance(d["f"], str) and re.fullmatch(r"[0-9a-f]{64}", d["f"])):
         raise TableError("This join code is damaged: its certificate fingerprint is not in the expected form.")
     if not isinstance(d["c"], list) or len(d["c"]) > MAX_CANDIDATES:
         raise TableError("This join code is damaged: it lists too many network addresses.")
     return {"u": d["u"], "p": d["p"], "f": d["f"], "c": [_check_cand(c) for c in d["c"]]}
+
+
+def _check_ice(ufrag, pwd) -> None:
+    """A description's connection keys (ICE user fragment and password)."""
+    for v, lo, hi in ((ufrag, 4, 32), (pwd, 22, 64)):
+        if not (isinstance(v, str) and lo <= len(v) <= hi and ICE_RE.match(v)):
+            raise TableError("This join code is damaged: its connection keys are not in the expected form.")
 
 
 # ---------------------------------------------------------------- the links
