@@ -154,11 +154,7 @@ def replay(system: str, spec: Any, stages: Any, *, advise: bool = True) -> dict:
         raise SpecError("stages", f"must be a list of 1 to {MAX_STAGES} recorded steps")
     result = None
     for i, stage in enumerate(stages):
-        if not isinstance(stage, dict) or not isinstance(stage.get("draws"), list):
-            raise SpecError("stages", f"step {i + 1} is not a recorded step")
-        if len(stage["draws"]) > 10_000:
-            raise SpecError("stages", f"step {i + 1} has too many draws")
-        rng = ScriptedRng(stage["draws"])
+        rng = _stage_rng(i, stage)
         action = {k: v for k, v in stage.items() if k != "draws"}
         if i == 0:
             if action.get("do") != "roll":
@@ -171,3 +167,12 @@ def replay(system: str, spec: Any, stages: Any, *, advise: bool = True) -> dict:
     if advise:
         _attach_advice(_module(system), normalize(system, spec), result)
     return result
+
+
+def _stage_rng(i: int, stage: Any) -> ScriptedRng:
+    """The draws of recorded step ``i``, checked, as the rng that replays them."""
+    if not isinstance(stage, dict) or not isinstance(stage.get("draws"), list):
+        raise SpecError("stages", f"step {i + 1} is not a recorded step")
+    if len(stage["draws"]) > 10_000:
+        raise SpecError("stages", f"step {i + 1} has too many draws")
+    return ScriptedRng(stage["draws"])

@@ -214,17 +214,22 @@ def parse_pool(text: str, field: str = "dice", sizes: Sequence[int] = SIZES,
         raise SpecError(field, "needs at least one die, e.g. 'd10, d6'")
     out: list[int] = []
     for p in parts:
-        m = _TERM.match(p)
-        if not m:
-            raise SpecError(field, f"cannot read {p!r}; write dice as 'd8' or '2d12 & d4'")
-        n = int(m.group(1) or 1)
-        s = int(m.group(2))
-        if s not in sizes:
-            raise SpecError(field, f"'d{s}' is not a die here; sizes are " + ", ".join(f"d{x}" for x in sizes))
+        n, s = _term(p, field, sizes)
         if n < 1 or len(out) + n > limit:
             raise SpecError(field, f"must hold from 1 to {limit} dice")
         out += [s] * n
     return sorted(out, reverse=True)
+
+
+def _term(text: str, field: str, sizes: Sequence[int]) -> tuple[int, int]:
+    """(count, size) of one term of dice notation, ``d8`` or ``3d8``."""
+    m = _TERM.match(text)
+    if not m:
+        raise SpecError(field, f"cannot read {text!r}; write dice as 'd8' or '2d12 & d4'")
+    s = int(m.group(2))
+    if s not in sizes:
+        raise SpecError(field, f"'d{s}' is not a die here; sizes are " + ", ".join(f"d{x}" for x in sizes))
+    return int(m.group(1) or 1), s
 
 
 def format_pool(sizes: Iterable[int]) -> str:
@@ -278,21 +283,28 @@ def get_int(spec: Mapping, key: str, lo: int, hi: int, default: Any = None,
     (form fields arrive as text). ``default`` is used when the key is absent
     or None; pass ``default=...`` to require it."""
     name = field or key
-    v = spec.get(key, default) if isinstance(spec, Mapping) else default
-    if v is None:
-        if default is ...:
-            raise SpecError(name, f"is required: a whole number from {lo} to {hi}")
-        v = default
+    v = _value(spec, key, default) if isinstance(spec, Mapping) else default
     if v is ...:
         raise SpecError(name, f"is required: a whole number from {lo} to {hi}")
+    v = _as_int(v)
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise SpecError(name, f"must be a whole number from {lo} to {hi} (got {_show(v)})")
+    return v
+
+
+def _value(spec: Mapping, key: str, default: Any) -> Any:
+    """The key's value; ``default`` when it is absent or None."""
+    v = spec.get(key, default)
+    return default if v is None else v
+
+
+def _as_int(v: Any) -> Any:
+    """A numeric string (up to 9 digits) or a whole float as an int; any
+    other value unchanged."""
     if isinstance(v, str) and re.fullmatch(r"\s*[+-]?\d{1,9}\s*", v):
-        v = int(v)
+        return int(v)
     if isinstance(v, float) and v.is_integer() and abs(v) < 1e9:
-        v = int(v)
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise SpecError(name, f"must be a whole number from {lo} to {hi} (got {_show(v)})")
-    if not lo <= v <= hi:
-        raise SpecError(name, f"must be a whole number from {lo} to {hi} (got {_show(v)})")
+        return int(v)
     return v
 
 
@@ -313,9 +325,7 @@ def get_choice(spec: Mapping, key: str, choices: Sequence[str], default: Any = N
                field: str | None = None) -> str:
     """One of ``choices`` (snake_case names, any case accepted)."""
     name = field or key
-    v = spec.get(key, default)
-    if v is None:
-        v = default
+    v = _value(spec, key, default)
     if v is None or v is ...:
         raise SpecError(name, "is required; one of " + ", ".join(choices))
     k = name_key(v, name)
@@ -328,18 +338,21 @@ def get_size(spec: Mapping, key: str, sizes: Sequence[int] = SIZES, default: Any
              allow_zero: bool = False, field: str | None = None) -> int:
     """A die size given as 8, "8" or "d8"."""
     name = field or key
-    v = spec.get(key, default)
-    if v is None:
-        v = default
-    allowed = ", ".join(f"d{s}" for s in sizes) + (" or 0 for none" if allow_zero else "")
-    if isinstance(v, str):
-        m = re.fullmatch(r"\s*[dD]?(\d{1,3})\s*", v)
-        if m:
-            v = int(m.group(1))
-    if isinstance(v, float) and v.is_integer():
-        v = int(v)
+    v = _as_size(_value(spec, key, default))
     if isinstance(v, bool) or not isinstance(v, int) or not (v in sizes or (allow_zero and v == 0)):
+        allowed = ", ".join(f"d{s}" for s in sizes) + (" or 0 for none" if allow_zero else "")
         raise SpecError(name, f"must be a die size: {allowed} (got {_show(v)})")
+    return v
+
+
+def _as_size(v: Any) -> Any:
+    """A size written "8" or "d8", or a whole float, as an int; any other
+    value unchanged."""
+    m = re.fullmatch(r"\s*[dD]?(\d{1,3})\s*", v) if isinstance(v, str) else None
+    if m:
+        return int(m.group(1))
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
     return v
 
 
@@ -347,9 +360,7 @@ def get_sizes(spec: Mapping, key: str, sizes: Sequence[int] = SIZES, default: An
               limit: int = MAX_POOL, field: str | None = None) -> list[int]:
     """A list of die sizes, or dice notation text; largest first."""
     name = field or key
-    v = spec.get(key, default)
-    if v is None:
-        v = default
+    v = _value(spec, key, default)
     if isinstance(v, str):
         return parse_pool(v, name, sizes, limit)
     if not isinstance(v, (list, tuple)):

@@ -668,8 +668,13 @@ def _cipher(spec: dict, track: dict, side: str, action: dict, rng) -> dict:
     return {"dice": chosen}
 
 
+def rewards(spec: dict) -> tuple:
+    """A natural's rewards, the default first (``spec`` normalized)."""
+    return OPPOSED_REWARDS if spec["opponent"] else NATURAL_REWARDS
+
+
 def _natural(spec: dict, track: dict, side: str, action: dict, rng) -> dict:
-    choices = OPPOSED_REWARDS if spec["opponent"] else NATURAL_REWARDS
+    choices = rewards(spec)
     reward = action.get("reward", choices[0])
     if not isinstance(reward, str) or reward not in choices:
         raise SpecError("reward", "must be " + " or ".join(choices))
@@ -836,7 +841,7 @@ def _score(spec: dict, s: dict, ev: dict) -> dict:
     bonus; opposed, +1 and uncounterable), which ``pending`` says."""
     me = ev["initiator"]
     opp = spec["opponent"]
-    reward = s["reward"] or (OPPOSED_REWARDS[0] if opp else NATURAL_REWARDS[0])
+    reward = s["reward"] or rewards(spec)[0]
     parts = _bonus_parts(spec, s, me, reward)
     bonus = sum(n for _k, n in parts)
     total = me["successes"] + bonus

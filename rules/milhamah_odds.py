@@ -91,7 +91,7 @@ import json
 import random
 import heapq
 from bisect import bisect_right
-from itertools import permutations
+from itertools import combinations, permutations
 from math import comb, factorial
 
 from .dice import SpecError, dist_to_json, spec_seed
@@ -165,14 +165,21 @@ def _state(spec: dict, result=None, track=None) -> dict:
     allowed = M._allowed(spec, track, ev)
     sides = {}
     for side, s in track["sides"].items():
-        sp = M._side_spec(spec, side)
-        open_ = (not s["closed"] and track["hit"] is None and M._xs(spec)[side] > 0
-                 and not (side == "opponent" and ev["voided"]))
         sides[side] = {"faces": list(ev[side]["faces"]),
-                       "left": max(0, sp["rounds"] - s["rounds"]) if open_ else 0,
+                       "left": _rounds_left(spec, track, ev, side),
                        "first": bool(s["first_natural"] and not s["rerolled"]),
                        "reward": s["reward"], "now": "reroll" in allowed[side]}
     return {"sides": sides, "outcome": ev["outcome"]}
+
+
+def _rounds_left(spec: dict, track: dict, ev: dict, side: str) -> int:
+    """The reroll rounds a side's turn may still take: none once it stood
+    or chose the natural's reward, after a hit, without X, or for a
+    voided reaction."""
+    s = track["sides"][side]
+    open_ = (not s["closed"] and track["hit"] is None and M._xs(spec)[side] > 0
+             and not (side == "opponent" and ev["voided"]))
+    return max(0, M._side_spec(spec, side)["rounds"] - s["rounds"]) if open_ else 0
 
 
 # --------------------------------------------------------------------------
@@ -197,13 +204,14 @@ def _outcome(spec: dict, reward, matches: int, successes: int, natural: bool, fi
     """Index into OUTCOMES of the initiator's final dice. ``first``: the
     first-roll bonus is kept (a first-roll natural, never rerolled)."""
     opp = spec["opponent"]
-    reward = reward or (M.OPPOSED_REWARDS[0] if opp else M.NATURAL_REWARDS[0])
+    reward = reward or M.rewards(spec)[0]
     if matches == 0:
         return _BOTCH
-    if opp and natural and reward == "uncounterable":
-        return _NATS
-    if opp and natural and reward == "critical" and opp_matches == 0:
-        return _CRIT
+    if opp and natural:
+        if reward == "uncounterable":
+            return _NATS
+        if reward == "critical" and opp_matches == 0:
+            return _CRIT
     total = successes + _bonus(spec, reward, natural, first)
     needed = M._needed(spec, opp_matches if opp else spec["difficulty"])[0]
     if total > needed:
@@ -245,6 +253,29 @@ def _times(p: list, q: list) -> list:
     return out
 
 
+def _categories(letters: list, wild: bool) -> dict:
+    """{face: category}: j for a face of the j-th letter group, k = the
+    number of groups for the wild (when wilds count)."""
+    cat_of = {ch: j for j, group in enumerate(letters) for ch in group}
+    if wild:
+        cat_of[M.WILD] = len(letters)
+    return cat_of
+
+
+def _dominates(u: tuple, w: tuple, k: int) -> bool:
+    """Type u shows each counting category (the first k + 1) at least as
+    often as type w."""
+    return all(u[c] >= w[c] for c in range(k + 1))
+
+
+def _dominators_first(types: dict, k: int) -> list:
+    """The types (face counts per category), dominators first (a
+    dominator has strictly fewer dominators), then in order of first
+    appearance."""
+    dom_n = {w: sum(1 for u in types if u != w and _dominates(u, w, k)) for w in types}
+    return sorted(types, key=lambda w: (dom_n[w], types[w]))
+
+
 class _Model:
     """A side's dice as types and categories. Category j < k is a letter
     of the shoresh (for the reactor, k = 1: any letter of its shoresh, since
@@ -256,27 +287,9 @@ class _Model:
     def __init__(self, designs: list, letters: list, wild: bool, x: int):
         self.k = k = len(letters)
         self.other = k + 1
-        self.cat_of = cat_of = {}
-        for j, group in enumerate(letters):
-            for ch in group:
-                cat_of[ch] = j
-        if wild:
-            cat_of[M.WILD] = k
-        types: dict = {}
-        self.face_cat = []
-        self.die_type = []
-        for colour, design in designs:
-            cats = [cat_of.get(f, k + 1) for f in M.die_faces(colour, design)]
-            self.face_cat.append(cats)
-            w = tuple(cats.count(c) for c in range(k + 2))
-            if w[k + 1] == SIDES:
-                self.die_type.append(None)
-                continue
-            self.die_type.append(types.setdefault(w, len(types)))
-        # dominators first (a dominator has strictly fewer dominators)
-        dom_n = {w: sum(1 for u in types if u != w and all(u[c] >= w[c] for c in range(k + 1)))
-                 for w in types}
-        ranked = sorted(types, key=lambda w: (dom_n[w], types[w]))
+        self.cat_of = _categories(letters, wild)
+        types = self._type_dice(designs)
+        ranked = _dominators_first(types, k)
         renum = {types[w]: i for i, w in enumerate(ranked)}
         self.die_type = [None if t is None else renum[t] for t in self.die_type]
         self.weights = ranked
@@ -292,6 +305,7 @@ class _Model:
         #: the base of a state: a power of two above the live dice
         self.B = 1 << self.live.bit_length()
         self._slots()
+        self._units()
         self._dominance()
         self._draws: dict = {}
         #: the letters' needs (``_model``; None for the reactor, which
@@ -301,8 +315,26 @@ class _Model:
         #: context, which knows the letters' needs)
         self.set_mirrors([])
 
+    def _type_dice(self, designs: list) -> dict:
+        """Each die's category per face (``face_cat``) and type (``die_type``:
+        its face counts per category; None when dead); returns the types
+        numbered by first appearance."""
+        k = self.k
+        types: dict = {}
+        self.face_cat = []
+        self.die_type = []
+        for colour, design in designs:
+            cats = [self.cat_of.get(f, k + 1) for f in M.die_faces(colour, design)]
+            self.face_cat.append(cats)
+            w = tuple(cats.count(c) for c in range(k + 2))
+            # a die whose every face is "neither" is dead: no type
+            self.die_type.append(None if w[k + 1] == SIDES else types.setdefault(w, len(types)))
+        return types
+
     def _slots(self):
-        k, B = self.k, self.B
+        """Each type's slots (type, category) where its faces show, the
+        slot of its blanks and its rerollable success slots."""
+        k = self.k
         self.slots = []
         self.tslots = []
         self.oslot = []
@@ -321,11 +353,18 @@ class _Model:
             self.succ.append(live if len(live) > 1 else [])
         #: each type's slots are consecutive: [a, b)
         self.tspan = [(ids[0], ids[-1] + 1) if ids else (0, 0) for ids in self.tslots]
+
+    def _units(self):
+        """The place values that pack states, aggs and choices into
+        integers (digits in base B), and the empty memos."""
+        k, B = self.k, self.B
         self.sunit = [B ** i for i in range(len(self.slots))]
         #: a choice counts its dice (and blanks) per type as one integer,
         #: a digit in base B per type
         self.tunit = [B ** t for t in range(self.ntypes)]
         self.tshifts = [u.bit_length() - 1 for u in self.tunit]
+        #: the choice of every live die (the first roll)
+        self.every = sum(n * u for n, u in zip(self.count, self.tunit))
         #: bits of a state or an agg (the memo of a reroll keys the dice
         #: kept and the dice rerolled as one integer)
         self.kw = (B.bit_length() - 1) * max(len(self.slots), k + 1)
@@ -344,9 +383,8 @@ class _Model:
         """``dom[t]``: the types whose every counting face count is at least
         t's (in the last round a reroll of one of them is at least as good
         as one of t); types are numbered so that dominators come first."""
-        k = self.k
-        self.dom = [[u for u in range(self.ntypes) if u != t
-                     and all(self.weights[u][c] >= self.weights[t][c] for c in range(k + 1))]
+        w = self.weights
+        self.dom = [[u for u in range(self.ntypes) if u != t and _dominates(w[u], w[t], self.k)]
                     for t in range(self.ntypes)]
         self.dommask = [sum(1 << u for u in d) for d in self.dom]
 
@@ -386,7 +424,7 @@ class _Model:
 
     def first_roll(self) -> dict:
         """{(state, agg): weight} of the first roll; weights sum to 12^live."""
-        return {(s, a): p for s, a, p in self.draws(sum(n * u for n, u in zip(self.count, self.tunit)), True)}
+        return {(s, a): p for s, a, p in self.draws(self.every, True)}
 
     def per_type(self, m: int) -> list:
         """The dice per type of a choice's ``m`` (or blanks per type)."""
@@ -536,20 +574,7 @@ class _Model:
         xe = self.xe
         subs = tuple(tuple(counts[a:b]) for a, b in self.tspan)
         t = len(subs) - 1
-        key = (t, subs[t])
-        split = self._opt_memo.get(("split",) + key)
-        if split is None:
-            topts = self._type_opts(t, subs[t])
-            exact = [[] for _ in range(xe + 1)]
-            upto = [[] for _ in range(xe + 1)]
-            for opt in topts:
-                exact[opt[0]].append(opt)
-                for room in range(opt[0] + 1, xe + 1):
-                    if opt[4]:
-                        upto[room].append(opt)
-            upto = [e + f for e, f in zip(exact, upto)]
-            split = self._opt_memo[("split",) + key] = (exact, upto, topts[0][4])
-        exact, upto, none_left = split
+        exact, upto, none_left = self._by_room(t, subs[t])
         dm = self.dommask[t] if last else 0
         out = []
         for size, rs, ra, m, oth, left, fm in self._prefix(t, subs, last):
@@ -562,6 +587,26 @@ class _Model:
                 if size + k:
                     out.append((size + k, rs + s, ra + a, m + km, oth + om))
         return out
+
+    def _by_room(self, t: int, sub: tuple) -> tuple:
+        """Type t's options (``_type_opts``) by the room they fill: those of
+        exactly that many dice, those of at most that many that keep no
+        blank, and whether keeping none leaves no blank."""
+        key = ("split", t, sub)
+        split = self._opt_memo.get(key)
+        if split is None:
+            xe = self.xe
+            topts = self._type_opts(t, sub)
+            exact = [[] for _ in range(xe + 1)]
+            upto = [[] for _ in range(xe + 1)]
+            for opt in topts:
+                exact[opt[0]].append(opt)
+                if opt[4]:
+                    for room in range(opt[0] + 1, xe + 1):
+                        upto[room].append(opt)
+            upto = [e + f for e, f in zip(exact, upto)]
+            split = self._opt_memo[key] = (exact, upto, topts[0][4])
+        return split
 
     def _prefix(self, n: int, subs: tuple, last: bool) -> list:
         """The partial choices over the first n types (shared by every state
@@ -856,6 +901,21 @@ class _Engine:
         tied is broken by the whole distribution (``_resolve``), never by
         the order of the dice. Fewer dice are not looked for when keeping
         the roll is at least as good: keeping wins then."""
+        best_p, tied, values = self._top(r, state, agg, cands)
+        if not tied:
+            return -1, None
+        if floor >> self.low >= best_p:
+            return values[0], [tied[0]]
+        for c in self._fewer(r, state, agg, tied, best_p):
+            tied.append(c)
+            values.append(self.cand_value(r, state, agg, c))
+        n = min(c[0] for c in tied)
+        top = max(v for v, c in zip(values, tied) if c[0] == n)
+        return top, [c for v, c in zip(values, tied) if c[0] == n and v == top]
+
+    def _top(self, r: int, state: int, agg: int, cands: list) -> tuple:
+        """(main part, choices, their scores) of the candidates whose
+        score's main part is the highest."""
         low = self.low
         best_p = -1
         tied: list = []
@@ -877,16 +937,7 @@ class _Engine:
             elif p == best_p:
                 tied.append(c)
                 values.append(v)
-        if not tied:
-            return -1, None
-        if floor >> low >= best_p:
-            return values[0], [tied[0]]
-        for c in self._fewer(r, state, agg, tied, best_p):
-            tied.append(c)
-            values.append(self.cand_value(r, state, agg, c))
-        n = min(c[0] for c in tied)
-        top = max(v for v, c in zip(values, tied) if c[0] == n)
-        return top, [c for v, c in zip(values, tied) if c[0] == n and v == top]
+        return best_p, tied, values
 
     def _resolve(self, r: int, state: int, agg: int, winners: list) -> tuple:
         """The one of the equal best choices played: the better whole
@@ -1124,7 +1175,7 @@ class _Ctx:
         self.budget = _Budget()
 
     def reward(self, chosen=None) -> str:
-        return chosen or (M.OPPOSED_REWARDS[0] if self.spec["opponent"] else M.NATURAL_REWARDS[0])
+        return chosen or M.rewards(self.spec)[0]
 
     def score(self, outcome: int, natural: bool) -> int:
         """The initiator's packed score: P(meet), P(success or better),
@@ -1274,9 +1325,7 @@ def _model(designs: list, letters: list, wild: bool, x: int, need=None) -> _Mode
     key = json.dumps([designs, letters, wild, x, need], ensure_ascii=False)
     md = _MODEL_CACHE.get(key)
     if md is None:
-        if len(_MODEL_CACHE) >= 8:
-            _MODEL_CACHE.clear()
-        md = _MODEL_CACHE[key] = _Model(designs, letters, wild, x)
+        md = _keep(_MODEL_CACHE, 8, key, _Model(designs, letters, wild, x))
         if need is not None:
             md.need = list(need)
             md.set_mirrors(_mirrors(md, need))
@@ -1287,10 +1336,17 @@ def _ctx(spec: dict) -> _Ctx:
     key = json.dumps(spec, sort_keys=True, ensure_ascii=False)
     ctx = _CTX_CACHE.get(key)
     if ctx is None:
-        if len(_CTX_CACHE) >= 16:
-            _CTX_CACHE.clear()
-        ctx = _CTX_CACHE[key] = _Ctx(spec)
+        ctx = _keep(_CTX_CACHE, 16, key, _Ctx(spec))
     return ctx
+
+
+def _keep(cache: dict, limit: int, key, value):
+    """``value`` stored under ``key`` in a cache that is emptied whenever
+    it holds ``limit`` entries (bounded memory); returns the value."""
+    if len(cache) >= limit:
+        cache.clear()
+    cache[key] = value
+    return value
 
 
 # --------------------------------------------------------------------------
@@ -1379,7 +1435,7 @@ def _readings(ctx: _Ctx) -> dict:
     if hit is not None:
         return hit
     md, spec, reward = ctx.md, ctx.spec, ctx.reward()
-    every = sum(n * u for n, u in zip(md.count, md.tunit))
+    every = md.every
     reads: dict = {}
     for _s, a, p in md.draws(every, False):
         matches, succ, natural = ctx.read(a)
@@ -1398,7 +1454,7 @@ def _first_exact(ctx: _Ctx) -> tuple:
     reading meets the opponent's first roll, class by class, and its best
     reaction (the same reactor as the whole turn's)."""
     md = ctx.md
-    every = sum(n * u for n, u in zip(md.count, md.tunit))
+    every = md.every
     mine = md.draws(every, False)
     total = SIDES ** md.live
     if ctx.mo is None:
@@ -1442,20 +1498,13 @@ def _upper(ctx: _Ctx, aggs=None, rounds=None, opp=None) -> dict:
     k, need, wc = md.k, ctx.need, ctx.wc
     reward = ctx.reward()
     opp = opp or _opp_successes(ctx)
-    cap = max(M._needed(spec, spec["difficulty"] if m is None else m)[0] for m in opp) + 1
-    feats = list(_feature_space(need, cap))
-    index = {f: i for i, f in enumerate(feats)}
-    nxt = [[index[_feature_add(f, c, k, need, cap, wc)] for c in range(k + 2)] for f in feats]
+    cap = _success_cap(spec, opp)
+    feats, index, nxt = _relaxed_moves(need, cap, k, wc)
     # a design whose every counting face count is at least another's is never worse to add
     ws = [w for t, w in enumerate(md.weights) if not md.dom[t]]
     steps = md.xe * (ctx.R if rounds is None else rounds)
-    if aggs is None:
-        aggs = {a: p for _s, a, p in md.draws(sum(n * u for n, u in zip(md.count, md.tunit)), False)}
-    start: dict = {}
-    for a, p in aggs.items():
-        cnt, wilds = md.split(a)
-        f = _feature_of(cnt, wilds, need, cap, wc)
-        start[f] = start.get(f, 0) + p
+    aggs = aggs or {a: p for _s, a, p in md.draws(md.every, False)}
+    start = _start_features(md, aggs, need, cap, wc)
     den = sum(aggs.values()) * sum(opp.values())
     out = {}
     for name, test in (("meets", _MEET_IDX), ("success", _SUCC_IDX), ("natural", None)):
@@ -1471,13 +1520,38 @@ def _upper(ctx: _Ctx, aggs=None, rounds=None, opp=None) -> dict:
     return out
 
 
+def _relaxed_moves(need: list, cap: int, k: int, wc: bool) -> tuple:
+    """The relaxed game's readings, their index, and for each the reading
+    one more die of each category (letter, wild, neither) leads to."""
+    feats = list(_feature_space(need, cap))
+    index = {f: i for i, f in enumerate(feats)}
+    nxt = [[index[_feature_add(f, c, k, need, cap, wc)] for c in range(k + 2)] for f in feats]
+    return feats, index, nxt
+
+
+def _success_cap(spec: dict, opp: dict) -> int:
+    """One past the most successes any of the opponent's rolls (or the
+    difficulty, unopposed) asks for: the relaxed game counts no further."""
+    return max(M._needed(spec, spec["difficulty"] if m is None else m)[0] for m in opp) + 1
+
+
+def _start_features(md: _Model, aggs: dict, need: list, cap: int, wc: bool) -> dict:
+    """{capped reading: weight} of the dice as they lie (``aggs``)."""
+    start: dict = {}
+    for a, p in aggs.items():
+        cnt, wilds = md.split(a)
+        f = _feature_of(cnt, wilds, need, cap, wc)
+        start[f] = start.get(f, 0) + p
+    return start
+
+
 def _opp_successes(ctx: _Ctx) -> dict:
     """{the opponent's successes: weight} of its first roll ({None: 1} unopposed)."""
     if ctx.mo is None:
         return {None: 1}
     mo = ctx.mo
     out: dict = {}
-    for _s, a, p in mo.draws(sum(n * u for n, u in zip(mo.count, mo.tunit)), False):
+    for _s, a, p in mo.draws(mo.every, False):
         m = mo.split(a)[0][0]
         out[m] = out.get(m, 0) + p
     return out
@@ -1556,24 +1630,31 @@ def _mirrors(md: _Model, need: list) -> list:
     the dice onto themselves: a first roll and its mirror image have the
     same odds, so only one of them is valued."""
     k = md.k
-    index = {w: t for t, w in enumerate(md.weights)}
     out = []
     for q in permutations(range(k)):
         if q == tuple(range(k)) or any(need[q[j]] != need[j] for j in range(k)):
             continue
         cat = list(q) + [k, k + 1]
-        tmap = []
-        for t, w in enumerate(md.weights):
-            w2 = [0] * (k + 2)
-            for c in range(k + 2):
-                w2[cat[c]] = w[c]
-            u = index.get(tuple(w2))
-            if u is None or md.count[u] != md.count[t]:
-                break
-            tmap.append(u)
-        else:
+        tmap = _type_map(md, cat)
+        if tmap is not None:
             out.append([md.slot_of[(tmap[t], cat[c])] for t, c in md.slots])
     return out
+
+
+def _type_map(md: _Model, cat: list) -> list:
+    """The type each type becomes when its categories are relabelled by
+    ``cat``, or None when some image is not a type with as many dice."""
+    index = {w: t for t, w in enumerate(md.weights)}
+    tmap = []
+    for t, w in enumerate(md.weights):
+        w2 = [0] * len(cat)
+        for c, image in enumerate(cat):
+            w2[image] = w[c]
+        u = index.get(tuple(w2))
+        if u is None or md.count[u] != md.count[t]:
+            return None
+        tmap.append(u)
+    return tmap
 
 
 def _canonical_first_rolls(ctx: _Ctx) -> dict:
@@ -1600,14 +1681,21 @@ def _canonical_first_rolls(ctx: _Ctx) -> dict:
                 k = k0 + key
                 new[k] = new.get(k, 0) + w0 * p
         acc = new
+    md.first_canon = _smallest_images(acc, len(perms) + 1, fa, fw)
+    return md.first_canon
+
+
+def _smallest_images(acc: dict, n: int, fa: int, fw: int) -> dict:
+    """{(state, agg): weight} from rolls packed as ``n`` fields (one per
+    image, ``fw`` bits, the agg in the low ``fa``): each under its smallest
+    image, weights of images merged."""
     out: dict = {}
     fmask, amask = (1 << fw) - 1, (1 << fa) - 1
-    shifts = [j * fw for j in range(len(perms) + 1)]
+    shifts = [j * fw for j in range(n)]
     for k, w in acc.items():
         best = min(k >> f & fmask for f in shifts)
         key = (best >> fa, best & amask)
         out[key] = out.get(key, 0) + w
-    md.first_canon = out
     return out
 
 
@@ -1661,7 +1749,7 @@ def _prior_played(ctx: _Ctx, most: int = MAX_PLAYS) -> dict:
     The margin is that of a proportion (95 %)."""
     rng = random.Random(spec_seed("milhamah", ctx.spec, ["priced", ctx.R]))
     md = ctx.md
-    every = (md.live, 0, 0, sum(n * u for n, u in zip(md.count, md.tunit)))
+    every = (md.live, 0, 0, md.every)
 
     def pick(rng):  # the first roll, die by die
         return _reroll(md, 0, 0, every, rng)
@@ -1797,17 +1885,23 @@ def _why(ctx: _Ctx, faces: list, dice: list, first: bool, left: int, stop_meets:
         return "No reroll is left: the dice stand."
     natural_now = not _missing(ctx, faces)
     if not dice:
-        if first and natural_now and ctx.spec["first_bonus"]:
-            return (f"Keep the first-roll natural's bonus (+{ctx.spec['first_bonus']}): "
-                    "rerolling would forfeit it.")
-        if stop_meets >= 1:
-            return "The dice already meet the bar: no reroll raises the chance of success or a natural."
-        return "No reroll of up to X dice raises the chance: keep the roll."
+        return _why_keep(ctx, first and natural_now, stop_meets)
     parts = _why_parts(ctx, faces, dice)
     if first and natural_now:
         parts.append("this forfeits the first-roll bonus but gives the better chance")
     text = "; ".join(p for p in parts if p)
     return text[:1].upper() + text[1:] + "."
+
+
+def _why_keep(ctx: _Ctx, first_natural: bool, stop_meets: float) -> str:
+    """Why no reroll is advised: a first-roll natural's bonus, the bar
+    already met, or no reroll that helps."""
+    if first_natural and ctx.spec["first_bonus"]:
+        return (f"Keep the first-roll natural's bonus (+{ctx.spec['first_bonus']}): "
+                "rerolling would forfeit it.")
+    if stop_meets >= 1:
+        return "The dice already meet the bar: no reroll raises the chance of success or a natural."
+    return "No reroll of up to X dice raises the chance: keep the roll."
 
 
 def _why_parts(ctx: _Ctx, faces: list, dice: list) -> list:
@@ -1819,16 +1913,21 @@ def _why_parts(ctx: _Ctx, faces: list, dice: list) -> list:
     blanks = [i for i in dice if i not in wilds and i not in letters]
     parts = [_why_blanks(ctx, faces, blanks, missing, dice)] if blanks else []
     if wilds:
-        parts.append(("rerolling the wild" if len(wilds) == 1 else "rerolling the wilds")
-                     + " may complete the natural" + (f" (missing {_listing(missing)})" if missing else ""))
-    for i in letters:
-        ch = faces[i]
-        if faces.count(ch) > ctx.need[ctx.letters.index(ch)]:
-            parts.append(f"a spare {ch} counts only as one success; rerolling it may show "
-                         + (_listing(missing) if missing else "another letter"))
-        else:
-            parts.append(f"giving up the {ch} is worth the chance at {_listing(missing) or 'more'}")
-    return parts
+        parts.append(_why_wilds(len(wilds), missing))
+    return parts + [_why_letter(ctx, faces, faces[i], missing) for i in letters]
+
+
+def _why_wilds(n: int, missing: list) -> str:
+    return (("rerolling the wild" if n == 1 else "rerolling the wilds")
+            + " may complete the natural" + (f" (missing {_listing(missing)})" if missing else ""))
+
+
+def _why_letter(ctx: _Ctx, faces: list, ch: str, missing: list) -> str:
+    """Why a die showing letter ``ch`` is advised: a spare, or given up."""
+    if faces.count(ch) > ctx.need[ctx.letters.index(ch)]:
+        return (f"a spare {ch} counts only as one success; rerolling it may show "
+                + (_listing(missing) if missing else "another letter"))
+    return f"giving up the {ch} is worth the chance at {_listing(missing) or 'more'}"
 
 
 def _why_blanks(ctx: _Ctx, faces: list, blanks: list, missing: list, dice: list) -> str:
@@ -1977,10 +2076,7 @@ def _who(st: dict, action) -> tuple:
     """(side, verb, dice) of an odds question after a roll."""
     sides = st["sides"]
     if action is None:
-        side = "initiator"
-        if not sides["initiator"]["left"] and "opponent" in sides and sides["opponent"]["left"]:
-            side = "opponent"
-        return side, "best", None
+        return _side_to_play(sides), "best", None
     side = action.get("side", "initiator")
     if not isinstance(side, str) or side not in sides:
         raise SpecError("side", "must be initiator" + (" or opponent" if "opponent" in sides else ""))
@@ -1989,12 +2085,23 @@ def _who(st: dict, action) -> tuple:
         raise SpecError("action", "odds are given for a reroll or the best play ('best')")
     if verb == "best":
         return side, verb, None
-    dice = action.get("dice")
-    n = len(sides[side]["faces"])
-    if not isinstance(dice, list) or any(isinstance(i, bool) or not isinstance(i, int)
-                                         or not 0 <= i < n for i in dice) or len(set(dice)) != len(dice):
+    return side, verb, _dice_listed(action.get("dice"), len(sides[side]["faces"]))
+
+
+def _dice_listed(dice, n: int) -> list:
+    """The distinct die numbers (0 to n - 1) a reroll names, sorted."""
+    if not isinstance(dice, list) or not all(M._is_die(i, n) for i in dice) or len(set(dice)) != len(dice):
         raise SpecError("dice", f"must list die numbers from 0 to {n - 1}")
-    return side, verb, sorted(dice)
+    return sorted(dice)
+
+
+def _side_to_play(sides: dict) -> str:
+    """The side a question without an action is about: the initiator, or
+    the opponent once the initiator has no reroll left and it has one."""
+    opponent = sides.get("opponent")
+    if not sides["initiator"]["left"] and opponent and opponent["left"]:
+        return "opponent"
+    return "initiator"
 
 
 def _check_reroll(spec: dict, st: dict, side: str, dice: list):
@@ -2245,7 +2352,6 @@ def _best_set(eng: _Engine, md: _Model, adv: dict) -> list:
 def _initiator_choices(ctx: _Ctx, st: dict, verbs: list) -> dict:
     """The initiator's choices: its best reroll, keeping the dice (accept,
     or stand opposed), each reward of a natural on the table."""
-    spec = ctx.spec
     out = []
     adv = _advise_initiator(ctx, st) if "reroll" in verbs else None
     if adv is not None:
@@ -2255,18 +2361,19 @@ def _initiator_choices(ctx: _Ctx, st: dict, verbs: list) -> dict:
     for verb in ("accept", "stand"):
         if verb in verbs:
             out.append(_initiator_keep(ctx, st, verb))
-    rewards = []
-    if "natural" in verbs:
-        rewards = [_reward_choice(ctx, st, rw) for rw in (M.OPPOSED_REWARDS if spec["opponent"]
-                                                          else M.NATURAL_REWARDS)]
-        out += rewards
+    rewards = [_reward_choice(ctx, st, rw) for rw in M.rewards(ctx.spec)] if "natural" in verbs else []
+    out += rewards
+    return {"advice": _initiator_advice(adv, out, rewards), "choices": out}
+
+
+def _initiator_advice(adv, out: list, rewards: list):
+    """The initiator's advised action: the reroll best play makes (first of
+    ``out``), else the best reward of a natural, else keeping the dice."""
     if adv is not None and adv["choice"] is not None:
-        advice = out[0]["action"]
-    elif rewards:
-        advice = max(rewards, key=_reward_rank)["action"]
-    else:
-        advice = next((c["action"] for c in out if c["action"]["do"] in ("accept", "stand")), None)
-    return {"advice": advice, "choices": out}
+        return out[0]["action"]
+    if rewards:
+        return max(rewards, key=_reward_rank)["action"]
+    return next((c["action"] for c in out if c["action"]["do"] in ("accept", "stand")), None)
 
 
 def _reward_rank(c: dict) -> tuple:
@@ -2352,11 +2459,7 @@ def _whole(spec: dict, limit=None) -> dict:
     prior is shared by every spec with the same ``_signature`` (e.g. two
     colour pairs whose dice look alike to this shoresh). ``limit``: the
     states it may value exactly (None: ``STATE_LIMIT``)."""
-    ctx = _Ctx(spec)
-    key = json.dumps(spec, sort_keys=True, ensure_ascii=False)
-    if len(_CTX_CACHE) >= 16:
-        _CTX_CACHE.clear()
-    _CTX_CACHE[key] = ctx
+    ctx = _keep(_CTX_CACHE, 16, json.dumps(spec, sort_keys=True, ensure_ascii=False), _Ctx(spec))
     sig = _signature(ctx)
     hit = _PRIOR_CACHE.get(sig)
     if hit is not None:
@@ -2368,9 +2471,7 @@ def _whole(spec: dict, limit=None) -> dict:
     pr["first"] = _decode(ctx, pr["dist0"], pr["den0"])
     pr["R"] = ctx.R
     if not pr["sampled"]:
-        if len(_PRIOR_CACHE) >= 64:
-            _PRIOR_CACHE.clear()
-        _PRIOR_CACHE[sig] = pr
+        _keep(_PRIOR_CACHE, 64, sig, pr)
     return dict(pr)
 
 
@@ -2409,9 +2510,7 @@ def odds(spec: dict, result=None, action=None) -> dict:
         return _odds_after(spec, result, action)
     key = json.dumps(spec, sort_keys=True, ensure_ascii=False)
     if key not in _ODDS_CACHE:
-        if len(_ODDS_CACHE) >= 32:
-            _ODDS_CACHE.clear()
-        _ODDS_CACHE[key] = json.dumps(_odds_before(spec))
+        _keep(_ODDS_CACHE, 32, key, json.dumps(_odds_before(spec)))
     out = json.loads(_ODDS_CACHE[key])
     out["value"] = {int(k): v for k, v in out["value"].items()}
     return out
@@ -2486,9 +2585,7 @@ def _colours(spec: dict, own=None) -> list:
         return []  # not a choice of two colours (e.g. all three, 12 dice): nothing to rank
     key = json.dumps({k: v for k, v in spec.items() if k != "pool"}, sort_keys=True, ensure_ascii=False)
     if key not in _RANKING_CACHE:
-        if len(_RANKING_CACHE) >= 64:
-            _RANKING_CACHE.clear()
-        _RANKING_CACHE[key] = _rank_pairs(spec, own)
+        _keep(_RANKING_CACHE, 64, key, _rank_pairs(spec, own))
     return [dict(row) for row in _RANKING_CACHE[key]]
 
 
@@ -2499,16 +2596,13 @@ def _pair_specs(spec: dict) -> list:
     fills all three colours): then no pair is better than another and
     nothing is ranked. A single pair left by a forbidden colour is listed."""
     out = []
-    for i, a in enumerate(M.COLOURS):
-        for b in M.COLOURS[i + 1:]:
-            if a in spec["forbid"] or b in spec["forbid"]:
-                continue
-            s2 = {**spec, "pool": {c: 4 if c in (a, b) else 0 for c in M.COLOURS},
-                  "rounds": min(spec["rounds"], 1)}
-            try:
-                out.append((a, b, s2, sorted(M.dice_of(s2))))
-            except SpecError:
-                continue
+    for a, b in combinations([c for c in M.COLOURS if c not in spec["forbid"]], 2):
+        s2 = {**spec, "pool": {c: 4 if c in (a, b) else 0 for c in M.COLOURS},
+              "rounds": min(spec["rounds"], 1)}
+        try:
+            out.append((a, b, s2, sorted(M.dice_of(s2))))
+        except SpecError:
+            continue
     if len(out) > 1 and len({json.dumps(d) for *_x, d in out}) == 1:
         return []
     return [(a, b, s2) for a, b, s2, _d in out]

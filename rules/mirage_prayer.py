@@ -170,9 +170,7 @@ def _multisets(sides: int, n: int) -> list:
         p = Fraction(factorial(n))
         for f in {f for f, _ in combo}:
             p /= factorial(sum(1 for g, _ in combo if g == f))
-        for _, q in combo:
-            p *= q
-        out.append((tuple(f for f, _ in combo), p))
+        out.append((tuple(f for f, _ in combo), p * prod(q for _, q in combo)))
     return out
 
 
@@ -182,18 +180,19 @@ def _states(spec: dict) -> list:
     the base dice one by one (the prayer bonus steps them by position)."""
     slots = _slots(spec)
     base = [s for s in slots if s[0] != "gear"]
-    gear_sizes = sorted({s for k, s in slots if k == "gear"})
-    counts = [sum(1 for k, s in slots if k == "gear" and s == g) for g in gear_sizes]
+    gear = [s for k, s in slots if k == "gear"]
+    gear_sizes = sorted(set(gear))
+    counts = [gear.count(g) for g in gear_sizes]
     parts = [_classes(s) for _, s in base] + [_multisets(g, n) for g, n in zip(gear_sizes, counts)]
-    out = []
-    for combo in product(*parts):
-        dice = [_rep(k, s, f) for (k, s), (f, _) in zip(base, combo)]
-        dice += [_rep("gear", g, f) for g, (faces, _) in zip(gear_sizes, combo[len(base):]) for f in faces]
-        p = Fraction(1)
-        for _, q in combo:
-            p *= q
-        out.append((dice, p))
-    return out
+    return [(_combo_dice(base, gear_sizes, combo), prod((q for _, q in combo), start=Fraction(1)))
+            for combo in product(*parts)]
+
+
+def _combo_dice(base: list, gear_sizes: list, combo: tuple) -> list:
+    """The dice of one first roll: a face per base die, then a multiset
+    of faces per gear size."""
+    dice = [_rep(k, s, f) for (k, s), (f, _) in zip(base, combo)]
+    return dice + [_rep("gear", g, f) for g, (faces, _) in zip(gear_sizes, combo[len(base):]) for f in faces]
 
 
 def _rep(kind: str, sides: int, face: int) -> dict:
@@ -298,6 +297,32 @@ def _choices(dice: list, bonus: int) -> list:
     nb = sum(1 for d in dice if d["kind"] != "gear")
     base = tuple((d["kind"], d["sides"]) for d in dice[:nb])
     free = [i for i in range(nb) if dice[i]["face"] != 1]
+    prefixes = _gear_prefixes(dice, nb)
+    total = sum(d["successes"] for d in dice)
+    out = []
+    for r in range(len(free) + 1):
+        for bsub in combinations(free, r):
+            out += _with_gear(dice, bsub, _base_reroll(base, bsub, bonus), prefixes, total)
+    out.sort(key=lambda c: (len(c[0]), c[0]))
+    return out
+
+
+def _with_gear(dice: list, bsub: tuple, bsizes: tuple, prefixes: list, total: int) -> list:
+    """The prayers of base dice ``bsub`` (rolling ``bsizes``) with each
+    choice of gear dice (one prefix per size), as ``_choices`` lists them."""
+    out = []
+    for combo in product(*prefixes):
+        gear = [i for part in combo for i in part]
+        chosen = tuple(sorted(bsub + tuple(gear)))
+        if chosen:
+            sizes = tuple(sorted(bsizes + tuple(dice[i]["sides"] for i in gear)))
+            out.append((chosen, total - sum(dice[i]["successes"] for i in chosen), sizes))
+    return out
+
+
+def _gear_prefixes(dice: list, nb: int) -> list:
+    """Per size of the gear dice (from ``nb`` on) that may be rerolled (not
+    showing 1): the sets worth rerolling, the fewest successes first."""
     groups: dict = {}
     for i in range(nb, len(dice)):
         if dice[i]["face"] != 1:
@@ -306,19 +331,7 @@ def _choices(dice: list, bonus: int) -> list:
     for g in groups.values():
         g = sorted(g, key=lambda i: (dice[i]["successes"], i))
         prefixes.append([tuple(g[:k]) for k in range(len(g) + 1)])
-    total = sum(d["successes"] for d in dice)
-    out = []
-    for r in range(len(free) + 1):
-        for bsub in combinations(free, r):
-            bsizes = _base_reroll(base, bsub, bonus)
-            for combo in product(*prefixes):
-                gear = [i for part in combo for i in part]
-                chosen = tuple(sorted(bsub + tuple(gear)))
-                if chosen:
-                    sizes = tuple(sorted(bsizes + tuple(dice[i]["sides"] for i in gear)))
-                    out.append((chosen, total - sum(dice[i]["successes"] for i in chosen), sizes))
-    out.sort(key=lambda c: (len(c[0]), c[0]))
-    return out
+    return prefixes
 
 
 @lru_cache(maxsize=256)
@@ -395,13 +408,20 @@ def _state_pairs(dice: list, spec: dict) -> tuple:
             continue
         if cands is None:
             cands = _choices(dice, spec["prayer_bonus"]) if not spec["passive"] else []
-        opts = [_option(sizes, fixed, kept_one, m, opposed) for _, fixed, sizes in cands]
-        floor = max((o[0] for o in opts), default=0.0)
-        opts = _undominated([o for o in opts if o[0] + o[1] + o[2] > EPS and o[0] + o[1] + o[2] >= floor - EPS])
+        opts = _worth_options(cands, kept_one, m, opposed)
         tie = opposed and n == m
         if opts or tie:
             pairs.append((q, tie, opts))
     return const, pairs
+
+
+def _worth_options(cands: list, kept_one: bool, m: int, opposed: bool) -> list:
+    """The options of the prayers ``cands`` against ``m`` that can be best:
+    not those that cannot even tie, or cannot reach the best one's least
+    worth (its chance to win), nor those dominated (``_undominated``)."""
+    opts = [_option(sizes, fixed, kept_one, m, opposed) for _, fixed, sizes in cands]
+    floor = max((o[0] for o in opts), default=0.0)
+    return _undominated([o for o in opts if o[0] + o[1] + o[2] > EPS and o[0] + o[1] + o[2] >= floor - EPS])
 
 
 def _undominated(opts: list) -> list:
@@ -428,7 +448,6 @@ def _evaluate(states: list, w0: tuple, w1: tuple, t_dec, t_val) -> tuple:
     worth ``w0`` / ``w1``). Returns the total and each state's value. (The
     order of ``_better`` and the value of ``_prayed``, written out: this is
     the inner loop.)"""
-    a0, a2, a3, b0, b2, b3 = w0[0], w0[2], w0[3], w1[0], w1[2], w1[3]
     total, each = [0.0] * 5, []
     for p, const, pairs in states:
         v = list(const)
@@ -436,22 +455,30 @@ def _evaluate(states: list, w0: tuple, w1: tuple, t_dec, t_val) -> tuple:
             best = val = TIE if tie else LOSS
             if tie and t_dec is not None and _better(t_dec, best):
                 best, val = t_dec, t_val
-            bw, bc, bt, found = best[0], best[1], best[2], None
-            for x, t0, t1, c, tw in opts:
-                w = x + t0 * a0 + t1 * b0
-                if w < bw - EPS:
-                    continue
-                t = tw + t0 * a2 + t1 * b2
-                if w > bw + EPS or c < bc - EPS or (c <= bc + EPS and t > bt + EPS):
-                    bw, bc, bt, found = w, c, t, (t0, t1)
-            if found is not None:
-                val = (bw, bc, bt, found[0] * a3 + found[1] * b3, 1.0)
+            val = _best_prayed(opts, best, w0, w1) or val
             for i in range(5):
                 v[i] += q * val[i]
         each.append(v)
         for i in range(5):
             total[i] += p * v[i]
     return tuple(total), each
+
+
+def _best_prayed(opts: list, best: tuple, w0: tuple, w1: tuple) -> tuple | None:
+    """The value of the best of the prayers' ``opts`` when it beats
+    ``best`` (else None), a tie after it worth ``w0`` / ``w1``."""
+    a0, a2, a3, b0, b2, b3 = w0[0], w0[2], w0[3], w1[0], w1[2], w1[3]
+    bw, bc, bt, found = best[0], best[1], best[2], None
+    for x, t0, t1, c, tw in opts:
+        w = x + t0 * a0 + t1 * b0
+        if w < bw - EPS:
+            continue
+        t = tw + t0 * a2 + t1 * b2
+        if w > bw + EPS or c < bc - EPS or (c <= bc + EPS and t > bt + EPS):
+            bw, bc, bt, found = w, c, t, (t0, t1)
+    if found is None:
+        return None
+    return bw, bc, bt, found[0] * a3 + found[1] * b3, 1.0
 
 
 class _Turn:
@@ -551,27 +578,33 @@ def _oracle_bounds(spec: dict) -> tuple:
     dist = [1.0]
     slots = _slots(spec)
     for kind, s in slots:
-        up = s
-        for _ in range(bonus if kind != "gear" else 0):
-            up = step_up(up) if up < 12 else up
-        fresh = _succ((up,)) if bonus or not spec["passive"] else (1.0,)
-        y = [0.0] * 3
-        y[0] += 1 / s
-        for face, w in ((2, 4), (6, min(s, 9) - 5), (10, max(0, s - 9))):
-            c = M.successes_on(face)
-            for f, p in enumerate(fresh):
-                y[max(c, f)] += w / s * p
-        dist = _conv(dist, y)
+        up = step_up(s, bonus) if kind != "gear" else s
+        fresh = _succ((up,)) if not spec["passive"] else (1.0,)
+        dist = _conv(dist, _face_or_reroll(s, fresh))
     if bonus and sum(1 for k, _ in slots if k != "gear") == 1:
-        extra = 6
-        for _ in range(bonus - 1):
-            extra = step_up(extra)
-        dist = _conv(dist, list(_succ((extra,))))
+        dist = _conv(dist, list(_succ((step_up(6, bonus - 1),))))
+    return _reach_bounds(spec, dist)
+
+
+def _reach_bounds(spec: dict, dist: list) -> tuple:
+    """(P(at least tie), P(win)) of successes ``dist`` against the spec's
+    opponent (unopposed: P(a success), twice)."""
     at_least = [sum(dist[j:]) for j in range(len(dist))] + [0.0]
     reach = lambda j: at_least[min(max(j, 0), len(dist))]  # noqa: E731
     if spec["opponent"] is None:
         return reach(1), reach(1)
     return (sum(q * reach(m) for m, q in _opp(spec)), sum(q * reach(m + 1) for m, q in _opp(spec)))
+
+
+def _face_or_reroll(s: int, fresh: tuple) -> list:
+    """P(0, 1, 2 successes) of a d``s`` that keeps the better of its face
+    and a reroll with successes ``fresh`` (a 1 keeps nothing)."""
+    y = [1 / s, 0.0, 0.0]
+    for face, w in ((2, 4), (6, min(s, 9) - 5), (10, max(0, s - 9))):
+        c = M.successes_on(face)
+        for f, p in enumerate(fresh):
+            y[max(c, f)] += w / s * p
+    return y
 
 
 def _conv(a: list, b: list) -> list:
@@ -628,6 +661,34 @@ def _best_pray(spec: dict, dice: list, m: int, opposed: bool, w0: tuple, w1: tup
     return best
 
 
+def _pray_entry(spec: dict, dice: list, m: int, opposed: bool, k: int) -> tuple:
+    """(action, figure) of the best prayer after ``k`` rolls."""
+    turn = _turn(spec)
+    chosen, v = _best_pray(spec, dice, m, opposed, turn.w[0][k], turn.w[1][k])
+    action = {"do": "pray", "dice": list(chosen), "bonus": spec["prayer_bonus"]}
+    if opposed:
+        action["side"] = "initiator"
+    return action, {"exact": True, "value": v}
+
+
+def _best_entry(entries: list) -> tuple:
+    """The (action, figure) best play takes: the first of the best values."""
+    best = entries[0]
+    for e in entries[1:]:
+        if _better(e[1]["value"], best[1]["value"]):
+            best = e
+    return best
+
+
+def _tiebreak_figure(spec: dict, state: dict, k: int) -> dict:
+    """A tie-break now, after ``k`` rolls, played best afterwards: after a
+    prayer exactly (the Condition it cost is known), else from the turn
+    model."""
+    if state["prayed"]:
+        return {"exact": True, "value": _tiebreak_chain(spec, bool(state["gained"]))[k]}
+    return _turn(spec).levels()[k + 1]
+
+
 def advise(spec: dict, result: dict) -> dict:
     """Best play's advice for ``result`` (rebuilt from its stages): every
     action the rules allow now (accept the dice, tie-break, the best
@@ -647,23 +708,12 @@ def advise(spec: dict, result: dict) -> dict:
     if not (may_pray or may_tb):
         return {**out, "advice": None, "choices": []}
     side = {"side": "initiator"} if opposed else {}
-    exact = {"exact": True}
-    entries = [({"do": "accept", **side}, {**exact, "value": _accepted(n, m, opposed)})]
+    entries = [({"do": "accept", **side}, {"exact": True, "value": _accepted(n, m, opposed)})]
     if may_tb:
-        if state["prayed"]:
-            fig = {**exact, "value": _tiebreak_chain(spec, bool(state["gained"]))[k]}
-        else:
-            fig = _turn(spec).levels()[k + 1]
-        entries.append(({"do": "tiebreak", **side}, fig))
+        entries.append(({"do": "tiebreak", **side}, _tiebreak_figure(spec, state, k)))
     if may_pray:
-        turn = _turn(spec)
-        chosen, v = _best_pray(spec, dice, m, opposed, turn.w[0][k], turn.w[1][k])
-        entries.append(({"do": "pray", "dice": list(chosen), "bonus": spec["prayer_bonus"], **side},
-                        {**exact, "value": v}))
-    best = entries[0]
-    for e in entries[1:]:
-        if _better(e[1]["value"], best[1]["value"]):
-            best = e
+        entries.append(_pray_entry(spec, dice, m, opposed, k))
+    best = _best_entry(entries)
     return {**out, "advice": dict(best[0]),
             "choices": [_choice_entry(a, fig, opposed) for a, fig in entries]}
 

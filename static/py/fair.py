@@ -384,22 +384,32 @@ def _check_move(m, kinds: str) -> dict:
         raise _damaged("message")
     _keys(m, *_MOVE_KEYS[m["k"]], what="message")
     if m["k"] == "s":
-        _hex(m["s"], 2 * SEED_BYTES, "seed")
-        if "t" in m and m["t"] not in MODES:
-            raise _damaged("choice of play")
-        if ("a" in m) != ("f" in m):
-            raise _damaged("answering device")
-        if "a" in m:
-            _text(m["a"], NAME_MAX, "device name", empty=True)
-            _check_device_fp(m["f"])
+        _check_seed_move(m)
     if "x" in m:
         _check_action(m["x"])
     if m["k"] == "d":
-        if not isinstance(m["d"], list) or len(m["d"]) > 10_000:
-            raise _damaged("dice")
-        for v in m["d"]:
-            _count(v, 1, 1000, "dice")
+        _check_draws(m["d"])
     return m
+
+
+def _check_seed_move(m: dict) -> None:
+    """A seed move's seed, choice of play and answering device."""
+    _hex(m["s"], 2 * SEED_BYTES, "seed")
+    if "t" in m and m["t"] not in MODES:
+        raise _damaged("choice of play")
+    if ("a" in m) != ("f" in m):
+        raise _damaged("answering device")
+    if "a" in m:
+        _text(m["a"], NAME_MAX, "device name", empty=True)
+        _check_device_fp(m["f"])
+
+
+def _check_draws(d) -> None:
+    """A dice move's draws: a list of face values."""
+    if not isinstance(d, list) or len(d) > 10_000:
+        raise _damaged("dice")
+    for v in d:
+        _count(v, 1, 1000, "dice")
 
 
 # --------------------------------------------------------------------------
@@ -582,7 +592,6 @@ def _auto_next(msgs: list):
     last = msgs[-1]
     if not (last["k"] == "d" or (_move(last) == "st" and not _opens_stage(msgs))):
         return None
-    q = msgs[0]
     result = _result(msgs)
     player_may, gm_may = open_steps(result)
     mode = _mode(msgs)
@@ -590,13 +599,21 @@ def _auto_next(msgs: list):
         return {"k": "u"} if gm_may else None
     if mode is None:
         return None
-    action = player_advice(q["y"], q["p"], result) if mode == "advice" else None
-    if action is not None:
-        try:
-            _try_step(msgs, action, "player")
-        except StepRefused:
-            action = None
+    action = _playable_advice(msgs, result) if mode == "advice" else None
     return {"k": "u", "x": action} if action is not None else {"k": "u"}
+
+
+def _playable_advice(msgs: list, result: dict):
+    """The player's advised step when the rules take it now, else None."""
+    q = msgs[0]
+    action = player_advice(q["y"], q["p"], result)
+    if action is None:
+        return None
+    try:
+        _try_step(msgs, action, "player")
+    except StepRefused:
+        return None
+    return action
 
 
 def _settle(msgs: list, secret=None) -> list:
@@ -1033,31 +1050,44 @@ def _position(st: dict, n: int, h: str, ms: list, requests, claim=False) -> bool
     ``claim``: a GM link's bound device (False: a player's link)."""
     msgs = st["msgs"]
     if n <= len(msgs) and transcript_hash(msgs[:n]) != h:
-        if claim is not False:
-            _check_claim(msgs, claim)
-        other = _owner(requests, st["role"], n, h)
-        if other is not None and other is not st:
-            q = other["msgs"][0]
-            raise OtherRequest(f"This link belongs to another request ({q['w']}'s "
-                               f"{rules.TITLES[q['y']]} roll), not to this one.")
-        raise Tampered("This link does not follow from the roll as your page has it: a field "
-                       "was changed on the way, or it belongs to another request.")
+        _refuse_diverged(st, n, h, requests, claim)
     if claim is not False and n <= len(msgs):
         _check_claim(msgs, claim)
     if n < len(msgs):
-        sent = [m for m in msgs[n:] if m["k"] != "u"][:len(ms)]
-        if sent == ms:
-            return True
-        if n == 1 and ms[0]["k"] == "s":
-            raise _another_device(answered_by(msgs), _claim_of(ms[0]), st["rid"])
-        raise OutOfOrder("This link is older than the roll as your page has it, and differs "
-                         "from what happened then; it was not used.")
+        return _already_opened(st, n, ms)
     if n > len(msgs):
         raise OutOfOrder(f"A link is missing: this is move {n + 1} of the roll but your page "
                          f"has {len(msgs)}. Open the links in the order they were sent.")
     if st.get("revealed"):
         raise OutOfOrder("This roll is finished: its secret is already revealed.")
     return False
+
+
+def _refuse_diverged(st: dict, n: int, h: str, requests, claim) -> None:
+    """The link's first ``n`` moves are not this transcript's: refused, as
+    another request's link when one matches, else as changed."""
+    if claim is not False:
+        _check_claim(st["msgs"], claim)
+    other = _owner(requests, st["role"], n, h)
+    if other is not None and other is not st:
+        q = other["msgs"][0]
+        raise OtherRequest(f"This link belongs to another request ({q['w']}'s "
+                           f"{rules.TITLES[q['y']]} roll), not to this one.")
+    raise Tampered("This link does not follow from the roll as your page has it: a field "
+                   "was changed on the way, or it belongs to another request.")
+
+
+def _already_opened(st: dict, n: int, ms: list) -> bool:
+    """A link older than the transcript: True when its moves are those
+    that followed move ``n``; otherwise refused."""
+    msgs = st["msgs"]
+    sent = [m for m in msgs[n:] if m["k"] != "u"][:len(ms)]
+    if sent == ms:
+        return True
+    if n == 1 and ms[0]["k"] == "s":
+        raise _another_device(answered_by(msgs), _claim_of(ms[0]), st["rid"])
+    raise OutOfOrder("This link is older than the roll as your page has it, and differs "
+                     "from what happened then; it was not used.")
 
 
 def _claim_of(m: dict):
@@ -1071,6 +1101,11 @@ def _gm_moves(data: dict) -> list:
     return [_check_move(m, "dg") for m in ms]
 
 
+#: A link's kind -> why it is refused when this page holds no such request.
+_UNKNOWN = {"a": "This answer is for a request this page did not make (or that was deleted from its list).",
+            "d": "This link is for a request you have not opened on this page: open the GM's request link first."}
+
+
 def _open_move(kind: str, data: dict, requests, now) -> dict:
     _keys(data, {"i", "n", "h", "m"}, {"b"} if kind == "d" else set(), what="link")
     rid = _hex(data["i"], 2 * RID_BYTES, "request id")
@@ -1080,21 +1115,24 @@ def _open_move(kind: str, data: dict, requests, now) -> dict:
     role = "gm" if kind == "a" else "player"
     st = _find(requests, role, rid)
     if st is None:
-        raise UnknownRequest("This answer is for a request this page did not make (or that was "
-                             "deleted from its list)." if kind == "a" else
-                             "This link is for a request you have not opened on this page: "
-                             "open the GM's request link first.")
+        raise UnknownRequest(_UNKNOWN[kind])
     if st.get("voided"):
         raise Voided(_VOIDED)
     if _position(st, n, h, ms, requests, False if kind == "a" else data.get("b")):
         return _opened(kind, st, reply=last_link(st), note="This link was already opened; nothing changed.")
     if kind == "a":
-        new, reply = _gm_receive(st, ms[0], now)
-        return _opened(kind, new, reply=reply, note=_gm_note(new, reply),
-                       entry=history_entry(new) if new["revealed"] else None)
+        return _gm_opened(st, ms[0], now)
     new = _player_receive(st, ms, now)
     note = "The GM asks to roll its step." if ms[-1]["k"] == "g" else "The dice as the GM's page reports them."
     return _opened(kind, new, note=note)
+
+
+def _gm_opened(st: dict, move: dict, now) -> dict:
+    """The GM's page takes a player's answer or move: its reply, and the
+    history entry once the roll is revealed."""
+    new, reply = _gm_receive(st, move, now)
+    return _opened("a", new, reply=reply, note=_gm_note(new, reply),
+                   entry=history_entry(new) if new["revealed"] else None)
 
 
 def _gm_note(st: dict, reply) -> str:
@@ -1199,20 +1237,11 @@ def _step_name(msgs: list, i: int) -> str:
 
 def _mismatch(mine: list, theirs: list, i: int) -> FairError:
     if i == 0:
-        a = {k: v for k, v in mine[0].items() if k != "c"}
-        b = {k: v for k, v in theirs[0].items() if k != "c"}
-        if a == b:
-            return WrongSecret("The GM's revealed secret does not match the commitment it sent "
-                               "with the request: these dice cannot be trusted.")
-        return OtherRequest("This reveal is for another request than the one you hold "
-                            "(its setup differs).")
+        return _request_mismatch(mine[0], theirs[0])
     if i == 1 and mine[1]["k"] == theirs[1]["k"] == "s":
-        first, me = answered_by(theirs), answered_by(mine)
-        if first is not None and first != me:
-            return _another_device(first)
-        if first is None and me is None:
-            return AlreadyAnswered("The GM's page rolled another answer than yours for this request: "
-                                   "someone else pressed Roll first, or your answer was changed on the way.")
+        err = _answer_mismatch(mine, theirs)
+        if err is not None:
+            return err
     if mine[i]["k"] == "d" and theirs[i]["k"] == "d":
         return WrongDice(f"The dice the GM's page sent for {_step_name(mine, i)} are not the dice "
                          "its secret gives: they were changed.")
@@ -1221,6 +1250,30 @@ def _mismatch(mine: list, theirs: list, i: int) -> FairError:
                         "same dice (are both pages the same version?).")
     return Tampered(f"This reveal differs from the roll as your page has it (move {i + 1}): "
                     "seeds or steps you sent were changed.")
+
+
+def _request_mismatch(mine: dict, theirs: dict) -> FairError:
+    """The requests differ: only in the commitment (the secret does not
+    match it), or in the setup (another request)."""
+    a = {k: v for k, v in mine.items() if k != "c"}
+    b = {k: v for k, v in theirs.items() if k != "c"}
+    if a == b:
+        return WrongSecret("The GM's revealed secret does not match the commitment it sent "
+                           "with the request: these dice cannot be trusted.")
+    return OtherRequest("This reveal is for another request than the one you hold "
+                        "(its setup differs).")
+
+
+def _answer_mismatch(mine: list, theirs: list) -> FairError | None:
+    """The answers differ: another device answered first, or the GM's page
+    rolled an answer no device sent (None: neither)."""
+    first, me = answered_by(theirs), answered_by(mine)
+    if first is not None and first != me:
+        return _another_device(first)
+    if first is None and me is None:
+        return AlreadyAnswered("The GM's page rolled another answer than yours for this request: "
+                               "someone else pressed Roll first, or your answer was changed on the way.")
+    return None
 
 
 def _compare(mine: list, theirs: list) -> str:
@@ -1401,9 +1454,13 @@ def _check_state_form(st) -> None:
         raise _damaged("request")
     if not isinstance(st["msgs"], list) or not 1 <= len(st["msgs"]) <= MAX_MSGS:
         raise _damaged("request")
-    for t in (st["created"], st["updated"]):
-        if isinstance(t, bool) or not isinstance(t, (int, float)):
-            raise _damaged("time")
+    if not all(_is_time(t) for t in (st["created"], st["updated"])):
+        raise _damaged("time")
+
+
+def _is_time(t) -> bool:
+    """A stored time: a number (ms), never a boolean."""
+    return not isinstance(t, bool) and isinstance(t, (int, float))
 
 
 def _check_state(st) -> dict:
@@ -1413,8 +1470,20 @@ def _check_state(st) -> dict:
     q = _check_request(st["msgs"][0])
     if q["i"] != st["rid"]:
         raise _damaged("request id")
+    msgs = _checked_msgs(q, st["msgs"][1:])
+    if "secret" in st:
+        _check_secret(q, st["secret"], msgs)
+    elif st["role"] == "gm" or st["revealed"]:
+        raise _damaged("secret")
+    _result(msgs)
+    return st
+
+
+def _checked_msgs(q: dict, rest: list) -> list:
+    """The stored transcript after request ``q``, each move checked and
+    each derived move equal to the one this page derives."""
     msgs = [q]
-    for m in st["msgs"][1:]:
+    for m in rest:
         derived = _auto_next(msgs)
         if derived is not None or (isinstance(m, dict) and m.get("k") == "u"):
             if m != derived:
@@ -1425,16 +1494,16 @@ def _check_state(st) -> dict:
         msgs.append(m)
     if _auto_next(msgs) is not None:
         raise _damaged("request")
-    if "secret" in st:
-        secret = _hex(st["secret"], 2 * SECRET_BYTES, "secret")
-        if commitment(q, secret) != q["c"]:
-            raise WrongSecret("A stored request's secret does not match its commitment.")
-        if _derive(q, secret, [m for m in msgs[1:] if m["k"] in "seg"])[0] != msgs:
-            raise WrongDice("A stored request's dice are not the dice its secret gives.")
-    elif st["role"] == "gm" or st["revealed"]:
-        raise _damaged("secret")
-    _result(msgs)
-    return st
+    return msgs
+
+
+def _check_secret(q: dict, secret, msgs: list) -> None:
+    """A stored secret matches the request's commitment and gives its dice."""
+    secret = _hex(secret, 2 * SECRET_BYTES, "secret")
+    if commitment(q, secret) != q["c"]:
+        raise WrongSecret("A stored request's secret does not match its commitment.")
+    if _derive(q, secret, [m for m in msgs[1:] if m["k"] in "seg"])[0] != msgs:
+        raise WrongDice("A stored request's dice are not the dice its secret gives.")
 
 
 def dump_requests(states: list) -> str:

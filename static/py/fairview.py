@@ -57,14 +57,24 @@ def state_words(v: dict, now=0) -> str:
                 if v["role"] == "player" else "Voided: you asked again with a new request.")
     words = _WORDS[(v["role"], v["last"])].format(player=v["player"])
     if v["last"] == "s" and v.get("sent") in ("st", "sa"):  # the GM's page finishes the turn
-        how = "by the advice" if v.get("mode") == "advice" or v.get("sent") == "sa" else "with no steps"
-        words = (f"Sent: the GM's page plays your turn {how} and sends the final link." if v["role"] == "player"
-                 else f"{v['player']}'s turn is being played {how}.")
+        words = _played_by_gm_page(v)
     if v.get("overdue"):
-        days = max(1, int((now - v.get("updated", 0)) // DAY_MS))
-        words += (f" Open for {days} day{'s' if days != 1 else ''}: the GM has not revealed this roll yet;"
-                  " you can ask for the final link.")
+        words += _overdue_words(v, now)
     return words
+
+
+def _played_by_gm_page(v: dict) -> str:
+    """The player answered with a choice of play: the GM's page plays the turn."""
+    how = "by the advice" if v.get("mode") == "advice" or v.get("sent") == "sa" else "with no steps"
+    if v["role"] == "player":
+        return f"Sent: the GM's page plays your turn {how} and sends the final link."
+    return f"{v['player']}'s turn is being played {how}."
+
+
+def _overdue_words(v: dict, now) -> str:
+    days = max(1, int((now - v.get("updated", 0)) // DAY_MS))
+    return (f" Open for {days} day{'s' if days != 1 else ''}: the GM has not revealed this roll yet;"
+            " you can ask for the final link.")
 
 
 def _what(v: dict) -> str:
@@ -121,12 +131,7 @@ def foot(v: dict) -> str:
     """The fair roll's buttons under the dice and the rules' steps: the
     player's end of turn (secondary: it forfeits the steps above it), the
     GM's early reveal and void, send again, close."""
-    out = []
-    if _live(v) and v["role"] == "player" and v["last"] == "d":
-        out += [_button("advice", "Play the rest of my turn by the advice", v),
-                _button("done", "End my turn (no more steps)", v)]
-    if _live(v) and v["role"] == "gm" and v["last"] == "d":
-        out.append(_button("reveal", "Reveal now (ends the roll here)", v))
+    out = _after_dice_buttons(v) if _live(v) and v["last"] == "d" else []
     if v["role"] == "gm" and v["status"] != "voided" and v["last"] != "q":  # answered: by the right person?
         out.append(_button("reissue", "Wrong person? Void and ask again", v))
     if v.get("link"):
@@ -134,6 +139,14 @@ def foot(v: dict) -> str:
                            else "Send again", v))
     out.append(_button("leave", "Close", v))
     return f'<p class="fair-buttons fair-foot">{"".join(out)}</p>'
+
+
+def _after_dice_buttons(v: dict) -> list:
+    """After dice: the player's end of turn, or the GM's early reveal."""
+    if v["role"] == "player":
+        return [_button("advice", "Play the rest of my turn by the advice", v),
+                _button("done", "End my turn (no more steps)", v)]
+    return [_button("reveal", "Reveal now (ends the roll here)", v)]
 
 
 def _who(v: dict) -> str:
@@ -286,18 +299,25 @@ def send_text(role: str, link: str, player: str, v=None) -> str:
     >>> send_text("gm", "v1.d.xyz", "Dana")
     'Send the dice to Dana: their page shows them and offers their steps.'
     """
+    v = v or {}
     kind = link.split(".")[1] if link.count(".") >= 2 else ""
-    sent = (v or {}).get("sent", "")
+    sent = v.get("sent", "")
     if role == "player" and kind == "a" and sent in _PLAYER_SENT:
-        how = "by the advice" if (v or {}).get("mode") == "advice" else "with no steps"
+        how = "by the advice" if v.get("mode") == "advice" else "with no steps"
         text = _PLAYER_SENT[sent].format(how=how)
     else:
         text = _SEND.get((role, kind), "Send this link on.").format(player=player)
-    who = (v or {}).get("answered_by")
+    who = v.get("answered_by")
     if role == "gm" and kind in ("d", "v") and who:
-        text = (f"Answered by {who.get('name') or 'a device with no name'} ({who['fingerprint']}): "
-                f"not them? Do not send this: close it and tap “Void and ask again”. " + text)
+        text = _not_them(who) + text
     return text
+
+
+def _not_them(who: dict) -> str:
+    """The GM's warning before sending dice: who answered, and what to do
+    if that is the wrong person."""
+    return (f"Answered by {who.get('name') or 'a device with no name'} ({who['fingerprint']}): "
+            f"not them? Do not send this: close it and tap “Void and ask again”. ")
 
 
 def _row_buttons(v: dict) -> str:

@@ -62,6 +62,7 @@ import re
 import zlib
 
 import rules
+import share
 from rules.dice import SpecError
 
 __all__ = ["TableError", "parse_sdp", "build_sdp", "encode_join", "decode_join", "is_join_link",
@@ -174,15 +175,19 @@ def _check_desc(d) -> dict:
     """A description as a link may carry it, checked field by field."""
     if not (isinstance(d, dict) and set(d) == {"u", "p", "f", "c"}):
         raise TableError("This join code is damaged: it is not in the expected form.")
-    for key, lo, hi in (("u", 4, 32), ("p", 22, 64)):
-        v = d[key]
-        if not (isinstance(v, str) and lo <= len(v) <= hi and ICE_RE.match(v)):
-            raise TableError("This join code is damaged: its connection keys are not in the expected form.")
+    _check_ice(d["u"], d["p"])
     if not (isinstance(d["f"], str) and re.fullmatch(r"[0-9a-f]{64}", d["f"])):
         raise TableError("This join code is damaged: its certificate fingerprint is not in the expected form.")
     if not isinstance(d["c"], list) or len(d["c"]) > MAX_CANDIDATES:
         raise TableError("This join code is damaged: it lists too many network addresses.")
     return {"u": d["u"], "p": d["p"], "f": d["f"], "c": [_check_cand(c) for c in d["c"]]}
+
+
+def _check_ice(ufrag, pwd) -> None:
+    """A description's connection keys (ICE user fragment and password)."""
+    for v, lo, hi in ((ufrag, 4, 32), (pwd, 22, 64)):
+        if not (isinstance(v, str) and lo <= len(v) <= hi and ICE_RE.match(v)):
+            raise TableError("This join code is damaged: its connection keys are not in the expected form.")
 
 
 # ---------------------------------------------------------------- the links
@@ -209,29 +214,12 @@ def unpack(payload: str, limit: int = MAX_INFLATED):
 
 
 def parse_json(text: str, what: str):
-    if _depth(text) > MAX_DEPTH:
+    if share._depth(text) > MAX_DEPTH:
         raise TableError(f"{what} is nested far too deeply.")
     try:
         return json.loads(text)
     except (ValueError, RecursionError):
         raise TableError(f"{what} is damaged: it is not valid data.") from None
-
-
-def _depth(text: str) -> int:
-    """The deepest bracket nesting outside strings (cheap, before parsing)."""
-    depth = best = 0
-    in_str = esc = False
-    for ch in text:
-        if in_str:
-            esc, in_str = (False, True) if esc else (ch == "\\", ch != '"')
-        elif ch == '"':
-            in_str = True
-        elif ch in "[{":
-            depth += 1
-            best = max(best, depth)
-        elif ch in "]}":
-            depth -= 1
-    return best
 
 
 _META = {"o": {"t", "s", "g"}, "a": {"t", "s", "w", "d"}}
@@ -410,11 +398,15 @@ def check_entry(e) -> tuple[dict, dict]:
     if type(e["at"]) not in (int, float) or not 0 <= e["at"] < 1e14:
         raise TableError("a roll with no proper time")
     label = _label(e["l"])
+    return {**e, "l": label, "at": int(e["at"])}, _replayed(e)
+
+
+def _replayed(e: dict) -> dict:
+    """The entry's result, rebuilt by the rules from its stages."""
     try:
-        result = rules.replay(e["y"], e["p"], e["g"])
+        return rules.replay(e["y"], e["p"], e["g"])
     except (SpecError, RecursionError, TypeError, ValueError, KeyError):
         raise TableError("a roll whose dice do not fit its game's rules") from None
-    return {**e, "l": label, "at": int(e["at"])}, result
 
 
 def _rate(p: dict, now) -> dict:
@@ -635,7 +627,7 @@ def load(text) -> tuple[dict | None, int]:
     """The stored table and how many of its log entries could not be read
     again (each is replayed by the rules); None if there is none or it is
     not a table at all."""
-    if not isinstance(text, str) or not text or len(text) > 5_000_000 or _depth(text) > 64:
+    if not isinstance(text, str) or not text or len(text) > 5_000_000 or share._depth(text) > 64:
         return None, 0
     try:
         t = json.loads(text)
@@ -645,13 +637,19 @@ def load(text) -> tuple[dict | None, int]:
         name(t["name"])
     except (TableError, ValueError, TypeError, RecursionError):
         return None, 0
+    log, bad = _load_log(t["log"])
+    return {**t, "peers": peers, "log": log[:LOG_CAP]}, bad
+
+
+def _load_log(entries) -> tuple[list, int]:
+    """The stored log entries that read again, and how many did not."""
     log, bad = [], 0
-    for e in t["log"] if isinstance(t["log"], list) else []:
+    for e in entries if isinstance(entries, list) else []:
         try:
             log.append(_load_entry(e))
         except (TableError, TypeError):
             bad += 1
-    return {**t, "peers": peers, "log": log[:LOG_CAP]}, bad
+    return log, bad
 
 
 # ---------------------------------------------------------------- drawing (pure HTML)
