@@ -360,12 +360,30 @@ def _choice_figures(result: dict, choice: dict) -> str:
     return text + f" · total {choice.get('total')}"
 
 
+def _looks(result: dict, choice: dict) -> tuple:
+    """What a keep looks like at the table: its side and its dice's faces
+    with their symbols (two pairs of the same faces and symbols are one
+    choice to a player; the first, which best play would take, is drawn).
+
+    >>> r = {"dice": [{"face": 4, "symbol": "axe"}, {"face": 6, "symbol": "mace"}, {"face": 4, "symbol": "axe"}]}
+    >>> _looks(r, {"action": {"do": "keep"}, "dice": [1, 0]}) == _looks(r, {"action": {"do": "keep"}, "dice": [2, 1]})
+    True
+    """
+    side = (choice.get("action") or {}).get("side") or "initiator"
+    dice = (_hand(result, side) or {}).get("dice") or []
+    shown = [dice[i] for i in choice.get("dice") or [] if isinstance(i, int) and 0 <= i < len(dice)]
+    return side, sorted((str(d.get("face")), str(d.get("symbol"))) for d in shown)
+
+
 def _choices(result: dict, ui: dict) -> str:
     """Every pair each side may keep now, side by side with its chance;
-    best play's marked (``result["choices"]``, README Rules decisions)."""
+    best play's marked (``result["choices"]``, README Rules decisions).
+    A shared result offers none (issue 22 item 8)."""
+    if ui.get("readonly"):
+        return ""
     title = "Keep which pair?" + (" (either side)" if result.get("mode") == "opposed" else "")
     html = views.choices_html(result, lambda a: _choice_label(result, a),
-                              lambda c: _choice_figures(result, c), title=title)
+                              lambda c: _choice_figures(result, c), title=title, same=lambda c: _looks(result, c))
     return f'<div class="alk-choices">{html}</div>' if html else ""
 
 

@@ -622,7 +622,7 @@ def readonly_note(result: dict) -> str:
     whose = result.get("turn")
     if whose not in ("initiator", "opponent"):
         return ""
-    verbs = [v for v in (_side_of(result, whose).get("allowed") or []) if v != "hit_location"]
+    verbs = [v for v in (_side_of(result, whose).get("allowed") or []) if v not in ("hit_location", "accept")]
     could = " or ".join(v.replace("natural", "choose the natural's reward") for v in verbs)
     who = "the roller's turn" if whose == "initiator" else "the opponent's turn"
     return (f'<p class="hint m-readonly">Shared mid-turn: it was {who}'

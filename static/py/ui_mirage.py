@@ -403,8 +403,11 @@ def _own_pray_part(result: dict, ui: dict) -> str:
     hint = '<p class="hint">A die showing 1 cannot be rerolled: that tap is ignored.</p>' if ones else ""
     targets = _pray_targets(result, ui)
     if not targets:
-        return hint + ('<p class="hint">Every die without a success shows 1: tap the dice to '
-                       "reroll, or keep the roll.</p>")
+        blank = any(not d.get("success") for d in dice)
+        words = ("Every die without a success shows 1, which cannot be rerolled: tap the dice to reroll, "
+                 "or keep the roll." if blank else "Every die shows a success: tap the dice to reroll, or keep "
+                 "the roll.")
+        return hint + f'<p class="hint">{views.esc(words)}</p>'
     tapped = len(ones) < len(_tapped(dice, ui))
     if not tapped and targets == advice(result):  # the advised button already prays with these
         return hint
@@ -511,8 +514,8 @@ def choice_why(result: dict) -> str:
 def _choices_part(result: dict, ui: dict) -> str:
     """Every step the rules allow now, side by side with its odds when
     played best afterwards; best play's marked, and why (issue 21)."""
-    if len(result.get("choices") or []) < 2:
-        return ""
+    if len(result.get("choices") or []) < 2 or ui.get("readonly"):
+        return ""  # a shared result offers no step (issue 22 item 8)
     why = choice_why(result)
     return (views.choices_html(result, lambda a: choice_label(a, result), choice_figures)
             + (f'<p class="hint mirage-why" data-why>Why: {views.esc(why)}.</p>' if why else ""))

@@ -212,13 +212,16 @@ def error_html(message: str) -> str:
     return f'<p class="error" role="alert">{esc(message)}</p>'
 
 
-def choices_html(result: dict, label, figures, title: str = "Your choices") -> str:
+def choices_html(result: dict, label, figures, title: str = "Your choices", same=None) -> str:
     """Every action the rules allow now, side by side (``result["choices"]``),
     each a button that takes it (``data-act="choice-<i>"``, see
     ``tab.choice_action``) with its odds when played best afterwards; best
     play's (``result["advice"]``) is marked. ``label(action)`` names an
     action, ``figures(choice)`` words its odds (plain text; both escaped
-    here). Nothing when there is no choice to make.
+    here). ``same(choice)``, if given, names what a choice looks like to
+    the player: a choice that looks like an earlier one is not drawn twice
+    (e.g. two pairs of the same faces). Nothing when there is no choice to
+    make.
 
     >>> r = {"advice": {"do": "tiebreak"}, "choices": [{"action": {"do": "tiebreak"}, "outcome": {}},
     ...      {"action": {"do": "accept"}, "outcome": {}}]}
@@ -227,13 +230,19 @@ def choices_html(result: dict, label, figures, title: str = "Your choices") -> s
     (2, True, True)
     >>> choices_html({"choices": []}, str, str)
     ''
+    >>> choices_html(r, lambda a: "Keep", str, same=lambda c: 1).count("data-act=")
+    1
     """
     choices = (result or {}).get("choices") or []
     if not choices:
         return ""
     advice = (result or {}).get("advice")
-    items = []
+    items, seen = [], []
     for i, c in enumerate(choices):
+        if same is not None:
+            if same(c) in seen:
+                continue
+            seen.append(same(c))
         best = advice is not None and c.get("action") == advice
         mark = ' <span class="choice-best">best play</span>' if best else ""
         items.append(f'<li class="choice{" is-advised" if best else ""}">'

@@ -60,10 +60,10 @@ def results(n, seed=1):
         system = rules.SYSTEMS[i % 5]
         specs = SPECS[system]
         spec = specs[(i // 5) % len(specs)]
-        res = rules.roll(system, spec, r)
+        res = rules.roll(system, spec, r, advise=False)  # a stored roll keeps its dice, not the advice
         action = _step(system, res)
         if action is not None:
-            res = rules.act(system, spec, res, action, r)
+            res = rules.act(system, spec, res, action, r, advise=False)
         out.append(res)
     return out
 
@@ -315,9 +315,9 @@ def test_a_turn_is_one_entry_that_goes_on():
     the final result. Another roll, a shared entry or an older step does
     not continue it; an entry stored before this change still loads."""
     spec = SPECS["milhamah"][1]
-    r = rules.roll("milhamah", spec, random.Random(3))
+    r = rules.roll("milhamah", spec, random.Random(3), advise=False)
     e = store.new_entry(r, time=5, label="Etgar", roller="Dana")
-    r2 = rules.act("milhamah", spec, r, {"do": "stand"}, random.Random(4))
+    r2 = rules.act("milhamah", spec, r, {"do": "stand"}, random.Random(4), advise=False)
     assert store.continues(e, r2)
     assert not store.continues(e, r) and not store.continues(e, rules.roll("milhamah", spec, random.Random(3)))
     assert not store.continues({**e, "source": "shared"}, r2)

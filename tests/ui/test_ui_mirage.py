@@ -509,3 +509,16 @@ def test_a_read_only_result_offers_no_prayer():
     html = ui.render_result(r, {"selected": [], "readonly": True})
     assert "data-act=" not in html and "data-die=" not in html and "\u21bb" not in html
     assert "tap the dice" not in html and "the roller could still pray" in html
+
+
+def test_the_no_target_hint_says_what_the_dice_show():
+    """With no die to reroll by default the hint says why: every blank die
+    shows 1, or every die already shows a success (it never claims blank
+    dice that are not there)."""
+    both = _roll({"attribute": 10, "skill": 8, "difficulty": "average"}, [8, 7])
+    assert both["can_pray"]
+    text = ui.render_result(both, {"selected": []})
+    assert "Every die shows a success" in text and "without a success shows 1" not in text
+    ones = _roll({"attribute": 10, "skill": 8, "difficulty": "average"}, [1, 1])
+    if ones.get("can_pray"):
+        assert "Every die without a success shows 1" in ui.render_result(ones, {"selected": []})
