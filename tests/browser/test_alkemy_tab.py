@@ -177,33 +177,44 @@ def test_still_tied_at_the_cap_is_the_gms(watched):
     page.check(f'{FORM} input[name=mode][value=difficulty]')
 
 
-def test_bonus_roll_choices_side_by_side_one_tap_each(watched):
+def _forced_bonus_roll():
+    """Characteristic 3, one bonus die, the dice 2, 5, 4 (forced): best
+    play keeps 5 + 4; 2 + 5 and 2 + 4 are the other pairs."""
+    import rules
+    from rules.dice import ScriptedRng
+    return rules.roll("alkemy", {"characteristic": 3, "bonus": 1, "difficulty": 15}, ScriptedRng([2, 5, 4]))
+
+
+def test_bonus_roll_choices_side_by_side_one_tap_each(browser, base_url):
     """Issue 21: after a bonus roll every pair is a button beside its chance
     (keep as they are, or each other pair), best play's marked; one tap on
     another pair keeps it, and a tap on "as they are" accepts the pair: no
-    further choice, the dice no longer tappable. Whatever the dice show."""
-    page = watched
-    _open(page)
-    page.fill(f"{FORM} [name=bonus]", "1")
-    page.fill(f"{FORM} [name=characteristic]", "3")
-    page.wait_for_function("document.querySelector('#odds-alkemy').innerText.includes('1 bonus, 0 malus → 1 bonus die')")
-    page.click(f"{FORM} [data-roll]")
-    page.wait_for_selector(f"{TRAY} .alk-choices [data-act=choice-2]")
-    buttons = page.locator(f"{TRAY} .alk-choices .choice-btn")
-    assert buttons.count() == 3 and page.locator(f"{TRAY} .alk-choices [data-advised]").count() == 1
-    assert all("success" in t and "total" in t for t in page.locator(f"{TRAY} .choice-odds").all_inner_texts())
-    label = buttons.nth(1).inner_text()
-    m = re.match(r"Keep (\d) \+ (\d) instead", label)
-    assert m, label
-    entries = page.locator("#history-list [data-history-entry]").count()
-    buttons.nth(1).click()
-    want = int(m.group(1)) + int(m.group(2)) + 3
-    page.wait_for_function(f"document.querySelector('{TRAY} .alk-hand-initiator figcaption').innerText.includes('= {want}')")
-    assert page.locator("#history-list [data-history-entry]").count() == entries + 1
-    assert f"Keep {m.group(1)} + {m.group(2)} as they are" in page.locator(f"{TRAY} .choice-btn").nth(0).inner_text()
-    page.click(f"{TRAY} [data-act=choice-0]")
-    page.wait_for_function(f"!document.querySelector('{TRAY} .alk-choices')")
-    assert page.locator(f'{TRAY} [data-die][role="button"]').count() == 0
-    assert f"= {want}" in page.inner_text(f"{TRAY} .alk-hand-initiator figcaption")
-    page.fill(f"{FORM} [name=bonus]", "0")
-    page.fill(f"{FORM} [name=characteristic]", "8")
+    further choice, the dice no longer tappable. The roll and its steps
+    stay one history entry (issue 22). The dice are forced (a roll from
+    the stored history)."""
+    import json
+
+    import store
+    from conftest import show_history, watched_page
+    script = ("localStorage.setItem('dice-table/history', "
+              f"{json.dumps(store.dump([store.new_entry(_forced_bonus_roll(), label='forced')]))});")
+    with watched_page(browser, base_url, init_script=script) as page:
+        _open(page)
+        show_history(page)
+        page.click("#history-list [data-history-open]")
+        page.wait_for_selector(f"{TRAY} .alk-choices [data-act=choice-2]", timeout=60_000)
+        buttons = page.locator(f"{TRAY} .alk-choices .choice-btn")
+        assert buttons.count() == 3 and page.locator(f"{TRAY} .alk-choices [data-advised]").count() == 1
+        assert "Keep 5 + 4 as they are" in page.inner_text(f"{TRAY} .alk-choices [data-advised]")
+        assert all("success" in t and "total" in t for t in page.locator(f"{TRAY} .choice-odds").all_inner_texts())
+        assert buttons.nth(1).inner_text().startswith("Keep 2 + 5 instead")
+        entries = page.locator("#history-list [data-history-entry]").count()
+        buttons.nth(1).click()
+        page.wait_for_function(f"document.querySelector('{TRAY} .alk-hand-initiator figcaption').innerText.includes('= 10')")
+        assert page.locator("#history-list [data-history-entry]").count() == entries
+        page.wait_for_selector(f"{TRAY} .alk-choices [data-act=choice-0]", timeout=60_000)
+        assert "Keep 2 + 5 as they are" in page.locator(f"{TRAY} .choice-btn").nth(0).inner_text()
+        page.click(f"{TRAY} [data-act=choice-0]")
+        page.wait_for_function(f"!document.querySelector('{TRAY} .alk-choices')")
+        assert page.locator(f'{TRAY} [data-die][role="button"]').count() == 0
+        assert "= 10" in page.inner_text(f"{TRAY} .alk-hand-initiator figcaption")
