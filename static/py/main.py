@@ -487,7 +487,7 @@ def reveal(system):
     smoothly unless the player asked for reduced motion."""
     tray = q(f"#tray-{system}")
     # every row of dice (a row's box, not a die's: a die that is landing is drawn smaller and higher)
-    dice = list(tray.querySelectorAll(".dice")) or list(tray.querySelectorAll("svg.die"))
+    dice = list(tray.querySelectorAll(".dice, .ot-chain")) or list(tray.querySelectorAll("svg.die"))
     steps = tray.querySelectorAll("[data-act]:not([data-act=reuse]):not([data-act=effect])")  # rules steps, not form fillers
     last_step = steps.item(steps.length - 1) if steps.length else None  # every step button, down to the last
     if all(_in_view(el) for el in [q(".outcome", tray), last_step] + dice):
