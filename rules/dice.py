@@ -28,7 +28,7 @@ __all__ = [
     "step_up", "step_down", "parse_pool", "format_pool",
     "name_key", "check_keys", "get_int", "get_bool", "get_choice", "get_size",
     "get_sizes", "get_dict",
-    "Dist", "die_dist", "convolve", "normalize_dist", "dist_to_json", "spec_seed",
+    "Dist", "die_dist", "convolve", "poly_mul", "normalize_dist", "dist_to_json", "spec_seed",
 ]
 
 #: The die sizes the five systems use, smallest first; one "size step" moves
@@ -417,6 +417,20 @@ def die_dist(sides: int) -> Dist:
     """
     p = Fraction(1, sides)
     return {v: p for v in range(1, sides + 1)}
+
+
+def poly_mul(p: list, q: list) -> list:
+    """The product of two polynomials given as coefficient lists: the
+    distribution (or weights) of the sum of two independent counts.
+
+    >>> poly_mul([1, 1], [1, 2, 1])
+    [1, 3, 3, 1]
+    """
+    out = [0] * (len(p) + len(q) - 1)
+    for i, a in enumerate(p):
+        for j, b in enumerate(q):
+            out[i + j] += a * b
+    return out
 
 
 def convolve(a: Mapping, b: Mapping, op=lambda x, y: x + y) -> Dist:

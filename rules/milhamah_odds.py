@@ -94,7 +94,7 @@ from bisect import bisect_right
 from itertools import combinations, permutations
 from math import comb, factorial
 
-from .dice import SpecError, dist_to_json, spec_seed
+from .dice import SpecError, dist_to_json, poly_mul, spec_seed
 from . import milhamah as M
 
 __all__ = ["odds", "best_reroll", "advise", "MEETS", "SAMPLES"]
@@ -241,15 +241,6 @@ def _multinomials(count: int, weights: list) -> list:
             comp.pop()
 
     rec(0, count, [], factorial(count))
-    return out
-
-
-def _times(p: list, q: list) -> list:
-    """The product of two polynomials (coefficient lists)."""
-    out = [0] * (len(p) + len(q) - 1)
-    for i, a in enumerate(p):
-        for j, b in enumerate(q):
-            out[i + j] += a * b
     return out
 
 
@@ -671,9 +662,9 @@ class _Model:
         for n, ids in zip(self.count, self.tslots):
             s = len(ids)
             dec *= comb(n + s - 1, s - 1)
-            chance = _times(chance, [comb(n - d + s - 1, s - 1) for d in range(n + 1)])
-            draws = _times(draws, [comb(n - d + s - 1, s - 1) * comb(d + s - 1, s - 1) for d in range(n + 1)])
-            moves = _times(moves, [1] * (n + 1))
+            chance = poly_mul(chance, [comb(n - d + s - 1, s - 1) for d in range(n + 1)])
+            draws = poly_mul(draws, [comb(n - d + s - 1, s - 1) * comb(d + s - 1, s - 1) for d in range(n + 1)])
+            moves = poly_mul(moves, [1] * (n + 1))
         x = self.xe + 1
         return dec, sum(chance[1:x]), sum(draws[1:x]), sum(moves[1:x])
 

@@ -48,7 +48,7 @@ from itertools import combinations, combinations_with_replacement, product
 from math import comb, factorial, lcm, prod
 
 from . import mirage as M
-from .dice import spec_seed, step_up
+from .dice import poly_mul, spec_seed, step_up
 
 __all__ = ["best_prayer", "turn_with_prayer", "advise", "REPRESENTATIVE", "WORK_LIMIT", "SAMPLES"]
 
@@ -580,9 +580,9 @@ def _oracle_bounds(spec: dict) -> tuple:
     for kind, s in slots:
         up = step_up(s, bonus) if kind != "gear" else s
         fresh = _succ((up,)) if not spec["passive"] else (1.0,)
-        dist = _conv(dist, _face_or_reroll(s, fresh))
+        dist = poly_mul(dist, _face_or_reroll(s, fresh))
     if bonus and sum(1 for k, _ in slots if k != "gear") == 1:
-        dist = _conv(dist, list(_succ((step_up(6, bonus - 1),))))
+        dist = poly_mul(dist, list(_succ((step_up(6, bonus - 1),))))
     return _reach_bounds(spec, dist)
 
 
@@ -605,14 +605,6 @@ def _face_or_reroll(s: int, fresh: tuple) -> list:
         for f, p in enumerate(fresh):
             y[max(c, f)] += w / s * p
     return y
-
-
-def _conv(a: list, b: list) -> list:
-    out = [0.0] * (len(a) + len(b) - 1)
-    for i, x in enumerate(a):
-        for j, y in enumerate(b):
-            out[i + j] += x * y
-    return out
 
 
 _TURNS: dict = {}
