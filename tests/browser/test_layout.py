@@ -190,8 +190,13 @@ def _tap(page, selector):
     """A finger's tap where the element is on screen now: it must be inside
     the screen already (Playwright's click would scroll it there)."""
     el = page.locator(selector).first
-    el.wait_for(timeout=SLOW)
-    box = el.bounding_box()
+    box = None
+    for _ in range(20):  # the advice from the odds Worker may redraw the tray under the finger
+        el.wait_for(timeout=SLOW)
+        box = el.bounding_box()
+        if box:
+            break
+        page.wait_for_timeout(100)
     w, h = page.viewport_size["width"], page.viewport_size["height"]
     assert box and box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= w \
         and box["y"] + box["height"] <= h, (selector, box)
