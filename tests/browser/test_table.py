@@ -121,9 +121,12 @@ def test_result_link_is_replayed_from_its_dice(watched, browser, base_url):
         assert other.inner_text("#tray-jadeclaw .outcome") == mine
         assert "shared by someone else" in other.inner_text("#tray-jadeclaw")
         assert other.locator("#tray-jadeclaw [data-act]").count() == 0
-        # tapping a die redraws the tray: still read-only, still labelled
+        # a shared result's dice are drawn, not tappable (issue 22): a tap changes nothing
+        assert other.locator('#tray-jadeclaw [data-die][role="button"]').count() == 0
+        before = other.inner_html("#tray-jadeclaw")
         other.locator("#tray-jadeclaw [data-die]").first.click()
-        other.wait_for_selector('#tray-jadeclaw [data-die][aria-pressed="true"]')
+        other.wait_for_timeout(300)
+        assert other.inner_html("#tray-jadeclaw") == before
         assert other.locator("#tray-jadeclaw [data-act]").count() == 0
         assert "shared by someone else" in other.inner_text("#tray-jadeclaw")
         watch.check(other)
