@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import math
 import re
+from typing import NamedTuple
 
 from rules import milhamah
 
-__all__ = ["die_svg", "tray", "shape_points", "HEBREW_NAMES", "COLOURS", "WILD", "describe", "escape"]
+__all__ = ["die_svg", "tray", "thumbnails", "LAYOUTS", "shape_points", "HEBREW_NAMES", "COLOURS", "WILD", "describe", "escape"]
 
 #: What ``html.escape(text, quote=True)`` replaces. Importing ``html`` costs
 #: a start its entity table and a large regex (about 30 ms in the browser,
@@ -320,14 +321,44 @@ def _symbol(name: str, ink: str) -> str:
             f'transform="translate(50 68) scale(2.2)">{body}</g>')
 
 
-def _slot(svg: str, tag: str | None, cls: str | None) -> str:
-    """A die with its tag (a word or mark under it, for sighted players;
-    the die's label already says it to screen readers)."""
-    if tag is None and not cls:
-        return svg
+class Layout(NamedTuple):
+    """How ``tray`` lays its dice out: the elements around them, what joins
+    the dice of one slot, and where the caption goes."""
+    outer: str          # the element around the row ("figure"; "span" inside a button)
+    base: str           # its class
+    items: str          # the element around the slots ("" for none)
+    slot: str           # each slot's element when it is wrapped
+    join: str           # the mark between the dice of one slot (not read out)
+    numbered: str       # an attribute numbering each slot ("" for none)
+    spoken_tags: bool   # the tags say what the dice's labels do not
+    caption_last: bool  # the caption under the dice rather than above
+    follow: float       # the size of a slot's later dice, against the first's
+
+
+#: The layouts of the one dice row. ``row``: one die a slot (a tag under it).
+#: ``pairs``: matched columns, e.g. Jadeclaw's damage die over its soak die
+#: with the hits under them. ``chain``: a die, then its explosions as
+#: smaller dice after arrows, its caption under them (Open Tale).
+#: ``thumbs``: small plain dice inside a history entry's button.
+LAYOUTS = {
+    "row": Layout("figure", "dice-row", "div", "span", "", "", False, False, 1.0),
+    "pairs": Layout("figure", "dice-row", "ol", "li", "vs", "data-pair", True, False, 1.0),
+    "chain": Layout("figure", "dice-chain", "div", "span", "→", "", False, True, 44 / 64),
+    "thumbs": Layout("span", "", "", "span", "", "", False, False, 1.0),
+}
+
+
+def _slot(inner: str, i: int, tag: str | None, cls: str | None, lay: Layout, tag_class: str) -> str:
+    """A slot: its dice with their tag (a word or mark under them; in a
+    row it is for sighted players only, the die's label already says it)."""
+    if tag is None and not cls and lay.slot != "li":
+        return inner
     classes = " ".join(c for c in ("die-slot", cls) if c)
-    tag_html = f'<span class="die-tag" aria-hidden="true">{escape(tag)}</span>' if tag is not None else ""
-    return f'<span class="{escape(classes)}">{svg}{tag_html}</span>'
+    hidden = "" if lay.spoken_tags else ' aria-hidden="true"'
+    tag_cls = " ".join(c for c in ("die-tag", tag_class) if c)
+    tag_html = f'<span class="{escape(tag_cls)}"{hidden}>{escape(tag)}</span>' if tag is not None else ""
+    number = f' {lay.numbered}="{i}"' if lay.numbered else ""
+    return f'<{lay.slot} class="{escape(classes)}"{number}>{inner}{tag_html}</{lay.slot}>'
 
 
 def _at(items: list | None, i: int):
@@ -335,29 +366,81 @@ def _at(items: list | None, i: int):
     return items[i] if items is not None and i < len(items) else None
 
 
-def _tray_die(d: dict, key, label, selected: set, size: int, tappable: bool) -> str:
+def _tray_die(d: dict | None, key, label, colour, size: int, selected: set, tappable: bool) -> str:
     """One die of a row: a button when it may be tapped; otherwise an
-    image that keeps its ``data-die`` marker."""
+    image that keeps its ``data-die`` marker. No die (a column with one
+    side short): a dash."""
+    if d is None:
+        return '<span class="die-empty" aria-hidden="true">–</span>'
     if tappable or key is None:
-        return die_svg(d, key, size=size, selected=key is not None and key in selected, label=label)
-    return die_svg(d, None, size=size, label=label).replace("<svg ", f'<svg data-die="{escape(str(key))}" ', 1)
+        return die_svg(d, key, size=size, colour=colour, selected=key is not None and key in selected, label=label)
+    return die_svg(d, None, size=size, colour=colour, label=label).replace(
+        "<svg ", f'<svg data-die="{escape(str(key))}" ', 1)
 
 
-def tray(dice: list, keys: list | None = None, *, selected=(), size: int = 64,
+def _group(item, i: int, per_die: tuple) -> list[tuple]:
+    """A slot's dice, each with its key, label and colour: ``item`` is one
+    die or a list of dice (a column, a chain); the per-die lists follow
+    the same shape."""
+    if isinstance(item, dict):
+        return [(item, *(_at(x, i) for x in per_die))]
+    nested = [_at(x, i) for x in per_die]
+    return [(d, *(_at(x, j) for x in nested)) for j, d in enumerate(item)]
+
+
+def _slot_dice(cells: list[tuple], lay: Layout, size: int, selected: set, tappable: bool) -> str:
+    join = f'<span class="die-join" aria-hidden="true">{escape(lay.join)}</span>' if lay.join else ""
+    return join.join(_tray_die(d, key, label, colour, size if j == 0 else round(size * lay.follow),
+                               selected, tappable) for j, (d, key, label, colour) in enumerate(cells))
+
+
+def _attrs_html(attrs: dict | None) -> str:
+    """Extra attributes of the row: ``True`` gives a bare attribute, a
+    false value none."""
+    return "".join(f" {escape(k)}" if v is True else f' {escape(k)}="{escape(str(v))}"'
+                   for k, v in (attrs or {}).items() if v is not None and v is not False)
+
+
+def _frame(lay: Layout, items: str, *, caption: str | None, caption_html: str | None, row_class: str,
+           dice_class: str, attrs: dict | None) -> str:
+    """The row around its slots: the caption (above, or under a chain), a
+    group role with the caption as its name."""
+    if caption_html is None and caption:
+        caption_html = escape(caption)
+    cap = f"<figcaption>{caption_html}</figcaption>" if caption_html else ""
+    box = " ".join(c for c in ("dice", dice_class) if c)
+    body = f'<{lay.items} class="{escape(box)}">{items}</{lay.items}>' if lay.items else items
+    row = " ".join(c for c in (lay.base, row_class) if c)
+    head = f'<{lay.outer} class="{escape(row)}"' + (' role="group"' if lay.outer == "figure" else "")
+    head += (f' aria-label="{escape(caption)}"' if caption else "") + _attrs_html(attrs) + ">"
+    return head + (body + cap if lay.caption_last else cap + body) + f"</{lay.outer}>"
+
+
+def tray(dice: list, keys: list | None = None, *, layout: str = "row", selected=(), size: int = 64,
          caption: str | None = None, caption_html: str | None = None, labels: list | None = None,
-         tags: list | None = None, classes: list | None = None, tappable: bool = True,
-         row_class: str = "") -> str:
-    """A row of dice, the one every tab draws.
+         colours: list | None = None, tags: list | None = None, tag_class: str = "",
+         classes: list | None = None, tappable: bool = True, row_class: str = "", dice_class: str = "",
+         attrs: dict | None = None, limit: int | None = None) -> str:
+    """A row of dice: the one drawer every tab and the history use.
 
+    - ``layout`` (``LAYOUTS``): ``row``, ``pairs`` (columns), ``chain``
+      (a die and its explosions) or ``thumbs`` (small, in a button). An
+      item of ``dice`` is a die, or a list of dice drawn in one slot (a
+      column, a chain; None in it draws a dash).
     - ``keys`` (one per die, None for a die that takes no tap) mark each die
-      with ``data-die`` (DESIGN.md); a tappable die is also a button showing
-      ``selected``. With ``tappable=False`` the dice keep their marker but
-      are not buttons (a side that may not choose).
-    - ``labels``: each die's spoken label (default: ``describe``).
-    - ``tags``: a word or mark under each die (None: no tag); ``classes``:
-      a class for each die's slot (e.g. its colour or kind).
-    - ``caption`` is text; ``caption_html`` is already escaped HTML (e.g.
-      with Hebrew runs isolated).
+      with ``data-die`` (README "Contract"); a tappable die is also a button
+      showing ``selected``. With ``tappable=False`` the dice keep their
+      marker but are not buttons (a side that may not choose).
+    - ``labels``: each die's spoken label (default: ``describe``);
+      ``colours``: each die's colour (default: the die's own). These, like
+      ``keys``, take a list where the item is a list of dice.
+    - ``tags``: a word or mark under each slot (None: no tag), with the
+      class ``tag_class``; ``classes``: a class for each slot (e.g. its
+      colour or kind); ``row_class``, ``dice_class`` and ``attrs``: the
+      row's class, its dice box's class, its other attributes.
+    - ``caption`` is text (also the group's name); ``caption_html`` is
+      already escaped HTML (e.g. with Hebrew runs isolated).
+    - ``limit``: at most this many slots, then "+N".
 
     >>> row = tray([{"sides": 4, "face": 3}, {"sides": 12, "face": 9}], ["0", "1"], selected=["1"])
     >>> row.count("data-die=") == 2 and 'aria-pressed="true"' in row
@@ -365,13 +448,35 @@ def tray(dice: list, keys: list | None = None, *, selected=(), size: int = 64,
     >>> row = tray([{"sides": 6, "face": 2}], ["a"], tappable=False, tags=["kept"], classes=["k"])
     >>> 'data-die="a"' in row, 'role="button"' in row, '<span class="die-tag" aria-hidden="true">kept</span>' in row
     (True, False, True)
+    >>> cols = tray([[None, {"sides": 4, "face": 1}]], [[None, "p0.s"]], layout="pairs", tags=["unused"])
+    >>> cols.count("<li "), 'data-pair="0"' in cols, "die-empty" in cols, ">vs<" in cols
+    (1, True, True, True)
+    >>> chain = tray([[{"sides": 6, "face": 6}, {"sides": 6, "face": 2}]], [["0", "0.1"]], layout="chain",
+    ...              caption_html="d6 = 8")
+    >>> chain.count("→"), 'width="44"' in chain, chain.endswith("</div><figcaption>d6 = 8</figcaption></figure>")
+    (1, True, True)
     """
+    lay = LAYOUTS[layout]
     sel = set(selected or ())
-    items = [_slot(_tray_die(d, _at(keys, i), _at(labels, i), sel, size, tappable), _at(tags, i), _at(classes, i))
-             for i, d in enumerate(dice) if isinstance(d, dict)]
-    if caption_html is None and caption:
-        caption_html = escape(caption)
-    cap = f"<figcaption>{caption_html}</figcaption>" if caption_html else ""
-    label = f' aria-label="{escape(caption)}"' if caption else ""
-    row = " ".join(c for c in ("dice-row", row_class) if c)
-    return f'<figure class="{row}" role="group"{label}>{cap}<div class="dice">{"".join(items)}</div></figure>'
+    items = [d for d in dice if isinstance(d, (dict, list))]
+    shown = items if limit is None else items[:limit]
+    slots = [_slot(_slot_dice(_group(d, i, (keys, labels, colours)), lay, size, sel, tappable), i,
+                   _at(tags, i), _at(classes, i), lay, tag_class) for i, d in enumerate(shown)]
+    if len(items) > len(shown):
+        slots.append(f'<span class="more">+{len(items) - len(shown)}</span>')
+    return _frame(lay, "".join(slots), caption=caption, caption_html=caption_html, row_class=row_class,
+                  dice_class=dice_class, attrs=attrs)
+
+
+def thumbnails(dice: list, *, size: int = 28, limit: int = 12, row_class: str = "h-dice") -> str:
+    """A roll's dice, small, for the history and the table log: ``tray``'s
+    ``thumbs`` layout. They keep the marks that change a result (dropped,
+    rerolled...) but not the 'kept' bullseye, which at this size is only
+    clutter.
+
+    >>> small = thumbnails([{"sides": 6, "face": 5, "role": "kept"}] * 13)
+    >>> small.startswith('<span class="h-dice">'), small.count("<svg"), "badge-kept" in small, small.endswith("+1</span></span>")
+    (True, 12, False, True)
+    """
+    plain = [{**d, "role": "rolled"} if d.get("role") == "kept" else d for d in dice if isinstance(d, dict)]
+    return tray(plain, layout="thumbs", size=size, limit=limit, row_class=row_class)

@@ -662,8 +662,6 @@ def log_item(entry: dict, result, title: str, summary: str) -> str:
 
     res = result or {}
     dice = res.get("dice") if isinstance(res.get("dice"), list) else []
-    small = "".join(draw.die_svg({**d, "role": "rolled"} if d.get("role") == "kept" else d, size=24)
-                    for d in dice[:12] if isinstance(d, dict))
     outcome = str(res.get("outcome", ""))
     label = f'<span class="h-label">{views.esc(entry["l"])}</span>' if entry["l"] else ""
     return (f'<li class="history-item table-entry" data-table-entry data-by="{views.esc(entry["by"])}" '
@@ -672,7 +670,7 @@ def log_item(entry: dict, result, title: str, summary: str) -> str:
             f'<span class="h-by">{views.esc(entry["by"])}</span></span>'
             f'<span class="h-outcome outcome-{views.esc(outcome)}">{views.esc(views.outcome_name(outcome))}</span>'
             f'<span class="h-summary">{views.bidi_text(summary)}</span>{label}'
-            f'<span class="h-dice">{small}</span><span class="h-foot"><span class="h-how">'
+            f'{draw.thumbnails(dice, size=24)}<span class="h-foot"><span class="h-how">'
             f'{views.esc(provenance(entry))}</span></span></li>')
 
 

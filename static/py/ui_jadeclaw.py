@@ -321,14 +321,13 @@ def _sorted_dice(dice: list) -> list:
     return sorted(dice, key=lambda d: (-(d.get("face") or 0), -(d.get("sides") or 0)))
 
 
-def _dice_row(dice: list, keys: list, selected, colour=None) -> str:
-    return "".join(draw.die_svg(d, k, size=64, colour=colour, selected=k in selected) for d, k in zip(dice, keys))
-
-
-def _figure(cls: str, attrs: str, head: str, mark: str, dice_html: str) -> str:
-    return (f'<figure class="{cls}" {attrs}><figcaption>{views.esc(head)}'
-            + (f' <strong class="jc-kept-mark">{mark}</strong>' if mark else "")
-            + f'</figcaption><div class="dice">{dice_html}</div></figure>')
+def _roll_row(dice: list, prefix: str, selected, cls: str, attrs: dict, head: str, mark: str,
+              colour=None) -> str:
+    """One roll's dice, sorted, as a ``draw.tray`` row: its Score in the
+    caption, the kept roll's mark beside it."""
+    cap = views.esc(head) + (f' <strong class="jc-kept-mark">{mark}</strong>' if mark else "")
+    return draw.tray(dice, [f"{prefix}.{i}" for i in range(len(dice))], selected=selected, caption_html=cap,
+                     colours=[colour] * len(dice), row_class=cls, attrs=attrs)
 
 
 def _roll_classes(kept: bool, count: int) -> str:
@@ -340,43 +339,43 @@ def _roll_figure(roll: dict, index: int, count: int, selected) -> str:
     dice = _sorted_dice(roll["dice"])
     kept = bool(roll.get("kept"))
     head = (f"Roll {index + 1} of {count}" if count > 1 else "Your dice") + f" · Score {roll['score']}"
-    return _figure("jc-roll" + _roll_classes(kept, count),
-                   f'data-roll-index="{index}"' + (" data-kept" if kept else ""), head,
-                   "kept (the worst)" if kept and count > 1 else "",
-                   _dice_row(dice, [f"r{index}.{i}" for i in range(len(dice))], selected))
+    return _roll_row(dice, f"r{index}", selected, "jc-roll" + _roll_classes(kept, count),
+                     {"data-roll-index": index, "data-kept": kept}, head,
+                     "kept (the worst)" if kept and count > 1 else "")
 
 
 def _opposing_figure(roll: dict, index: int, count: int, label: str, selected) -> str:
     """One roll of the opposition (their Penalty rolls side by side, their
     worst marked kept)."""
     dice = _sorted_dice(roll["dice"])
-    prefix = "o" if count == 1 else f"o{index}"
     kept = bool(roll.get("kept", True))
     where = f"roll {index + 1} of {count} · " if count > 1 else ""
-    return _figure("jc-roll jc-opposition" + _roll_classes(kept and count > 1, count),
-                   f'data-opponent-roll="{index}"' + (" data-kept" if kept else ""),
-                   f"{label} · {where}Score {roll['score']}", "kept (their worst)" if kept and count > 1 else "",
-                   _dice_row(dice, [f"{prefix}.{i}" for i in range(len(dice))], selected, OPPOSED))
+    return _roll_row(dice, "o" if count == 1 else f"o{index}", selected,
+                     "jc-roll jc-opposition" + _roll_classes(kept and count > 1, count),
+                     {"data-opponent-roll": index, "data-kept": kept},
+                     f"{label} · {where}Score {roll['score']}", "kept (their worst)" if kept and count > 1 else "",
+                     OPPOSED)
 
 
-def _pair_column(pair: dict, index: int, selected) -> str:
-    d, s = pair.get("damage"), pair.get("soak")
-    parts = []
-    if d is not None:
-        k = f"p{index}.d"
-        parts.append(draw.die_svg(d, k, size=64, selected=k in selected))
-    else:
-        parts.append('<span class="jc-empty" aria-hidden="true">–</span>')
-    parts.append('<span class="jc-vs" aria-hidden="true">vs</span>')
-    if s is not None:
-        k = f"p{index}.s"
-        imaginary = s.get("role") == "imaginary"
-        parts.append(draw.die_svg(s, k, size=64, colour=None if imaginary else OPPOSED, selected=k in selected,
-                                  label="an imaginary 1 (the soak dice ran out)" if imaginary else None))
-    h = pair.get("hits", 0)
-    words = "unused soak die" if d is None else f"{h} hit{'' if h == 1 else 's'}"
-    return (f'<li class="jc-pair hits-{int(h)}" data-pair="{index}">{"".join(parts)}'
-            f'<span class="jc-hits">{views.esc(words)}</span></li>')
+def _pairs(pairs: list, selected) -> str:
+    """Damage pairs as matched columns (``draw.tray``'s ``pairs`` layout):
+    the damage die over its soak die, the hits under them; a soak die
+    left over has a dash above it, an imaginary 1 is drawn hollow."""
+    dice, keys, labels, colours, tags = [], [], [], [], []
+    for i, p in enumerate(pairs):
+        d, s = p.get("damage"), p.get("soak")
+        imaginary = s is not None and s.get("role") == "imaginary"
+        dice.append([d, s])
+        keys.append([None if d is None else f"p{i}.d", f"p{i}.s"])
+        labels.append([None, "an imaginary 1 (the soak dice ran out)" if imaginary else None])
+        colours.append([None, None if imaginary else OPPOSED])
+        h = p.get("hits", 0)
+        tags.append("unused soak die" if d is None else f"{h} hit{'' if h == 1 else 's'}")
+    return draw.tray(dice, keys, layout="pairs", selected=selected,
+                     caption="Damage (top) against soak (below), highest with highest:", labels=labels,
+                     colours=colours, tags=tags, tag_class="jc-hits",
+                     classes=[f"jc-pair hits-{int(p.get('hits', 0))}" for p in pairs],
+                     row_class="jc-pairs-wrap", dice_class="jc-pairs")
 
 
 def _hits_banner(result: dict) -> str:
@@ -401,9 +400,7 @@ def _damage_html(result: dict, selected) -> list[str]:
     out = [_hits_banner(result)]
     pairs = result.get("pairs") or []
     if pairs:
-        out.append('<div class="jc-pairs-wrap"><p class="jc-legend">Damage (top) against soak (below), '
-                   'highest with highest:</p><ol class="jc-pairs">'
-                   + "".join(_pair_column(p, i, selected) for i, p in enumerate(pairs)) + "</ol></div>")
+        out.append(_pairs(pairs, selected))
     if result.get("soak_botch"):
         out.append('<p class="jc-note">The soak dice all show 1: one extra hit.</p>')
     for key, whose in (("removed", "Removed before rolling"), ("soak_removed", "Soak dice removed before rolling")):

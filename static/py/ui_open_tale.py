@@ -145,20 +145,18 @@ def _die_label(die: dict) -> str:
     return ", ".join(parts)
 
 
-def _chain_dice(die: dict, key: str, selected) -> list[str]:
-    """The die, then each explosion as a smaller die after an arrow."""
-    parts = [draw.die_svg(_display_die(die), key, size=64, selected=key in selected, label=_die_label(die))]
-    sides = die.get("sides")
-    for j, f in enumerate(die.get("explosions") or []):
-        sub = {"sides": sides, "face": f, "role": "exploded" if f == sides else "rolled", "history": [f]}
-        if die.get("heroic"):
-            sub["colour"] = HEROIC_COLOUR
-        k = f"{key}.{j + 1}"
-        parts.append('<span class="ot-arrow" aria-hidden="true">→</span>')
-        parts.append(draw.die_svg(sub, k, size=44, selected=k in selected,
-                                  label=f"explosion {j + 1} of the {die.get('name')}: {f}"
-                                  + (", exploded again" if f == sides else "")))
-    return parts
+def _explosion(die: dict, f: int) -> dict:
+    """An explosion of ``die``, showing ``f``, as a die of its own."""
+    sub = {"sides": die.get("sides"), "face": f, "role": "exploded" if f == die.get("sides") else "rolled",
+           "history": [f]}
+    if die.get("heroic"):
+        sub["colour"] = HEROIC_COLOUR
+    return sub
+
+
+def _explosion_label(die: dict, j: int, f: int) -> str:
+    return (f"explosion {j + 1} of the {die.get('name')}: {f}"
+            + (", exploded again" if f == die.get("sides") else ""))
 
 
 def _reroll_words(die: dict) -> list[str]:
@@ -179,18 +177,22 @@ def _chain_caption(die: dict) -> str:
     if expl:
         words.append("→ " + " → ".join(views.esc(x) for x in expl))
     total = die.get("total", die.get("face"))
-    return (f'<figcaption><span class="ot-name">{views.esc(die.get("name"))}</span> '
+    return (f'<span class="ot-name">{views.esc(die.get("name"))}</span> '
             f'{" ".join(words)}{" " if words else ""}<strong>= {views.esc(total)}</strong>'
-            f'{" <em>(cap reached)</em>" if die.get("capped") else ""}</figcaption>')
+            f'{" <em>(cap reached)</em>" if die.get("capped") else ""}')
 
 
 def _chain(die: dict, key: str, selected) -> str:
-    """One die with its history and its explosion chain:
-    [die] → [6] → [2] = 14, the rerolled die's old face struck through."""
+    """One die with its history and its explosion chain (``draw.tray``'s
+    ``chain`` layout): [die] → [6] → [2] = 14, each explosion a smaller
+    die, the rerolled die's old face struck through."""
     cls = ("ot-die" + (" ot-heroic-die" if die.get("heroic") else "")
            + (" ot-exploding" if die.get("explosions") else ""))
-    return (f'<figure class="{cls}"><div class="ot-chain">{"".join(_chain_dice(die, key, selected))}</div>'
-            f"{_chain_caption(die)}</figure>")
+    expl = list(enumerate(die.get("explosions") or []))
+    return draw.tray([[_display_die(die)] + [_explosion(die, f) for _, f in expl]],
+                     [[key] + [f"{key}.{j + 1}" for j, _ in expl]], layout="chain", selected=selected,
+                     labels=[[_die_label(die)] + [_explosion_label(die, j, f) for j, f in expl]],
+                     caption_html=_chain_caption(die), row_class=cls, dice_class="ot-chain")
 
 
 def _headline(result: dict) -> str:

@@ -171,11 +171,6 @@ def history_entry(entry: dict, index: int, title: str, summary: str, roller: str
     """
     result = entry.get("result") or {}
     dice = result.get("dice") if isinstance(result.get("dice"), list) else []
-    # thumbnails keep the marks that change a result (dropped, rerolled…) but
-    # not the 'kept' bullseye, which at this size is only clutter
-    small = "".join(draw.die_svg({**d, "role": "rolled"} if d.get("role") == "kept" else d, size=28)
-                    for d in dice[:12] if isinstance(d, dict))
-    more = f'<span class="more">+{len(dice) - 12}</span>' if len(dice) > 12 else ""
     label = entry.get("label") or ""
     when = entry.get("time") or ""
     outcome = result.get("outcome", "")
@@ -187,7 +182,7 @@ def history_entry(entry: dict, index: int, title: str, summary: str, roller: str
             f'{esc(outcome_name(outcome).lower() if so_far else outcome_name(outcome))}</span>'
             f'<span class="h-summary">{bidi_text(summary)}</span>'
             f'{f"<span class=h-label>{esc(label)}</span>" if label else ""}'
-            f'<span class="h-dice">{small}{more}</span>{_by_how(roller, how)}</button></li>')
+            f'{draw.thumbnails(dice)}{_by_how(roller, how)}</button></li>')
 
 
 def _by_how(roller: str, how: str) -> str:

@@ -133,7 +133,7 @@ def test_penalty_rolls_side_by_side_kept_marked():
     r = rules.roll("jadeclaw", {"dice": "d12 & d10", "penalties": 1, "difficulty": "routine"},
                    ScriptedRng([2, 5, 8, 4, 3, 3]))
     html = ui.render_result(r, {"selected": []})
-    figs = re.findall(r'<figure class="(jc-roll[^"]*)" data-roll-index="(\d)"', html)
+    figs = re.findall(r'<figure class="dice-row (jc-roll[^"]*)" role="group" data-roll-index="(\d)"', html)
     assert figs == [("jc-roll is-kept", "0"), ("jc-roll is-dropped", "1")]
     assert "kept (the worst)" in html
     assert html.count("data-die=") == 4 + 2
@@ -147,7 +147,7 @@ def test_damage_pairs_as_columns_with_hits():
     r = rules.roll("jadeclaw", {"kind": "damage", "dice": "d8, d6, d4", "soak": "d8 & d6"},
                    ScriptedRng([7, 6, 2, 8, 3]))
     html = ui.render_result(r, {"selected": []})
-    cols = re.findall(r'<li class="jc-pair hits-(\d)" data-pair="(\d)">', html)
+    cols = re.findall(r'<li class="die-slot jc-pair hits-(\d)" data-pair="(\d)">', html)
     assert cols == [("0", "0"), ("1", "1"), ("1", "2")]
     assert "imaginary 1" in html and "2 hits" in html
     assert 'data-act="reuse"' in html
@@ -254,12 +254,12 @@ def test_opposing_penalty_rolls_side_by_side_their_worst_kept():
     r = rules.roll("jadeclaw", {"dice": "d8", "opponent": "d12 & d10", "opponent_penalties": 1},
                    ScriptedRng([6, 2, 5, 8, 4]))
     html = ui.render_result(r, {"selected": []})
-    figs = re.findall(r'<figure class="(jc-roll jc-opposition[^"]*)" data-opponent-roll="(\d)"', html)
+    figs = re.findall(r'<figure class="dice-row (jc-roll jc-opposition[^"]*)" role="group" data-opponent-roll="(\d)"', html)
     assert figs == [("jc-roll jc-opposition is-kept", "0"), ("jc-roll jc-opposition is-dropped", "1")]
     assert "kept (their worst)" in html
     assert re.findall(r'data-die="(o\d\.\d)"', html) == ["o0.0", "o0.1", "o1.0", "o1.1"]
     # the roller's figures are told apart from the opposition's
-    assert re.findall(r'<figure class="(jc-roll[^"]*)" data-roll-index="(\d)"', html) == [("jc-roll is-kept", "0")]
+    assert re.findall(r'<figure class="dice-row (jc-roll[^"]*)" role="group" data-roll-index="(\d)"', html) == [("jc-roll is-kept", "0")]
     assert "roll 1 of 2 · Score 5" in html and "roll 2 of 2 · Score 8" in html
 
 
