@@ -6,14 +6,14 @@ merged back into them. No state of its own: it reads and writes theirs.
 import traceback
 
 import store
-from fairpanel import REQUESTS, save_requests
+from fairpanel import FAIR, save_requests
 from history import HISTORY, render_history, save_history, set_entries
 from page import banner, create_once, document, fair, js_obj, window
 from setups import SETUPS, render_setups, save_setups
 
 
 def export_history(_=None):
-    text = store.export_text(HISTORY["entries"], SETUPS["list"], REQUESTS["list"])
+    text = store.export_text(HISTORY["entries"], SETUPS["list"], FAIR["requests"])
     blob = window.Blob.new([text], js_obj({"type": "application/json"}))
     url = window.URL.createObjectURL(blob)
     a = document.createElement("a")
@@ -34,7 +34,7 @@ def import_file(text):
         banner(f"{e}; nothing was changed.", "info")
         return
     entries, SETUPS["list"], message = store.merge(data, HISTORY["entries"], SETUPS["list"])
-    REQUESTS["list"], added, warning = fair.merge_requests(REQUESTS["list"], data.get("requests"))
+    FAIR["requests"], added, warning = fair.merge_requests(FAIR["requests"], data.get("requests"))
     set_entries(entries)
     save_history()
     save_setups()

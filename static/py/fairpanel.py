@@ -3,9 +3,9 @@
 its tab (its form locked, its panel and steps in the tray), the links sent
 and opened, this device's name and key, and "Ask a player to roll".
 
-The state: ``REQUESTS`` (every request's stored state) and ``DEVICE``
-(this device's name and key); which tab shows which request is that tab's
-``trayview.STATE[system]["fair"]``.
+The state, in ``FAIR``: every request's stored state, and this device's
+name and key for fair-roll answers (``this_device``); which tab shows which
+request is that tab's ``trayview.STATE[system]["fair"]``.
 """
 
 import json
@@ -14,7 +14,7 @@ import rules
 import store
 import table_ui
 from forms import form_locked, keep_own, lock_request, read_spec, unlock_form
-from history import DRAWER, ROLLER, add_entry, show_history
+from history import DRAWER, HISTORY, add_entry, show_history
 from page import (CURRENT, banner, clear_errors, fair, fairview, now, q, read_kept, read_store, ui_for, window,
                   write_store)
 from rules.dice import SpecError
@@ -23,13 +23,11 @@ from trayview import STATE, open_tab, render_odds_later, render_tray, reveal, se
 
 REQUESTS_KEY = "dice-table/requests"
 DEVICE_KEY = "dice-table/device"
-REQUESTS = {"list": []}
-#: This device's name and key for fair-roll answers (``this_device``).
-DEVICE = {}
+FAIR = {"requests": [], "device": {}}
 
 
 def find_request(role, rid):
-    return next((st for st in REQUESTS["list"] if st["role"] == role and st["rid"] == rid), None)
+    return next((st for st in FAIR["requests"] if st["role"] == role and st["rid"] == rid), None)
 
 
 def fair_of(system):
@@ -42,26 +40,26 @@ def put_request(st):
     """Keep a request's new state in place of its old one, stored at once
     (the GM's secret must survive a reload)."""
     key = (st["role"], st["rid"])
-    REQUESTS["list"] = [st] + [x for x in REQUESTS["list"] if (x["role"], x["rid"]) != key]
+    FAIR["requests"] = [st] + [x for x in FAIR["requests"] if (x["role"], x["rid"]) != key]
     save_requests()
     render_requests()
 
 
 def save_requests():
-    write_store(REQUESTS_KEY, fair.dump_requests(REQUESTS["list"]),
+    write_store(REQUESTS_KEY, fair.dump_requests(FAIR["requests"]),
                 "The browser refused to store your fair-roll requests (storage full?); "
                 "export the history to keep them.")
 
 
 def load_requests():
     if read_store(REQUESTS_KEY) is not None:  # none stored: nothing to read or show
-        REQUESTS["list"] = read_kept(REQUESTS_KEY, fair.load_requests)[0]
+        FAIR["requests"] = read_kept(REQUESTS_KEY, fair.load_requests)[0]
         render_requests()
 
 
 def render_requests():
     t = now()
-    html = fairview.requests_list([fair.view(st, t) for st in REQUESTS["list"]], t) if REQUESTS["list"] else ""
+    html = fairview.requests_list([fair.view(st, t) for st in FAIR["requests"]], t) if FAIR["requests"] else ""
     q("#requests-list").innerHTML = html
     q("#requests").hidden = not html
 
@@ -170,7 +168,7 @@ def add_fair_entry(entry):
 def this_device():
     """This device's name and key (kept in localStorage; made on first use,
     named after the roller's name): what a player's answer names."""
-    if "key" not in DEVICE:
+    if "key" not in FAIR["device"]:
         try:
             kept = json.loads(read_store(DEVICE_KEY) or "{}")
             key, name = str(kept["key"]), str(kept.get("name", ""))[:40]
@@ -178,10 +176,10 @@ def this_device():
             if len(key) != 2 * fair.DEVICE_KEY_BYTES:
                 raise ValueError(key)
         except (ValueError, KeyError, TypeError, AttributeError):
-            key, name = fair.device_key(), ROLLER["name"][:40]
+            key, name = fair.device_key(), HISTORY["roller"][:40]
             save_device(key, name)
-        DEVICE.update(key=key, name=name)
-    return {**DEVICE, "fingerprint": fair.device_fingerprint(DEVICE["key"])}
+        FAIR["device"].update(key=key, name=name)
+    return {**FAIR["device"], "fingerprint": fair.device_fingerprint(FAIR["device"]["key"])}
 
 
 def save_device(key, name):
@@ -193,15 +191,14 @@ def answer_as(mode):
     """The player's answer (Roll), naming this device as its name field
     says now, with a choice of play (or None)."""
     def go(st):
-        dev = this_device()
+        dev, kept = this_device(), FAIR["device"]
         field = q("#fair-device-name")
         if field is not None:
             name = " ".join(str(field.value).split())[:40]
             if name != dev["name"]:
-                DEVICE["name"] = name
-                save_device(DEVICE["key"], name)
-        after_move(fair_call(fair.answer, st, device={"name": DEVICE["name"], "key": DEVICE["key"]},
-                             mode=mode))
+                kept["name"] = name
+                save_device(kept["key"], name)
+        after_move(fair_call(fair.answer, st, device={"name": kept["name"], "key": kept["key"]}, mode=mode))
     return go
 
 
@@ -228,7 +225,7 @@ def reissue_request(st):
     """Void a request (answered by the wrong person) and ask again: the new
     request shown and offered to send, in one tap."""
     try:
-        old, new, link = fair.reissue(st, existing=REQUESTS["list"], now=now())
+        old, new, link = fair.reissue(st, existing=FAIR["requests"], now=now())
     except fair.FairError as e:
         banner(f"{e} Nothing was changed.", "error")
         return
@@ -243,7 +240,7 @@ def delete_request(st):
     if not window.confirm(f"Delete the fair-roll request for {q0['w']} ({rules.TITLES[q0['y']]})? "
                           "Its links will no longer open here."):
         return
-    REQUESTS["list"] = [x for x in REQUESTS["list"] if x is not st]
+    FAIR["requests"] = [x for x in FAIR["requests"] if x is not st]
     save_requests()
     render_requests()
     for system in rules.SYSTEMS:
@@ -281,7 +278,7 @@ def open_fair_link(frag):
     final link, the verified roll), a verified roll put in the history, the
     reply offered to send back."""
     try:
-        got = fair.open_link(frag, REQUESTS["list"], now=now())
+        got = fair.open_link(frag, FAIR["requests"], now=now())
     except (fair.FairError, SpecError) as e:
         mine = find_request("gm", getattr(e, "rid", ""))
         if mine is not None:  # a second answer: the request it came for, with its Void and ask again
@@ -340,7 +337,7 @@ def make_request(_form):
         return
     try:
         st = fair.new_request(system, spec, str(q("#ask-player").value), str(q("#ask-label").value),
-                              existing=REQUESTS["list"], now=now())
+                              existing=FAIR["requests"], now=now())
     except SpecError as e:
         what = {"player": "The player's name", "label": "The label"}.get(getattr(e, "field", ""), "The request")
         q("#ask-error").textContent = f"{what} {getattr(e, 'detail', str(e))}."

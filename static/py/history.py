@@ -3,8 +3,8 @@ localStorage (``store``), drawn a page at a time (each entry replayed from
 its draws when first drawn), filtered, opened again in its tab; and the
 name put on this device's rolls.
 
-The state: ``HISTORY`` (the entries, how many were dropped, the filter and
-how many are drawn), ``SHOWN`` (each drawn entry's replay) and ``ROLLER``.
+The state, in ``HISTORY``: the entries, how many were dropped, the filter
+and how many are drawn, each drawn entry's replay, and the roller's name.
 """
 
 import rules
@@ -23,10 +23,10 @@ ROLLER_KEY = "dice-table/roller"
 #: History entries drawn at a time (each is replayed when first drawn).
 PAGE = 20
 
-HISTORY = {"entries": [], "dropped": 0, "serial": 0, "pending": False, "limit": PAGE, "game": "", "text": ""}
-#: entry id -> (result or None, how it came): replayed when first drawn.
-SHOWN = {}
-ROLLER = {"name": ""}
+#: "shown": entry id -> (result or None, how it came), replayed when first
+#: drawn; "roller": the name put on this device's rolls.
+HISTORY = {"entries": [], "dropped": 0, "serial": 0, "pending": False, "limit": PAGE, "game": "", "text": "",
+           "shown": {}, "roller": ""}
 
 
 def add_history(system, result, label="", source="here"):
@@ -38,7 +38,7 @@ def add_history(system, result, label="", source="here"):
     if i is not None and source == "here" and store.continues(HISTORY["entries"][i], result):
         advance_entry(i, result)
         return
-    entry = store.new_entry(result, time=now(), label=label, roller=ROLLER["name"], source=source)
+    entry = store.new_entry(result, time=now(), label=label, roller=HISTORY["roller"], source=source)
     st["entry"] = add_entry(entry, result)
 
 
@@ -47,7 +47,7 @@ def advance_entry(i, result):
     it stands."""
     HISTORY["entries"] = store.advance(HISTORY["entries"], i, result)
     e = HISTORY["entries"][i]
-    SHOWN[e["id"]] = (result, fair.provenance({**e, "result": result}))
+    HISTORY["shown"][e["id"]] = (result, fair.provenance({**e, "result": result}))
     item = q(f'#history-list [data-history-entry="{e["id"]}"]')
     if item is not None:
         item.outerHTML = history_item(e)
@@ -68,7 +68,7 @@ def add_entry(entry, result=None):
     HISTORY["serial"] += 1
     entry = {**entry, "id": HISTORY["serial"]}
     if result is not None:
-        SHOWN[entry["id"]] = (result, fair.provenance({**entry, "result": result}))
+        HISTORY["shown"][entry["id"]] = (result, fair.provenance({**entry, "result": result}))
     HISTORY["entries"], dropped = store.add(HISTORY["entries"], entry)
     HISTORY["dropped"] += dropped
     if dropped:
@@ -113,7 +113,7 @@ def load_history():
 def set_entries(entries):
     """The history from now on: each entry numbered once (its replay is
     kept under that number), the first page to be drawn."""
-    SHOWN.clear()
+    HISTORY["shown"].clear()
     for e in entries:
         HISTORY["serial"] += 1
         e["id"] = HISTORY["serial"]
@@ -131,13 +131,13 @@ def _when(ms):
 def shown(e):
     """(result, how it came) of an entry: replayed from its draws when it
     is first drawn; (None, …) if its dice do not fit its roll."""
-    if e["id"] not in SHOWN:
+    if e["id"] not in HISTORY["shown"]:
         try:
             result = store.replay(e)
         except (SpecError, RecursionError):
             result = None
-        SHOWN[e["id"]] = (result, fair.provenance({**e, "result": result}) if result else "")
-    return SHOWN[e["id"]]
+        HISTORY["shown"][e["id"]] = (result, fair.provenance({**e, "result": result}) if result else "")
+    return HISTORY["shown"][e["id"]]
 
 
 UNFIT = "Its dice do not fit its roll (a damaged store or file): it cannot be shown again."
@@ -196,13 +196,13 @@ def set_filter(_el=None):
 
 def set_roller(el):
     """The name put on this device's rolls (kept in this browser)."""
-    ROLLER["name"] = store.clean_name(el.value)
-    write_store(ROLLER_KEY, ROLLER["name"], "The browser refused to store your name (storage full?).")
+    HISTORY["roller"] = store.clean_name(el.value)
+    write_store(ROLLER_KEY, HISTORY["roller"], "The browser refused to store your name (storage full?).")
 
 
 def load_roller():
-    ROLLER["name"] = store.clean_name(read_store(ROLLER_KEY) or "")
-    q("#roller-name").value = ROLLER["name"]
+    HISTORY["roller"] = store.clean_name(read_store(ROLLER_KEY) or "")
+    q("#roller-name").value = HISTORY["roller"]
 
 
 def open_history(key):

@@ -256,7 +256,7 @@ def table_api():
         fairpanel.ask_player()
         q("#ask-player").value = name
 
-    return {"banner": banner, "roller": lambda: history.ROLLER["name"], "set_roller": set_name,
+    return {"banner": banner, "roller": lambda: history.HISTORY["roller"], "set_roller": set_name,
             "page_url": sharing.page_url, "summary": lambda result: ui_for(result["system"]).summary(result),
             "open_setup": guard(setups.fill_system_form), "open_fair_link": guard(fairpanel.open_fair_link),
             "ask_player": ask, "current_spec": lambda: (lambda s: (CURRENT["system"], s) if s is not None else None)(

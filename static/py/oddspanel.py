@@ -3,8 +3,8 @@ the odds Worker (``oddsclient``) or worked out here where it could not
 start (``oddswork``), and drawn when they come (README "Odds beside the
 page"); the odds follow the form as it is typed in.
 
-The state: ``ODDS`` (the Worker's questions and transport) and
-``TIMERS`` (each form's pending odds after a keystroke).
+The state, in ``ODDS``: the Worker's questions and transport, and each
+form's pending odds after a keystroke.
 """
 
 import json
@@ -17,11 +17,9 @@ from page import create_once, create_proxy, document, guard, q, ui_for, window
 from trayview import STATE, redraw_tray_kept
 
 #: The odds Worker's questions (oddsclient.Questions), None until it is
-#: started; and its transport.
-ODDS = {"questions": None, "transport": None}
-#: Per tab: the odds asked a moment after the last keystroke (a timer id),
-#: and the callback each timer runs.
-TIMERS = {"timer": {}, "proxy": {}}
+#: started; its transport; per tab, the odds asked a moment after the last
+#: keystroke (a timer id) and the callback each timer runs.
+ODDS = {"questions": None, "transport": None, "timers": {}, "proxies": {}}
 
 
 def render_odds(system):
@@ -134,20 +132,20 @@ def on_form_input(event, form):
     if str(event.type) == "change" and str(t.type or "") == "number" and t.name:  # left empty: shows its default
         fill_fields(form, tab.empty_numbers({str(t.name): [str(t.value)]}, default_fields(system),
                                             [] if t.validity.badInput else [str(t.name)]))
-    timer = TIMERS["timer"].get(system)
+    timer = ODDS["timers"].get(system)
     if timer is not None:
         window.clearTimeout(timer)
-    TIMERS["timer"][system] = window.setTimeout(_odds_proxy(system), 120)
+    ODDS["timers"][system] = window.setTimeout(_odds_proxy(system), 120)
     schedule_forms_save(system)
 
 
 def _odds_proxy(system):
-    if system not in TIMERS["proxy"]:
+    if system not in ODDS["proxies"]:
         def later(*_):
-            TIMERS["timer"][system] = None
+            ODDS["timers"][system] = None
             update_from_form(system)
-        TIMERS["proxy"][system] = create_proxy(guard(later))
-    return TIMERS["proxy"][system]
+        ODDS["proxies"][system] = create_proxy(guard(later))
+    return ODDS["proxies"][system]
 
 
 def update_from_form(system):

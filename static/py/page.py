@@ -59,6 +59,8 @@ class _Browser:
         object.__setattr__(self, "_name", name)
 
     def __getattr__(self, attr):
+        if attr.startswith("__"):  # Python's own probes (doctest, inspect), never the browser's
+            raise AttributeError(attr)
         return getattr(_pyscript(self._name), attr)
 
     def __setattr__(self, attr, value):
