@@ -2,7 +2,7 @@
 above a tab's dice while a request is on show, a row of the Requests list,
 the words beside a link to send, which of the tray's step buttons a side
 may use. Pure: every function takes ``fair.view`` (or a verified view) and
-returns HTML with every text escaped, or plain words. ``main.py`` puts the
+returns HTML with every text escaped, or plain words. ``fairpanel`` puts the
 HTML in the page and routes the buttons (``data-fair``) to ``fair``.
 
 >>> v = {"role": "player", "status": "received", "last": "q", "player": "Dana <b>",

@@ -3,7 +3,7 @@ tablet that kills the browser tab, keeps the table's state: Jadeclaw's
 dice, Milhamah's shoresh and X, Mirage's Conditions (the character's
 state). Pure; no DOM.
 
-A form is kept as its fields (name -> [values], as ``main.read_fields``
+A form is kept as its fields (name -> [values], as ``forms.read_fields``
 reads them, an unticked group as ``[]``). Loading checks the shape of
 everything (a corrupt or hostile store gives messages, never an
 exception); ``restore`` then reads each form through its tab and the rules

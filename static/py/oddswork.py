@@ -38,12 +38,12 @@ __all__ = ["work", "answer", "ui_of", "needs_advice", "merge_advice", "advised_s
 
 #: Step verbs (before any ``:side``) that take best play's advice when no
 #: die is tapped: pressed before the Worker's advice has come, the page
-#: works the advice out itself first (``main.do_action``).
+#: works the advice out itself first (``trayview.do_action``).
 ADVISED_VERBS = frozenset({"advice", "reroll"})
 
 
 def ui_of(system: str):
-    """The tab module of ``system`` (``ui_<system>``), checked as ``main`` checks it."""
+    """The tab module of ``system`` (``ui_<system>``), checked as ``page`` checks it."""
     if system not in rules.SYSTEMS:
         raise SpecError("system", f"unknown game {system!r}")
     return tab.check(importlib.import_module(f"ui_{system}"))

@@ -40,7 +40,7 @@ LEFT_OUT = frozenset({
     "pyodide", "_pyodide", "micropip", "_pyodide_core",
     # imported when the page is idle or at first use, from their [files]
     # copies: left out, the heap stays under the 30 MiB a restore allows
-    "fair", "fairview", "qr",
+    "fair", "fairview", "qr", "fairness",
 })
 
 #: The key a snapshot was made for, set by ``prepare`` in the Worker; the
@@ -54,13 +54,19 @@ def _top(name: str) -> str:
 
 def ours(cwd: str, skip_files=("__pycache__",)) -> tuple[list[str], list[str]]:
     """The module names and the file paths of the page's own Python under
-    ``cwd`` (what ``[files]`` wrote there), leaving out ``LEFT_OUT``.
+    ``cwd`` (what ``[files]`` wrote there), leaving out ``LEFT_OUT``. The
+    names come largest source first: compiling a module takes room for its
+    syntax tree, freed after, so the largest are compiled while the heap
+    is emptiest and the rest fit in what they leave (the heap must not
+    grow, see ``LEFT_OUT``).
 
     >>> names, files = ours(str(_HERE))
     >>> "main" in names, "ui_milhamah" in names, str(_HERE / "draw.py") in files
     (False, True, True)
+    >>> names.index("ui_milhamah") < names.index("ui_open_tale") < names.index("tab")
+    True
     """
-    names: list[str] = []
+    names: list[tuple[int, str]] = []
     files: list[str] = []
     for folder, dirs, found in os.walk(cwd):
         dirs[:] = sorted(d for d in dirs if d not in skip_files and d not in LEFT_OUT)
@@ -70,8 +76,8 @@ def ours(cwd: str, skip_files=("__pycache__",)) -> tuple[list[str], list[str]]:
             files.append(os.path.join(folder, f))
             name = _module_name(parts, f)
             if name:
-                names.append(name)
-    return sorted(names), files
+                names.append((-os.path.getsize(files[-1]), name))
+    return [name for _, name in sorted(names)], files
 
 
 def _module_name(parts: list[str], filename: str) -> str | None:
@@ -113,11 +119,11 @@ def plan(cwd: str | None = None, modules=None, skip_files=("__pycache__",)) -> s
     """JSON ``{"cwd", "modules", "files"}``: run on the page after a normal
     start. The standard library modules the start imported come first, in
     import order; then every module of ours (each tab's, not only the
-    first), so a restored page imports nothing of ours at all.
+    first, largest first), so a restored page imports nothing of ours at all.
 
     >>> p = json.loads(plan(cwd=str(_HERE), modules={"json": json, "main": None}))
-    >>> p["modules"][0], "main" in p["modules"], p["modules"][-1]
-    ('json', False, 'views')
+    >>> p["modules"][0], "main" in p["modules"], p["modules"][1]
+    ('json', False, 'ui_milhamah')
     """
     cwd = cwd or os.getcwd()
     names, files = ours(cwd, skip_files)

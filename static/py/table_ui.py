@@ -3,10 +3,11 @@ codes, the channels (``static/js/rtc.mjs`` through ``window.diceRtc``) and
 the table log. Every decision about a link or a message is ``livetable``'s
 (pure); this module only moves text between it, the DOM and the channels.
 
-``main`` calls four hooks: ``install(api)`` at start, ``open_fragment``
-for a URL fragment (True when it was a join code), ``on_history`` when an
-entry goes into the roll history, and ``route_fair`` before a fair-roll
-link is shown to be copied (True when it went over the channel instead).
+The page calls four hooks: ``main`` calls ``install(api)`` at start and
+``open_fragment`` for a URL fragment (True when it was a join code);
+``history`` calls ``on_history`` when an entry goes into the roll history,
+and ``fairpanel`` ``route_fair`` before a fair-roll link is shown to be
+copied (True when it went over the channel instead).
 """
 
 import asyncio

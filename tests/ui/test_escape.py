@@ -40,7 +40,8 @@ def test_the_tabs_start_without_html_or_the_fair_modules():
     ``html`` (its entity table), not ``fair``/``fairview`` nor the hashing
     they bring (imported after ready)."""
     code = ("import sys; import formstate, rules, share, store, tab, views, ui_alkemy, ui_jadeclaw, "
-            "ui_milhamah, ui_mirage, ui_open_tale; "
+            "ui_milhamah, ui_mirage, ui_open_tale, page, forms, trayview, oddspanel, history, setups, sharing, "
+            "fairpanel, backup; "
             "print(sorted(m for m in ('html', 'fair', 'fairview', 'hashlib', 'hmac', 'secrets') if m in sys.modules))")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "static" / "py")])}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)

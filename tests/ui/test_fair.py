@@ -3,7 +3,7 @@ runs passed between a GM's page and a player's page as link strings only,
 every tampering refused with its message, the rng's known answers and its
 fairness, link sizes, the stored state and the history labels.
 
-Each "device" below is what main.py will keep: a list of request states
+Each "device" below is what fairpanel.py keeps: a list of request states
 (both roles), a history, and the links it sends. Entropy is fixed
 (``random.Random(seed).randbytes``) so every run is the same; the page uses
 ``secrets.token_bytes``.

@@ -18,7 +18,7 @@ XSS = '<img src=x onerror="alert(1)">'
 
 
 class Page:
-    """One device's requests, as main.py keeps them."""
+    """One device's requests, as fairpanel.py keeps them."""
 
     def __init__(self, seed):
         self.requests = []

@@ -72,7 +72,9 @@ def source_of(name: str) -> str:
 def test_the_zip_holds_what_main_imports_before_ready(tmp_path):
     sources = {source_of(n) for n in build(lay_out(tmp_path)).namelist() if n.endswith(".pyc")}
     assert {"rules/__init__.py", "rules/dice.py", "rules/milhamah.py", "rules/explain_mirage.py", "ui_milhamah.py",
-            "ui_jadeclaw.py", "views.py", "draw.py", "store.py", "formstate.py"} <= sources
+            "ui_jadeclaw.py", "views.py", "draw.py", "store.py", "formstate.py", "page.py", "forms.py",
+            "trayview.py", "oddspanel.py", "history.py", "setups.py", "sharing.py", "fairpanel.py",
+            "backup.py"} <= sources
     assert not sources & {"fair.py", "fairview.py", "fairness.py", "qr.py", "snapshot.py",
                           "rules/milhamah_odds.py", "main.py"}
 

@@ -32,12 +32,12 @@ def page_dir(tmp_path):
 
 
 def test_plan_names_our_modules_and_files_but_not_the_dom_module(page_dir):
-    """Every module of ours is planned, dotted as Python imports it; main
-    and PyScript's package are not; the data files are copied too, the
-    bytecode caches not."""
+    """Every module of ours is planned, dotted as Python imports it, the
+    largest source first (then by name); main and PyScript's package are
+    not; the data files are copied too, the bytecode caches not."""
     plan = json.loads(snapshot.plan(cwd=str(page_dir), modules={}))
     assert plan["cwd"] == str(page_dir)
-    assert plan["modules"] == ["rules", "rules.dice", "views"]
+    assert plan["modules"] == ["rules.dice", "rules", "views"]
     files = {p.removeprefix(str(page_dir) + "/") for p in plan["files"]}
     assert {"rules/faces.json", "rules/dice.py", "views.py"} <= files
     assert not any("__pycache__" in f or f.startswith("pyscript/") for f in files)

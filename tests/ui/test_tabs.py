@@ -19,7 +19,7 @@ TABS = (ui_milhamah, ui_open_tale, ui_mirage, ui_alkemy, ui_jadeclaw)
 
 
 def test_the_tabs_and_the_systems_are_the_same_list():
-    """One tab module per system, in tab order (main.TABS relies on it)."""
+    """One tab module per system, in tab order (page.TABS relies on it)."""
     assert tuple(ui.SYSTEM for ui in TABS) == rules.SYSTEMS
 
 
