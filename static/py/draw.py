@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import re
 
-from rules import milhamah
+from rules.milhamah import model as milhamah
 
 __all__ = ["die_svg", "tray", "shape_points", "HEBREW_NAMES", "COLOURS", "WILD", "describe", "escape"]
 
@@ -41,7 +41,7 @@ def escape(text: str) -> str:
 
 
 #: The token a wild face carries, and the Hebrew letters' names, as the
-#: rules define them once (rules/milhamah_dice.json); a wild is drawn as a star.
+#: rules define them once (rules/milhamah/dice.json); a wild is drawn as a star.
 WILD = milhamah.WILD
 HEBREW_NAMES = {ch: name.lower() for ch, name in milhamah.LETTER_NAMES.items()}
 

@@ -15,7 +15,7 @@ import pytest
 import rules
 import ui_milhamah as U
 from tabs import odds_panel
-from rules import milhamah as M
+from rules.milhamah import model as M
 from rules.dice import ScriptedRng, SpecError
 from static_form import static_form
 

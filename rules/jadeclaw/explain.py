@@ -11,8 +11,8 @@ never by our notes' numbers.
 
 from __future__ import annotations
 
-from . import jadeclaw as jc
-from .dice import format_pool
+from . import model as jc
+from ..dice import format_pool
 
 __all__ = ["explain", "prep_notes", "contest_text"]
 

@@ -19,10 +19,10 @@ The text's sections, and where each lives here:
 
 A result is a function of the spec and its recorded stages: ``act`` and the
 odds of a step rebuild the state by replaying the stages (``rules.stages``),
-never from the dice a result carries. The prose is ``explain_mirage``'s.
+never from the dice a result carries. The prose is ``explain``'s.
 
 The level -> die legend, the twelve core skills, the difficulty table and the
-Condition names are data, in ``mirage_tables.json`` beside this file.
+Condition names are data, in ``tables.json`` beside this file.
 
 >>> from rules.dice import ScriptedRng
 >>> spec = normalize({"attribute": "d10", "skill": "d6", "difficulty": "easy"})
@@ -40,13 +40,13 @@ import os
 from fractions import Fraction
 from typing import Any
 
-from .dice import (SpecError, check_keys, convolve, dist_to_json, get_bool, get_choice, get_int,
+from ..dice import (SpecError, check_keys, convolve, dist_to_json, get_bool, get_choice, get_int,
                    get_size, get_sizes, name_key, roll_die, step_down, step_up)
-from .stages import rebuild
+from ..stages import rebuild
 
 __all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "TABLES", "LEGEND", "SKILLS", "ATTRIBUTES",
            "DIFFICULTY", "CONDITION_NAMES", "KIND_COLOURS", "BASE_SIZES", "MAX_TIEBREAKS",
-           "normalize", "roll", "act", "odds", "advise", "step_pool", "check_not_broken", "successes_on",
+           "normalize", "roll", "act", "odds", "step_pool", "check_not_broken", "successes_on",
            "condition_type", "success_dist"]
 
 NAME = "mirage"
@@ -54,7 +54,7 @@ TITLE = "Mirage"
 
 OUTCOMES = ("failure", "tie", "success", "success_with_bonus")
 
-with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "mirage_tables.json"),
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "tables.json"),
           encoding="utf-8") as _f:
     #: The data the text gives (skills, difficulty, Conditions) and the level
     #: legend it does not (RULES-NOTES Mirage 1).
@@ -774,37 +774,12 @@ def _tiebreak_odds(spec: dict, state: dict, action: dict) -> dict:
     return _fresh_odds(_tiebreak_side(spec, state), spec, MAX_TIEBREAKS - len(state["rounds"]))
 
 
-def _with_prayer(spec: dict, out: dict) -> dict:
-    """The roll's odds, plus the turn played best with a prayer on a
-    failure (``mirage_prayer.turn_with_prayer``); a passive roll may not
-    pray, so its figures are the roll's."""
-    turn = turn_with_prayer(spec)
-    if not turn["prayer_allowed"]:
-        turn.update(success_with_prayer=out["p_success"], bonus_with_prayer=out["p_bonus"])
-    return {**out, **turn}
-
-
 def _accept_odds(spec: dict, state: dict, action: dict) -> dict:
     _accept(spec, state, action, None)
     rnd = state["rounds"][-1]
     own = {rnd["own"]["successes"]: Fraction(1)}
     opp_d = None if rnd["opp"] is None else {rnd["opp"]["successes"]: Fraction(1)}
     return {**_figures(*_outcome_dist(own, opp_d), opp_d is not None), "condition": 0.0}
-
-
-def advise(spec: dict, result: dict) -> dict:
-    """Best play at ``result`` (rebuilt from its stages): ``advice``, the
-    ``choices`` the rules allow now with their odds played best afterwards,
-    and ``best_prayer`` (``mirage_prayer.advise``; README, rules decisions).
-
-    >>> from rules import roll as roll_
-    >>> from rules.dice import ScriptedRng
-    >>> s = normalize({"attribute": 8, "skill": 6, "prayer_bonus": 1, "opponent": {"attribute": 8}})
-    >>> r = roll_("mirage", s, ScriptedRng([7, 1, 6]), advise=False)
-    >>> "advice" in r, advise(s, r)["advice"]
-    (False, {'do': 'tiebreak', 'side': 'initiator'})
-    """
-    return _advise(spec, result)
 
 
 _STEP_ODDS = {"pray": _pray_odds, "tiebreak": _tiebreak_odds, "accept": _accept_odds}
@@ -830,7 +805,7 @@ def odds(spec: dict, result: dict | None = None, action: dict | None = None) -> 
     """
     if action is None:
         check_not_broken(spec)
-        return _with_prayer(spec, _fresh_odds(spec, spec, MAX_TIEBREAKS))
+        return _fresh_odds(spec, spec, MAX_TIEBREAKS)
     state = _state(spec, result)
     verb = _check_step(spec, action)
     if state.get("accepted"):
@@ -840,5 +815,4 @@ def odds(spec: dict, result: dict | None = None, action: dict | None = None) -> 
 
 # The prose lives apart (issue 17) and reads this module's tables, so it is
 # imported once they are defined.
-from .explain_mirage import die_label, explain  # noqa: E402
-from .mirage_prayer import advise as _advise, turn_with_prayer  # noqa: E402
+from .explain import die_label, explain  # noqa: E402

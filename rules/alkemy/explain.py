@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from .alkemy import DEFAULT_FACES, FACE_SETS, _default_keep, describe_net
+from .model import DEFAULT_FACES, FACE_SETS, _default_keep, describe_net
 
 __all__ = ["explain"]
 

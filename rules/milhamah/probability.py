@@ -94,8 +94,8 @@ from bisect import bisect_right
 from itertools import combinations, permutations
 from math import comb, factorial
 
-from .dice import SpecError, dist_to_json, poly_mul, spec_seed
-from . import milhamah as M
+from ..dice import SpecError, dist_to_json, poly_mul, spec_seed
+from . import model as M
 
 __all__ = ["odds", "best_reroll", "advise", "MEETS", "SAMPLES"]
 

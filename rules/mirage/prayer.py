@@ -13,6 +13,8 @@ says which choice is best, and what the turn is worth played that way:
 - ``turn_with_prayer(spec)``: the turn before the roll, played best: the
   roll, and on a failure (opposed: a loss or a tie) the best prayer; no
   tie-break.
+- ``odds(spec, result, action)``: the model's odds (``model.odds``), and
+  before the roll the turn played best with a prayer beside them.
 - ``advise(spec, result)`` (issue 21): at a result, every action the rules
   allow (accept the dice, a tie-break, the best prayer), each valued with
   every later choice played best (a prayer after a tie-break, tie-breaks
@@ -47,10 +49,10 @@ from functools import lru_cache
 from itertools import combinations, combinations_with_replacement, product
 from math import comb, factorial, lcm, prod
 
-from . import mirage as M
-from .dice import poly_mul, spec_seed, step_up
+from . import model as M
+from ..dice import poly_mul, spec_seed, step_up
 
-__all__ = ["best_prayer", "turn_with_prayer", "advise", "REPRESENTATIVE", "WORK_LIMIT", "SAMPLES"]
+__all__ = ["best_prayer", "turn_with_prayer", "advise", "odds", "REPRESENTATIVE", "WORK_LIMIT", "SAMPLES"]
 
 #: The faces that stand for every face of the same kind: a 1 (cannot be
 #: rerolled, costs a Condition), 2-5 (no success), 6-9 (one), 10+ (two).
@@ -730,3 +732,22 @@ def turn_with_prayer(spec: dict) -> dict:
     if not fig["exact"]:
         out.update(prayer_sampled=fig["sampled"], prayer_margin=fig["margin"])
     return out
+
+
+def odds(spec: dict, result: dict | None = None, action: dict | None = None) -> dict:
+    """The odds ``model.odds`` gives; before the roll (no action), plus the
+    turn played best with a prayer on a failure (``turn_with_prayer``); a
+    passive roll may not pray, so its figures are the roll's.
+
+    >>> from rules import normalize
+    >>> o = odds(normalize("mirage", {"attribute": 6, "skill": 6}))
+    >>> round(o["p_success"], 4), round(o["success_with_prayer"], 4)
+    (0.3056, 0.4784)
+    """
+    out = M.odds(spec, result, action)
+    if action is not None:
+        return out
+    turn = turn_with_prayer(spec)
+    if not turn["prayer_allowed"]:
+        turn.update(success_with_prayer=out["p_success"], bonus_with_prayer=out["p_bonus"])
+    return {**out, **turn}

@@ -44,7 +44,7 @@ def plural(n: int, word: str) -> str:
 
 
 def _written(shoresh: str) -> str:
-    from .milhamah import written
+    from .model import written
     return written(shoresh)
 
 
@@ -196,7 +196,7 @@ def _whose_turn(t: _Turn) -> list:
 def _combat(t: _Turn) -> list:
     if not t.ev["adj"]:
         return []
-    from .milhamah import COMBAT_TITLES
+    from .model import COMBAT_TITLES
     base = "the opponent's successes" if t.opp else f"difficulty {t.spec['difficulty']}"
     names = ", ".join(COMBAT_TITLES[c] for c in t.spec["combat"])
     return [f"Combat modifiers ({names}) move {base} by {t.ev['adj']:+d}."]

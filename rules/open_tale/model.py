@@ -24,7 +24,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from .dice import (SIZES, Die, SpecError, check_keys, get_bool, get_choice,
+from ..dice import (SIZES, Die, SpecError, check_keys, get_bool, get_choice,
                    get_int, get_sizes, name_key, roll_die)
 
 __all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "MODIFIERS", "TIE_BREAKS", "EXPLOSION_CAP", "SCORE_BOUND",
@@ -770,4 +770,4 @@ def table_comparison(tie_break: str = "best") -> dict:
 
 # The prose lives apart (issue 17) and reads this module's tables, so it is
 # imported once they are defined.
-from .explain_open_tale import explain  # noqa: E402
+from .explain import explain  # noqa: E402

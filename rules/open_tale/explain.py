@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from .open_tale import _PICK_HIGH, NET_NAMES, modifier_text, pair_text, power
+from .model import _PICK_HIGH, NET_NAMES, modifier_text, pair_text, power
 
 __all__ = ["explain"]
 

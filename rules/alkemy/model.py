@@ -15,7 +15,7 @@ at the cap are the outcome ``tie``: the GM decides.
 
 A result is a function of the spec and its recorded stages: ``act`` and the
 odds of a ``keep`` rebuild the state by replaying the stages
-(``rules.stages``). The prose is ``explain_alkemy``'s.
+(``rules.stages``). The prose is ``explain``'s.
 
 >>> from rules.dice import ScriptedRng
 >>> r = roll(normalize({"characteristic": 8, "difficulty": 15}), ScriptedRng([3, 4]))
@@ -32,8 +32,8 @@ from functools import lru_cache
 from itertools import product
 from typing import Any
 
-from .dice import Die, SpecError, _show, check_keys, dist_to_json, get_choice, get_int
-from .stages import rebuild
+from ..dice import Die, SpecError, _show, check_keys, dist_to_json, get_choice, get_int
+from ..stages import rebuild
 
 __all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "HEALTH", "FACE_SETS", "SYMBOLS", "normalize",
            "roll", "act", "odds", "advise", "net_dice", "face_table"]
@@ -78,9 +78,9 @@ DEFAULT_SPEC = {"characteristic": 8, "difficulty": 15, "health": "white",
 # The faces: data, not code (RULES-NOTES ALKEMY 1).
 
 def _load_faces() -> tuple[dict, dict, str]:
-    """Read ``alkemy_faces.json`` beside this file: per face set and colour,
+    """Read ``faces.json`` beside this file: per face set and colour,
     the faces of one die as (value, symbol) pairs in draw order."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "alkemy_faces.json")
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "faces.json")
     with open(path, encoding="utf-8") as fh:
         data = json.load(fh)
     symbols = dict(data["symbols"])
@@ -90,15 +90,15 @@ def _load_faces() -> tuple[dict, dict, str]:
         for colour in HEALTH:
             faces = tuple((int(f["value"]), f.get("symbol")) for f in colours[colour])
             if not 1 <= len(faces) <= 20:
-                raise ValueError(f"alkemy_faces.json: {name}/{colour} needs 1 to 20 faces")
+                raise ValueError(f"faces.json: {name}/{colour} needs 1 to 20 faces")
             for _, sym in faces:
                 if sym is not None and sym not in symbols:
-                    raise ValueError(f"alkemy_faces.json: unknown symbol {sym!r}")
+                    raise ValueError(f"faces.json: unknown symbol {sym!r}")
             entry[colour] = faces
         sets[name] = entry
     default = data.get("default", "plain")
     if default not in sets:
-        raise ValueError("alkemy_faces.json: default must name a set")
+        raise ValueError("faces.json: default must name a set")
     return sets, symbols, default
 
 
@@ -778,4 +778,4 @@ def advise(spec: dict, result: dict) -> dict:
 
 # The prose lives apart (issue 17) and reads this module's tables, so it is
 # imported once they are defined.
-from .explain_alkemy import explain  # noqa: E402
+from .explain import explain  # noqa: E402

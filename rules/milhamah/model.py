@@ -21,10 +21,10 @@ turn by replaying the result's ``stages`` through ``roll`` and the step
 functions (``_load_track``), so a step the rules would refuse, or draws
 that don't fit the dice, is a SpecError wherever they come from.
 
-The faces of the dice are data (``milhamah_dice.json``, RULES-NOTES
+The faces of the dice are data (``dice.json``, RULES-NOTES
 Milhamah 2): each die of a colour has 12 faces; face i is opposite face
 13 - i, so a cipher flips a die to the face at 13 - i. The words of the
-explanation are ``explain_milhamah``'s.
+explanation are ``explain``'s.
 
 >>> from rules.dice import ScriptedRng
 >>> spec = normalize({"shoresh": "אשר", "pool": ["red", "green"], "rerolls": 3,
@@ -44,14 +44,14 @@ import re
 import unicodedata
 from typing import Any
 
-from . import explain_milhamah
-from .dice import Die, ScriptedRng, SpecError, check_keys, get_bool, get_int, name_key
+from . import explain
+from ..dice import Die, ScriptedRng, SpecError, check_keys, get_bool, get_int, name_key
 
 __all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "LETTERS", "WILD", "COLOURS", "FINALS",
            "DIFFICULTIES", "COMBAT", "HIT_LOCATIONS", "LETTER_NAMES", "ROOTS", "VERBS",
-           "normalize", "roll", "act", "odds", "fold_shoresh", "die_faces", "spelled",
+           "normalize", "roll", "act", "fold_shoresh", "die_faces", "spelled",
            "faces_table", "written", "dice_of", "pool_from_pair", "load_dice", "load_roots",
-           "effective_difficulty", "advise"]
+           "effective_difficulty"]
 
 NAME = "milhamah"
 TITLE = "Milhamah RPG"
@@ -60,8 +60,8 @@ OUTCOMES = ("botch", "failure", "success_at_cost", "success", "natural_success",
             "critical_success")
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DATA_FILE = os.path.join(HERE, "milhamah_dice.json")
-ROOTS_FILE = os.path.join(HERE, "milhamah_roots.json")
+DATA_FILE = os.path.join(HERE, "dice.json")
+ROOTS_FILE = os.path.join(HERE, "roots.json")
 
 #: Sides of a letter die (the index drawn is 1..12).
 SIDES = 12
@@ -142,7 +142,7 @@ _IGNORED = re.compile(r"[\s\-\u05be.,]")
 
 
 def load_roots(path: str = ROOTS_FILE) -> list:
-    """The common roots the dice may also spell (``milhamah_roots.json``:
+    """The common roots the dice may also spell (``roots.json``:
     its ``about``, ``source`` and ``license`` say where they come from), as
     (root, gloss, its letters, letters needed), most used first. Each root
     is three base letters."""
@@ -924,7 +924,7 @@ def _turn(spec: dict, track: dict, ev: dict, allowed: dict) -> str | None:
 def _present(spec: dict, track: dict) -> dict:
     """The result dict the page draws: dice with roles and flags, the
     headline numbers, the outcome, what may happen next, what else the dice
-    spell, and why (``explain_milhamah``)."""
+    spell, and why (``explain``)."""
     ev = _evaluate(spec, track)
     allowed = _allowed(spec, track, ev)
     me = _side_out(spec, track, ev, "initiator", allowed["initiator"])
@@ -944,7 +944,7 @@ def _present(spec: dict, track: dict) -> dict:
     if track["hit"]:
         result["hit"] = _hit(track["hit"], result.get("margin", ev["total"]))
     result.update(_for_the_narrator(spec, ev))
-    result["explain"] = explain_milhamah.explain(spec, ev, result, track["log"])
+    result["explain"] = explain.explain(spec, ev, result, track["log"])
     return result
 
 
@@ -993,34 +993,3 @@ def _hit(h: dict, margin: int) -> dict:
             "armour": taken["armour"], "vig": taken["vig"],
             "wounds": {k: taken[k] for k in ("light", "serious", "critical")}, "beyond": left,
             "gm": {k: h[k] for k, _hi, _d in HIT_BOXES}, "die": die}
-
-
-# --------------------------------------------------------------------------
-# Odds live in milhamah_odds (imported here lazily: it imports this module).
-
-def advise(spec: dict, result: dict) -> dict:
-    """Best play's advice for ``result`` (``rules.advise``): ``best_reroll``
-    (and the opponent's), ``advice`` and ``choices`` (``milhamah_odds.advise``;
-    the state is rebuilt from the result's ``stages``).
-
-    >>> from rules.dice import ScriptedRng
-    >>> import rules
-    >>> spec = normalize({"shoresh": "טכ", "pool": {"red": 2}, "rerolls": 1, "difficulty": 1})
-    >>> r = rules.roll("milhamah", spec, ScriptedRng([1, 12]), advise=False)
-    >>> a = advise(spec, r)
-    >>> a["advice"], [c["action"]["do"] for c in a["choices"]]
-    ({'do': 'reroll', 'dice': [1]}, ['reroll', 'accept'])
-    """
-    from . import milhamah_odds
-    return milhamah_odds.advise(spec, result)
-
-
-def odds(spec: dict, result: dict | None = None, action: dict | None = None) -> dict:
-    """The odds of the roll, or of a step after it (``milhamah_odds.odds``).
-
-    >>> o = odds(normalize({"shoresh": "אשר", "pool": ["red", "green"], "rerolls": 3}))
-    >>> round(sum(o["outcome"].values()), 9), o["exact"]
-    (1.0, True)
-    """
-    from . import milhamah_odds
-    return milhamah_odds.odds(spec, result, action)
