@@ -29,8 +29,8 @@ re-roll; then the opposition's dice (opponent, difficulty or soak) in the
 same way. Dice already on the table (``{"faces": [...]}``, a combination
 roll) draw nothing.
 
-The prose of a result comes from ``explain``; this module
-is the model.
+The prose of a result comes from ``explain``, which the system
+(``rules.jadeclaw``) adds to each roll; this module is the model.
 
 >>> from rules.dice import ScriptedRng
 >>> r = roll(normalize({"dice": "d10, d6"}), ScriptedRng([7, 3]))
@@ -50,7 +50,6 @@ from fractions import Fraction
 from itertools import product
 from typing import Any, NamedTuple
 
-from . import explain
 from ..dice import (MAX_POOL, SIZES, Die, SpecError, check_keys, format_pool, get_bool,
                    get_choice, get_int, get_size, get_sizes, name_key, roll_die, spec_seed)
 
@@ -662,9 +661,7 @@ def roll(spec: dict, rng) -> dict:
     >>> [x["score"] for x in r["rolls"]], r["kept_roll"], r["value"]
     ([5, 8], 0, 5)
     """
-    result = _roll_damage(spec, rng) if spec["kind"] == "damage" else _roll_simple(spec, rng)
-    result["explain"] = explain.explain(spec, result)
-    return result
+    return _roll_damage(spec, rng) if spec["kind"] == "damage" else _roll_simple(spec, rng)
 
 
 def _roll_simple(spec: dict, rng) -> dict:

@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 from ..dice import format_pool
-from .model import MAX_TIEBREAKS, SKILLS, condition_type
+from .tables import MAX_TIEBREAKS, SKILLS, condition_type
 
 __all__ = ["explain", "die_label", "title", "signed", "plural"]
 
