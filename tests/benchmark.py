@@ -141,7 +141,7 @@ ODDS_GRID = {
 # default roll and for 12 dice with 2 rounds, each answer computed afresh.
 # The odds are cached by question, so each sample asks a variant of it with
 # another difficulty (the same work: every first roll valued, the colour
-# pairs ranked). "cold": every cache of rules.milhamah_odds (``*_CACHE``) is
+# pairs ranked). "cold": every cache of rules.milhamah.probability (``*_CACHE``) is
 # emptied before each answer, in CPython and on the page (nothing is kept
 # warm: the dice models too are built afresh). "same dice": every cache but
 # ``_MODEL_CACHE`` emptied, the model of these dice built by the question
@@ -193,7 +193,7 @@ def print_milhamah(cold: dict):
 
 
 # Milhamah's heaviest odds questions (issues 21 and 26), CPython CPU time
-# per answer with every cache of rules.milhamah_odds emptied (the dice
+# per answer with every cache of rules.milhamah.probability emptied (the dice
 # models too), median and max of 5, and the state count that chose exact
 # or sampled (``milhamah_odds._states`` against ``STATE_LIMIT``).
 MILHAMAH_HEAVY = {

@@ -44,7 +44,8 @@ import re
 import unicodedata
 from typing import Any
 
-from ..dice import Die, ScriptedRng, SpecError, check_keys, get_bool, get_int, name_key
+from ..dice import Die, SpecError, check_keys, get_bool, get_int, name_key
+from ..stages import rebuild
 from . import explain
 from .letters import COLOURS, DATA, FINALS, LETTER_NAMES, LETTERS, SIDES, WILD, load_dice, written
 
@@ -79,8 +80,6 @@ HIT_BOXES = (("armour", 99, 0), ("vig", 99, 0), ("light", 12, 1), ("serious", 12
 MAX_DICE = 4 * len(COLOURS)
 MAX_X = 12
 MAX_ROUNDS = 4
-#: A result may carry at most this many stages (``rules.MAX_STAGES``).
-MAX_STAGES = 24
 NATURAL_REWARDS = ("successes", "merit")
 OPPOSED_REWARDS = ("uncounterable", "critical")
 #: The steps after a roll (DESIGN.md verbs; ``stand`` ends a side's turn in
@@ -495,29 +494,12 @@ def roll(spec: dict, rng) -> dict:
 
 def load_track(spec: dict, result: Any) -> dict:
     """The turn's state, rebuilt by replaying the result's ``stages``
-    through ``_roll_track`` and ``_step`` (each stage's draws through a
-    ScriptedRng): a step the rules would refuse, or draws that don't fit
-    the dice, is a SpecError, whatever else the result claims."""
-    stages = result.get("stages") if isinstance(result, dict) else None
-    if not isinstance(stages, list) or not 1 <= len(stages) <= MAX_STAGES:
-        raise SpecError("result", "is not a Milhamah result of this spec (no recorded stages to rebuild it from)")
-    track: dict = {}
-    for n, stage in enumerate(stages, 1):
-        rng, action = _recorded(stage, n)
-        track = _roll_track(spec, rng) if n == 1 else _step(spec, track, action, rng)
-        if not rng.exhausted:
-            raise SpecError("stages", f"step {n} has more draws than its dice use")
-    return track
-
-
-def _recorded(stage: Any, n: int) -> tuple:
-    """Stage ``n`` as (a ScriptedRng over its draws, its action)."""
-    if not isinstance(stage, dict) or not isinstance(stage.get("draws"), list):
-        raise SpecError("stages", f"step {n} is not a recorded step")
-    action = {k: v for k, v in stage.items() if k != "draws"}
-    if (n == 1) != (action.get("do") == "roll"):
-        raise SpecError("stages", "the roll must be the first step, and only the first")
-    return ScriptedRng(stage["draws"]), action
+    through ``_roll_track`` and ``_step`` (``stages.rebuild``: each stage's
+    draws through a ScriptedRng): a step the rules would refuse, or draws
+    that don't fit the dice, is a SpecError, whatever else the result
+    claims."""
+    return rebuild(result, lambda rng: _roll_track(spec, rng),
+                   lambda track, action, rng: _step(spec, track, action, rng))
 
 
 def act(spec: dict, result: dict, action: dict, rng) -> dict:
@@ -656,8 +638,8 @@ def _open_steps(spec: dict, track: dict, ev: dict, side: str) -> list:
     if s["closed"] or track["hit"] is not None:
         return []
     sp = side_spec(spec, side)
-    can = (("reroll", s["rounds"] < sp["rounds"] and x_per_side(spec)[side] > 0), ("cipher", s["ciphers"] < sp["cipher"]),
-           ("natural", side == "initiator" and _may_choose(ev, s)))
+    can = (("reroll", s["rounds"] < sp["rounds"] and x_per_side(spec)[side] > 0),
+           ("cipher", s["ciphers"] < sp["cipher"]), ("natural", side == "initiator" and _may_choose(ev, s)))
     return [verb for verb, ok in can if ok]
 
 
