@@ -7,7 +7,7 @@
 // as PyScript writes them: rules/ as rules/, static/py/ at the top.
 // Usage: node .ci/pycache.mjs [site folder]
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, posix, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -15,15 +15,28 @@ export const PYCACHE = "static/pycache.zip";
 /** Where each folder of page files lands in the interpreter's working directory. */
 export const LAYOUT = [["rules", "rules"], ["static/py", "."]];
 
+/** The page's Python and data files under ``dir`` (each game's folder
+ * within rules/ too), as paths relative to it; main.py is not one. */
+export function pageFiles(dir, sub = "") {
+  const out = [];
+  for (const e of readdirSync(join(dir, sub), { withFileTypes: true })) {
+    const rel = sub ? `${sub}/${e.name}` : e.name;
+    if (e.isDirectory()) {
+      if (e.name !== "__pycache__") out.push(...pageFiles(dir, rel));
+    } else if (/\.(py|json)$/.test(e.name) && rel !== "main.py") out.push(rel);
+  }
+  return out;
+}
+
 export async function buildPycache(root) {
   const pyodideDir = join(root, "static/vendor/pyodide") + "/";
   const { loadPyodide } = await import(pathToFileURL(join(pyodideDir, "pyodide.mjs")).href);
   const py = await loadPyodide({ indexURL: pyodideDir, stdout: () => {}, stderr: (s) => process.stderr.write(s + "\n") });
   const cwd = "/home/pyodide";
   for (const [from, to] of LAYOUT) {
-    py.FS.mkdirTree(`${cwd}/${to}`);
-    for (const f of readdirSync(join(root, from))) {
-      if (/\.(py|json)$/.test(f) && f !== "main.py") py.FS.writeFile(`${cwd}/${to}/${f}`, readFileSync(join(root, from, f)));
+    for (const f of pageFiles(join(root, from))) {
+      py.FS.mkdirTree(posix.dirname(`${cwd}/${to}/${f}`));
+      py.FS.writeFile(`${cwd}/${to}/${f}`, readFileSync(join(root, from, f)));
     }
   }
   py.FS.writeFile("/tmp/main.py", readFileSync(join(root, "static/py/main.py")));

@@ -24,10 +24,11 @@ from typing import Any
 
 from . import alkemy, jadeclaw, milhamah, mirage, open_tale
 from .dice import RecordingRng, Rng, ScriptedRng, SpecError, system_rng
+from .stages import MAX_STAGES, rebuild
 from .system import System, check
 
-__all__ = ["SYSTEMS", "OUTCOMES", "TITLES", "MODULES", "roll", "act", "odds", "replay", "advise",
-           "default_spec", "normalize", "SpecError", "ScriptedRng", "System"]
+__all__ = ["SYSTEMS", "OUTCOMES", "TITLES", "MODULES", "MAX_STAGES", "roll", "act", "odds", "replay",
+           "advise", "default_spec", "normalize", "SpecError", "ScriptedRng", "System"]
 
 #: The game systems in tab order. A sixth game is one more module here
 #: (it declares NAME, TITLE, OUTCOMES, DEFAULT_SPEC, normalize, roll, act
@@ -42,10 +43,6 @@ TITLES = {name: m.TITLE for name, m in MODULES.items()}
 
 #: Outcome names per system, worst to best (DESIGN.md).
 OUTCOMES = {name: tuple(m.OUTCOMES) for name, m in MODULES.items()}
-
-#: A shared result may carry at most this many stages (bounded work).
-MAX_STAGES = 24
-
 
 def _module(system: Any) -> System:
     if not isinstance(system, str) or system not in MODULES:
@@ -142,37 +139,18 @@ def odds(system: str, spec: Any, result: dict | None = None, action: Any = None)
 
 
 def replay(system: str, spec: Any, stages: Any, *, advise: bool = True) -> dict:
-    """Rebuild a result from its stages' recorded draws. Every draw must be
-    used and lie on its die, so a link cannot claim an outcome its dice
-    don't give.
+    """Rebuild a result from its stages' recorded draws (``stages.rebuild``:
+    the roll, then each step, through ``roll`` and ``act``). Every draw must
+    be used and lie on its die, so a link cannot claim an outcome its dice
+    don't give; at most ``MAX_STAGES`` stages.
 
     >>> r = roll("jadeclaw", {"dice": "d8"}, ScriptedRng([5]))
     >>> replay("jadeclaw", r["spec"], r["stages"])["value"] == r["value"]
     True
     """
-    if not isinstance(stages, list) or not stages or len(stages) > MAX_STAGES:
-        raise SpecError("stages", f"must be a list of 1 to {MAX_STAGES} recorded steps")
-    result = None
-    for i, stage in enumerate(stages):
-        rng = _stage_rng(i, stage)
-        action = {k: v for k, v in stage.items() if k != "draws"}
-        if i == 0:
-            if action.get("do") != "roll":
-                raise SpecError("stages", "the first step must be the roll")
-            result = roll(system, spec, rng, advise=False)
-        else:
-            result = act(system, spec, result, action, rng, advise=False)
-        if not rng.exhausted:
-            raise SpecError("stages", f"step {i + 1} has more draws than its dice use")
+    norm = normalize(system, spec)
+    result = rebuild({"stages": stages}, lambda rng: roll(system, norm, rng, advise=False),
+                     lambda before, action, rng: act(system, norm, before, action, rng, advise=False))
     if advise:
-        _attach_advice(_module(system), normalize(system, spec), result)
+        _attach_advice(_module(system), norm, result)
     return result
-
-
-def _stage_rng(i: int, stage: Any) -> ScriptedRng:
-    """The draws of recorded step ``i``, checked, as the rng that replays them."""
-    if not isinstance(stage, dict) or not isinstance(stage.get("draws"), list):
-        raise SpecError("stages", f"step {i + 1} is not a recorded step")
-    if len(stage["draws"]) > 10_000:
-        raise SpecError("stages", f"step {i + 1} has too many draws")
-    return ScriptedRng(stage["draws"])

@@ -27,7 +27,7 @@ __all__ = [
     "roll_die", "roll_face", "Die",
     "step_up", "step_down", "parse_pool", "format_pool",
     "name_key", "check_keys", "get_int", "get_bool", "get_choice", "get_size",
-    "get_sizes", "get_dict",
+    "get_sizes", "get_dict", "show_value",
     "Dist", "die_dist", "convolve", "poly_mul", "normalize_dist", "dist_to_json", "spec_seed",
 ]
 
@@ -97,7 +97,8 @@ class ScriptedRng:
             raise SpecError("draws", f"ran out of recorded dice ({len(self.values)} given)")
         v = self.values[self.pos]
         if isinstance(v, bool) or not isinstance(v, int) or not a <= v <= b:
-            raise SpecError("draws", f"draw {self.pos + 1} must be a whole number from {a} to {b} (got {_show(v)})")
+            raise SpecError("draws", f"draw {self.pos + 1} must be a whole number from {a} to {b} "
+                                     f"(got {show_value(v)})")
         self.pos += 1
         return v
 
@@ -288,7 +289,7 @@ def get_int(spec: Mapping, key: str, lo: int, hi: int, default: Any = None,
         raise SpecError(name, f"is required: a whole number from {lo} to {hi}")
     v = _as_int(v)
     if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-        raise SpecError(name, f"must be a whole number from {lo} to {hi} (got {_show(v)})")
+        raise SpecError(name, f"must be a whole number from {lo} to {hi} (got {show_value(v)})")
     return v
 
 
@@ -318,7 +319,7 @@ def get_bool(spec: Mapping, key: str, default: bool = False) -> bool:
         return bool(v)
     if isinstance(v, str) and v.lower() in ("true", "on", "yes", "1", "false", "off", "no", "0", ""):
         return v.lower() in ("true", "on", "yes", "1")
-    raise SpecError(key, f"must be true or false (got {_show(v)})")
+    raise SpecError(key, f"must be true or false (got {show_value(v)})")
 
 
 def get_choice(spec: Mapping, key: str, choices: Sequence[str], default: Any = None,
@@ -330,7 +331,7 @@ def get_choice(spec: Mapping, key: str, choices: Sequence[str], default: Any = N
         raise SpecError(name, "is required; one of " + ", ".join(choices))
     k = name_key(v, name)
     if k not in choices:
-        raise SpecError(name, f"must be one of {', '.join(choices)} (got {_show(v)})")
+        raise SpecError(name, f"must be one of {', '.join(choices)} (got {show_value(v)})")
     return k
 
 
@@ -341,7 +342,7 @@ def get_size(spec: Mapping, key: str, sizes: Sequence[int] = SIZES, default: Any
     v = _as_size(_value(spec, key, default))
     if isinstance(v, bool) or not isinstance(v, int) or not (v in sizes or (allow_zero and v == 0)):
         allowed = ", ".join(f"d{s}" for s in sizes) + (" or 0 for none" if allow_zero else "")
-        raise SpecError(name, f"must be a die size: {allowed} (got {_show(v)})")
+        raise SpecError(name, f"must be a die size: {allowed} (got {show_value(v)})")
     return v
 
 
@@ -364,7 +365,7 @@ def get_sizes(spec: Mapping, key: str, sizes: Sequence[int] = SIZES, default: An
     if isinstance(v, str):
         return parse_pool(v, name, sizes, limit)
     if not isinstance(v, (list, tuple)):
-        raise SpecError(name, f"must be a list of die sizes or notation such as '2d12 & d4' (got {_show(v)})")
+        raise SpecError(name, f"must be a list of die sizes or notation such as '2d12 & d4' (got {show_value(v)})")
     if len(v) > limit:
         raise SpecError(name, f"may hold at most {limit} dice")
     out = [get_size({"x": x}, "x", sizes, field=name) for x in v]
@@ -376,17 +377,19 @@ def get_dict(spec: Mapping, key: str, default: Any = None) -> dict:
     if v is None:
         v = {} if default is None else default
     if not isinstance(v, dict):
-        raise SpecError(key, f"must be an object (got {_show(v)})")
+        raise SpecError(key, f"must be an object (got {show_value(v)})")
     return v
 
 
-def _show(v: Any) -> str:
+def show_value(v: Any) -> str:
     """A short, safe rendering of a bad value for a message: never the
     whole of a container (a hostile link may nest one thousands deep, whose
     repr raises RecursionError, or send a megabyte) nor of a huge number.
 
-    >>> _show("red"), _show([1, [2]]), _show({"a": 1}), _show(10 ** 5000), _show("x" * 99)[-6:]
-    ("'red'", 'a list of 2 items', 'an object of 1 key', 'a number of about 5001 digits', 'xxx...')
+    >>> show_value("red"), show_value([1, [2]]), show_value({"a": 1})
+    ("'red'", 'a list of 2 items', 'an object of 1 key')
+    >>> show_value(10 ** 5000), show_value("x" * 99)[-6:]
+    ('a number of about 5001 digits', 'xxx...')
     """
     if isinstance(v, (list, tuple)):
         return f"a list of {len(v)} item{'' if len(v) == 1 else 's'}"

@@ -1,4 +1,4 @@
-"""A result's state, rebuilt from its recorded stages.
+"""A result's state, rebuilt from its recorded stages: the one replay.
 
 Every result records ``stages``: the roll and each step after it, with the
 draws each took (DESIGN.md, "The rules contract"). A step after the roll
@@ -6,7 +6,10 @@ draws each took (DESIGN.md, "The rules contract"). A step after the roll
 carries: those are copies a link or stored history could alter. They replay
 the stages through the system's own functions instead, each stage's draws
 fed through a ``ScriptedRng``, so the only way into the rules is the way a
-roll takes.
+roll takes. ``rules.replay`` rebuilds a whole result the same way, through
+``rules.roll`` and ``rules.act``; every system's steps (Milhamah's turn,
+Mirage's and ALKEMY's states) come through ``rebuild`` too, so a recorded
+history is checked in one place, with one wording.
 
 >>> from rules.dice import ScriptedRng
 >>> start = lambda rng: [rng.randint(1, 6)]
@@ -27,8 +30,8 @@ from .dice import ScriptedRng, SpecError
 
 __all__ = ["MAX_STAGES", "MAX_DRAWS", "rebuild"]
 
-#: A result carries at most this many stages (the same bound as
-#: ``rules.MAX_STAGES``, which ``act`` and ``replay`` enforce).
+#: A result carries at most this many stages (``rules.MAX_STAGES``: ``act``
+#: refuses a step past it, and ``rebuild`` a longer history).
 MAX_STAGES = 24
 #: A stage records at most this many draws.
 MAX_DRAWS = 10_000
@@ -40,7 +43,7 @@ def rebuild(result: Any, start: Callable, step: Callable) -> Any:
     draw must lie on its die and be used; anything else is a SpecError."""
     stages = result.get("stages") if isinstance(result, dict) else None
     if not isinstance(stages, list) or not 1 <= len(stages) <= MAX_STAGES:
-        raise SpecError("result", f"is not a result of this page (it needs 1 to {MAX_STAGES} recorded steps)")
+        raise SpecError("stages", f"must be a list of 1 to {MAX_STAGES} recorded steps")
     state = None
     for i, stage in enumerate(stages):
         state = _replay_stage(i, stage, state, start, step)

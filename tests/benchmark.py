@@ -141,7 +141,7 @@ ODDS_GRID = {
 # default roll and for 12 dice with 2 rounds, each answer computed afresh.
 # The odds are cached by question, so each sample asks a variant of it with
 # another difficulty (the same work: every first roll valued, the colour
-# pairs ranked). "cold": every cache of rules.milhamah_odds (``*_CACHE``) is
+# pairs ranked). "cold": every cache of rules.milhamah.probability (``*_CACHE``) is
 # emptied before each answer, in CPython and on the page (nothing is kept
 # warm: the dice models too are built afresh). "same dice": every cache but
 # ``_MODEL_CACHE`` emptied, the model of these dice built by the question
@@ -168,7 +168,7 @@ def _milhamah_times(page, norms: list, forget: str) -> dict:
     """Each spec's odds timed after emptying the caches (``forget``: "all",
     or "model": all but the dice models; then the first spec is asked once
     before, untimed, to build them)."""
-    from rules import milhamah_odds
+    from rules.milhamah import probability as milhamah_odds
 
     if forget == "model":
         rules.odds("milhamah", norms[-1])
@@ -193,7 +193,7 @@ def print_milhamah(cold: dict):
 
 
 # Milhamah's heaviest odds questions (issues 21 and 26), CPython CPU time
-# per answer with every cache of rules.milhamah_odds emptied (the dice
+# per answer with every cache of rules.milhamah.probability emptied (the dice
 # models too), median and max of 5, and the state count that chose exact
 # or sampled (``milhamah_odds._states`` against ``STATE_LIMIT``).
 MILHAMAH_HEAVY = {
@@ -218,7 +218,7 @@ MILHAMAH_HEAVY = {
 
 def milhamah_heavy_cpu(runs: int = 5) -> dict:
     """{label: {"states", "exact", "sampled", "margin", "p50", "max"}} (ms of CPU)."""
-    from rules import milhamah_odds
+    from rules.milhamah import probability as milhamah_odds
 
     out = {}
     for label, spec in MILHAMAH_HEAVY.items():
@@ -238,7 +238,7 @@ def milhamah_heavy_cpu(runs: int = 5) -> dict:
 
 
 def print_milhamah_heavy(rows: dict):
-    from rules import milhamah_odds
+    from rules.milhamah import probability as milhamah_odds
 
     print(f"Milhamah odds, CPython CPU per cold answer (state limit {milhamah_odds.STATE_LIMIT:,}):")
     for label, r in rows.items():
@@ -537,7 +537,7 @@ def mirage_sweep(n: int = 60, seed: int = 2126) -> list:
     them. Returns rows (ms, spec, work, exact), slowest first."""
     import tab
     import ui_mirage
-    from rules import mirage_prayer as mp
+    from rules.mirage import prayer as mp
 
     rng = random.Random(seed)
     rows = []
@@ -580,7 +580,7 @@ def _pool(rnd, colours=("red", "green", "blue")) -> dict:
 
 
 def _milhamah_spec(rnd) -> dict:
-    from rules import milhamah
+    from rules.milhamah import model as milhamah
     side = lambda: {"shoresh": "".join(rnd.sample(milhamah.LETTERS, rnd.randint(2, 4))), "pool": _pool(rnd),
                     "rerolls": rnd.randint(2, 12), "rounds": rnd.randint(1, 4), "cipher": rnd.randint(0, 2)}
     spec = {**side(), "difficulty": rnd.randint(1, 8), "reaction": rnd.random() < 0.2}
@@ -596,7 +596,7 @@ def _mirage_side(rnd) -> dict:
 
 
 def _mirage_spec(rnd) -> dict:
-    from rules import mirage
+    from rules.mirage import model as mirage
     spec = {**_mirage_side(rnd), "prayer_bonus": rnd.randint(0, 2), "difficulty": rnd.choice(list(mirage.DIFFICULTY))}
     if rnd.random() < 0.6:
         spec["opponent"] = _mirage_side(rnd)
@@ -604,7 +604,7 @@ def _mirage_spec(rnd) -> dict:
 
 
 def _open_tale_spec(rnd) -> dict:
-    from rules import open_tale
+    from rules.open_tale import model as open_tale
     level = rnd.randint(5, 9)
     spec = {"level": level, "dice": list(rnd.choice(open_tale.valid_pairs(level))), "heroic": rnd.random() < 0.7,
             "modifiers": rnd.sample(list(open_tale.MODIFIERS) * 2, rnd.randint(0, 4)),
@@ -637,7 +637,7 @@ def _jadeclaw_dice(rnd, most: int = 40) -> str:
 
 
 def _jadeclaw_spec(rnd) -> dict:
-    from rules import jadeclaw
+    from rules.jadeclaw import model as jadeclaw
     mods = lambda prefix: {prefix + "bonuses": rnd.randint(0, 20), prefix + "penalties": rnd.randint(0, 20),
                            prefix + "favored": rnd.random() < 0.5}
     spec = {"dice": _jadeclaw_dice(rnd), **mods(""), "limit": rnd.choice((None, 8, 10, 12))}

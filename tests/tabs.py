@@ -1,12 +1,22 @@
-"""The odds panel of a tab as the page builds it: the spec normalized once,
-the tab's questions answered by ``tab.answer`` (the one place that calls
-``rules.odds``), the answers rendered. Tests that want canned odds call
-``render_odds`` directly instead."""
+"""The tabs as tests see them: each game's tab module, taken from the
+registry (``tab_modules``), and the odds panel of a tab as the page builds
+it: the spec normalized once, the tab's questions answered by ``tab.answer``
+(the one place that calls ``rules.odds``), the answers rendered. Tests that
+want canned odds call ``render_odds`` directly instead."""
 
 from __future__ import annotations
 
+import importlib
+
 import rules
 import tab
+
+
+def tab_modules() -> tuple:
+    """Each game's tab module (``static/py/ui_<game>.py``), in the
+    registry's order (``rules.SYSTEMS``): a game added to the registry is
+    in every suite that reads this, with no list to copy."""
+    return tuple(importlib.import_module(f"ui_{system}") for system in rules.SYSTEMS)
 
 
 def odds_panel(ui, spec: dict, result: dict | None = None, state: dict | None = None) -> str:

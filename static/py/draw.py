@@ -22,7 +22,7 @@ import math
 import re
 from typing import NamedTuple
 
-from rules import milhamah
+from rules.milhamah import model as milhamah
 
 __all__ = ["die_svg", "tray", "thumbnails", "LAYOUTS", "shape_points", "HEBREW_NAMES", "COLOURS", "WILD",
            "describe", "escape"]
@@ -43,7 +43,7 @@ def escape(text: str) -> str:
 
 
 #: The token a wild face carries, and the Hebrew letters' names, as the
-#: rules define them once (rules/milhamah_dice.json); a wild is drawn as a star.
+#: rules define them once (rules/milhamah/dice.json); a wild is drawn as a star.
 WILD = milhamah.WILD
 HEBREW_NAMES = {ch: name.lower() for ch, name in milhamah.LETTER_NAMES.items()}
 

@@ -28,7 +28,8 @@ from __future__ import annotations
 import math
 from html import escape
 
-from rules import alkemy, milhamah
+from rules.alkemy import model as alkemy
+from rules.milhamah import model as milhamah
 from rules.dice import roll_die, roll_face, system_rng
 
 __all__ = ["MIN_N", "MAX_N", "ALPHA", "KINDS", "run", "render", "chi_square", "p_value",

@@ -196,7 +196,7 @@ def bench_hooks():
         all but the dice models (tests/benchmark.py says why)."""
         spec = json.loads(spec_json)
         if forget:
-            from rules import milhamah_odds
+            from rules.milhamah import probability as milhamah_odds
 
             for name in dir(milhamah_odds):
                 if name.endswith("_CACHE") and (forget == "all" or name != "_MODEL_CACHE"):

@@ -16,7 +16,7 @@ import draw
 import rules
 import tab
 import views
-from rules import alkemy
+from rules.alkemy import model as alkemy
 from rules.dice import SpecError
 
 SYSTEM = "alkemy"

@@ -31,8 +31,8 @@ import draw
 import rules
 import tab
 import views
-from rules import explain_jadeclaw as ex
-from rules import jadeclaw as jc
+from rules.jadeclaw import explain as ex
+from rules.jadeclaw import model as jc
 from rules.dice import SIZES, SpecError, format_pool, parse_pool
 
 SYSTEM = "jadeclaw"

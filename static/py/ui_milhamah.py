@@ -29,8 +29,8 @@ import draw
 import rules
 import tab
 import views
-from rules import explain_milhamah as E
-from rules import milhamah as M
+from rules.milhamah import explain as E
+from rules.milhamah import model as M
 from rules.dice import SpecError
 
 SYSTEM = "milhamah"
@@ -998,7 +998,7 @@ def render_reference() -> str:
         "game's public material: red is Atbash, green Akhbi, blue Albam, each "
         "letter's cipher partner on the opposite face, and a cipher flips a die to its opposite face "
         "(the text only says dice may not be swapped \"unless they announce that they are performing a "
-        "cipher\"). The layout is data (rules/milhamah_dice.json) and can be replaced.</p>"
+        "cipher\"). The layout is data (rules/milhamah/dice.json) and can be replaced.</p>"
         + "".join(blocks)
         + '<div class="m-tables">' + views.scroll_box("Difficulty")
         + '<table><caption>Difficulty</caption><thead><tr>'

@@ -25,7 +25,7 @@ import draw
 import rules
 import tab
 import views
-from rules import mirage
+from rules.mirage import model as mirage
 from rules.dice import SpecError, format_pool
 
 SYSTEM = "mirage"

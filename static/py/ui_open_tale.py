@@ -20,7 +20,7 @@ import draw
 import rules
 import tab
 import views
-from rules import open_tale as ot
+from rules.open_tale import model as ot
 from rules.dice import SpecError
 
 SYSTEM = "open_tale"

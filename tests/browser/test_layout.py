@@ -412,7 +412,7 @@ def _opposed(draws):
 def _natural_draws():
     """Your first roll: א, ש, ר each on its own die and blanks; the
     opponent's: no letter of theirs, no wild."""
-    from rules import milhamah as M
+    from rules.milhamah import model as M
     designs = [(c, d) for c in ("red", "green") for d in "ABAB"]
     faces = [M.die_faces(c, d) for c, d in designs]
     mine, need = [], list("אשר")

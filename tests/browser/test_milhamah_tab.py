@@ -129,7 +129,7 @@ def _history_script(results) -> str:
 def _forced_natural_vs_opponent():
     """A first-roll natural אשר against a reacting חנן at zero letters."""
     import rules
-    from rules import milhamah as M
+    from rules.milhamah import model as M
     from rules.dice import ScriptedRng
     ra = {f: i + 1 for i, f in enumerate(M.die_faces("red", "A"))}
     rb = {f: i + 1 for i, f in enumerate(M.die_faces("red", "B"))}

@@ -196,7 +196,7 @@ def test_a_stale_answer_never_overwrites_a_newer_one(held):
 def _forced_milhamah_failure():
     """אשר with four dice that show no letter of it (no wild): a failure
     with rerolls left (Milhamah RPG, rerolls)."""
-    from rules import milhamah as M
+    from rules.milhamah import model as M
     from rules.dice import ScriptedRng
 
     def blank(colour, side):

@@ -34,7 +34,7 @@ from fractions import Fraction
 import pytest
 
 import rules
-from rules import milhamah as M
+from rules.milhamah import model as M
 from rules.dice import ScriptedRng
 
 import fairness

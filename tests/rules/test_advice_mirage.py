@@ -25,7 +25,8 @@ from fractions import Fraction
 import pytest
 
 import rules
-from rules import mirage, mirage_prayer
+from rules.mirage import model as mirage
+from rules.mirage import prayer as mirage_prayer
 from rules.dice import ScriptedRng, SpecError
 
 WINS = ("success", "success_with_bonus")

@@ -13,7 +13,7 @@ from fractions import Fraction
 import pytest
 
 import rules
-from rules import alkemy
+from rules.alkemy import model as alkemy
 from rules.dice import ScriptedRng, SpecError
 
 SYSTEM = "alkemy"

@@ -35,7 +35,12 @@ import time
 import pytest
 
 import rules
-from rules import alkemy, jadeclaw, milhamah, milhamah_odds, mirage, open_tale
+from rules.alkemy import model as alkemy
+from rules.jadeclaw import model as jadeclaw
+from rules.milhamah import model as milhamah
+from rules.milhamah import probability as milhamah_odds
+from rules.mirage import model as mirage
+from rules.open_tale import model as open_tale
 from rules.dice import SpecError
 
 PYODIDE = sys.platform == "emscripten"

@@ -18,7 +18,9 @@ import random
 import pytest
 
 import rules
-from rules import alkemy, dice, milhamah
+from rules import dice
+from rules.alkemy import model as alkemy
+from rules.milhamah import model as milhamah
 from rules.dice import roll_die, roll_face
 
 import fairness

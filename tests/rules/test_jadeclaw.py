@@ -14,7 +14,7 @@ from fractions import Fraction
 import pytest
 
 import rules
-from rules import jadeclaw as jc
+from rules.jadeclaw import model as jc
 from rules.dice import ScriptedRng, SpecError, format_pool
 
 

@@ -13,8 +13,8 @@ from fractions import Fraction
 import pytest
 
 import rules
-from rules import milhamah as M
-from rules import milhamah_odds as MO
+from rules.milhamah import model as M
+from rules.milhamah import probability as MO
 from rules.dice import ScriptedRng, SpecError
 
 # Face indices (1-12) on the default dice, by design (RULES-NOTES Milhamah 2).

@@ -31,8 +31,8 @@ from fractions import Fraction
 import pytest
 
 import rules
-from rules import milhamah as M
-from rules import milhamah_odds as MO
+from rules.milhamah import model as M
+from rules.milhamah import probability as MO
 from rules.dice import ScriptedRng
 
 import fairness

@@ -1,9 +1,9 @@
 """Milhamah's odds are exact where exact is within reach, and honest where
 sampled (issue 21, "Exact where exact is within reach"; issue 26, bounded
-work). Proved by routes that share no code with rules/milhamah_odds.py:
+work). Proved by routes that share no code with rules/milhamah/probability.py:
 
 - an independent optimum: a memoised programme over each die design's
-  faces, read from the public face data (rules/milhamah_dice.json) as
+  faces, read from the public face data (rules/milhamah/dice.json) as
   README states the rules (a face counts as the shoresh letter it shows,
   the wild, or neither; any set of at most X dice, or none, each round),
   the outcome of a set of final dice read by ``rules.roll`` on those faces
@@ -27,10 +27,10 @@ from pathlib import Path
 import pytest
 
 import rules
-from rules import milhamah_odds as MO
+from rules.milhamah import probability as MO
 from rules.dice import ScriptedRng
 
-DATA = json.loads((Path(rules.__file__).parent / "milhamah_dice.json").read_text(encoding="utf-8"))
+DATA = json.loads((Path(rules.__file__).parent / "milhamah" / "dice.json").read_text(encoding="utf-8"))
 MEET = ("success_at_cost", "success", "natural_success", "critical_success")
 COLOURS = ("red", "green", "blue")
 

@@ -12,7 +12,7 @@ from fractions import Fraction
 import pytest
 
 import rules
-from rules import mirage
+from rules.mirage import model as mirage
 from rules.dice import ScriptedRng, SpecError
 
 

@@ -15,7 +15,7 @@ from fractions import Fraction
 import pytest
 
 import rules
-from rules import open_tale as ot
+from rules.open_tale import model as ot
 from rules.dice import ScriptedRng, SpecError
 
 SEED = "the Open Tale rules text"

@@ -30,7 +30,12 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import rules
-from rules import alkemy, dice, jadeclaw, milhamah, mirage, open_tale
+from rules import dice
+from rules.alkemy import model as alkemy
+from rules.jadeclaw import model as jadeclaw
+from rules.milhamah import model as milhamah
+from rules.mirage import model as mirage
+from rules.open_tale import model as open_tale
 from rules.dice import SpecError
 
 SETTINGS = dict(deadline=None, derandomize=True, database=None,

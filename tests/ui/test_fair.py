@@ -24,7 +24,8 @@ import pytest
 import fair
 import rules
 import share
-from rules import alkemy, milhamah
+from rules.alkemy import model as alkemy
+from rules.milhamah import model as milhamah
 from rules.dice import SpecError
 
 

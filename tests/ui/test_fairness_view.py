@@ -10,7 +10,7 @@ import re
 import pytest
 
 import fairness
-from rules import milhamah
+from rules.milhamah import model as milhamah
 
 
 def test_run_counts_every_kind_n_times():

@@ -14,14 +14,10 @@ from hypothesis import strategies as st
 import formstate
 import rules
 import tab
-import ui_alkemy
-import ui_jadeclaw
-import ui_milhamah
-import ui_mirage
-import ui_open_tale
 from static_form import static_form
+from tabs import tab_modules
 
-TABS = {ui.SYSTEM: ui for ui in (ui_milhamah, ui_open_tale, ui_mirage, ui_alkemy, ui_jadeclaw)}
+TABS = {ui.SYSTEM: ui for ui in tab_modules()}
 DEFAULTS = {s: static_form(s).fields for s in TABS}
 
 

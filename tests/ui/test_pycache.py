@@ -38,9 +38,9 @@ LAYOUT = {"rules": "rules", "static/py": "."}
 
 def page_files() -> dict:
     """Every page file (Python and data, not main.py): source -> where it lands."""
-    return {f"{src}/{f.name}": str(Path(dst, f.name).as_posix()).removeprefix("./")
-            for src, dst in LAYOUT.items() for f in sorted((ROOT / src).iterdir())
-            if f.suffix in (".py", ".json") and f.name != "main.py"}
+    return {f"{src}/{f.relative_to(ROOT / src).as_posix()}": Path(dst, f.relative_to(ROOT / src)).as_posix()
+            for src, dst in LAYOUT.items() for f in sorted((ROOT / src).rglob("*"))
+            if f.suffix in (".py", ".json") and f.name != "main.py" and "__pycache__" not in f.parts}
 
 
 def toml_files() -> dict:
@@ -71,12 +71,12 @@ def source_of(name: str) -> str:
 
 def test_the_zip_holds_what_main_imports_before_ready(tmp_path):
     sources = {source_of(n) for n in build(lay_out(tmp_path)).namelist() if n.endswith(".pyc")}
-    assert {"rules/__init__.py", "rules/dice.py", "rules/milhamah.py", "rules/explain_mirage.py", "ui_milhamah.py",
+    assert {"rules/__init__.py", "rules/dice.py", "rules/milhamah/model.py", "rules/mirage/explain.py", "ui_milhamah.py",
             "ui_jadeclaw.py", "views.py", "draw.py", "store.py", "formstate.py", "page.py", "forms.py",
             "trayview.py", "oddspanel.py", "history.py", "setups.py", "sharing.py", "fairpanel.py",
             "backup.py"} <= sources
     assert not sources & {"fair.py", "fairview.py", "fairness.py", "qr.py", "snapshot.py",
-                          "rules/milhamah_odds.py", "main.py"}
+                          "rules/milhamah/probability.py", "main.py"}
 
 
 def test_every_page_file_reaches_the_page_once(tmp_path):

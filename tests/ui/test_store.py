@@ -52,14 +52,15 @@ def _step(system, res):
 
 
 def results(n, seed=1):
-    """``n`` rolls, the five games in turn, each spec of the game in turn,
+    """``n`` rolls, every game in turn, each spec of the game in turn,
     with the step a player would take (seeded)."""
     r = random.Random(seed)
     out = []
+    k = len(rules.SYSTEMS)
     for i in range(n):
-        system = rules.SYSTEMS[i % 5]
+        system = rules.SYSTEMS[i % k]
         specs = SPECS[system]
-        spec = specs[(i // 5) % len(specs)]
+        spec = specs[(i // k) % len(specs)]
         res = rules.roll(system, spec, r, advise=False)  # a stored roll keeps its dice, not the advice
         action = _step(system, res)
         if action is not None:

@@ -8,14 +8,10 @@ import pytest
 
 import rules
 import tab
-import ui_alkemy
-import ui_jadeclaw
-import ui_milhamah
-import ui_mirage
-import ui_open_tale
 from rules.system import check
+from tabs import tab_modules
 
-TABS = (ui_milhamah, ui_open_tale, ui_mirage, ui_alkemy, ui_jadeclaw)
+TABS = tab_modules()
 
 
 def test_the_tabs_and_the_systems_are_the_same_list():

@@ -250,7 +250,7 @@ def test_odds_panel_renders_the_heaviest_case():
     rules' own, the opponent's share is what is left when neither the
     initiator wins nor the hands stay tied, and the net table marks the
     initiator's clamped net (+2)."""
-    rules.alkemy._kept_counts.cache_clear()
+    rules.alkemy.model._kept_counts.cache_clear()
     spec = ui.spec_from_form({**DEFAULT_FORM, "mode": ["opposed"], "bonus": ["3"], "opp_malus": ["4"]})
     o = rules.odds(SYSTEM, spec)
     html = odds_panel(ui, spec, None, {"selected": []})

@@ -12,7 +12,7 @@ import pytest
 import rules
 import ui_jadeclaw as ui
 from tabs import odds_panel
-from rules import jadeclaw as jc
+from rules.jadeclaw import model as jc
 from rules.dice import ScriptedRng, SpecError
 
 DEFAULT_FIELDS = {"kind": ["simple"], "dice": ["d12 & d8"], "level": [""], "table_faces": [""],

@@ -15,7 +15,7 @@ import pytest
 import rules
 import ui_milhamah as U
 from tabs import odds_panel
-from rules import milhamah as M
+from rules.milhamah import model as M
 from rules.dice import ScriptedRng, SpecError
 from static_form import static_form
 
@@ -118,7 +118,7 @@ def test_tray_shows_dice_and_reroll_only_while_allowed():
     assert 'data-act="cipher"' not in html and 'data-act="natural' not in html
     assert 'data-outcome="botch"' in html
     # untapped, Reroll takes the advice: red A and the two green B dice (the
-    # best play, milhamah_odds); they show the text's ק and ר and a dud ק
+    # best play, rules.milhamah.probability); they show the text's ק and ר and a dud ק
     assert U.action_for("reroll", r, {"selected": []}, {})["dice"] == r["best_reroll"] == [0, 5, 7]
     r2 = rules.act("milhamah", spec, r, U.action_for("reroll", r, {"selected": []}, {}),
                    ScriptedRng([RA["ק"], GB["ר"], GB["ק"]]))

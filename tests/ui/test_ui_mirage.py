@@ -14,7 +14,7 @@ import pytest
 import rules
 import ui_mirage as ui
 from tabs import odds_panel
-from rules import mirage
+from rules.mirage import model as mirage
 from rules.dice import ScriptedRng, SpecError
 from static_form import static_form
 

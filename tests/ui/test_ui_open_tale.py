@@ -16,7 +16,7 @@ import pytest
 import rules
 import ui_open_tale as ui
 from tabs import odds_panel
-from rules import open_tale as ot
+from rules.open_tale import model as ot
 from rules.dice import ScriptedRng, SpecError
 from static_form import static_form
 

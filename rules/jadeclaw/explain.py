@@ -1,7 +1,7 @@
 """Why a Jadeclaw roll came out as it did, in words: functions of a spec and
-its result (``rules.jadeclaw`` is the model; it calls ``explain`` once the
-dice are down). Rules are named in words or by the text's own headings,
-never by our notes' numbers.
+its result. ``model`` is the model; the system (``rules.jadeclaw``) calls
+``explain`` once the dice are down. Rules are named in words or by the
+text's own headings, never by our notes' numbers.
 
 >>> import rules
 >>> r = rules.roll("jadeclaw", {"dice": "d10 & d4", "difficulty": "routine"}, rules.ScriptedRng([7, 2, 3, 4]))
@@ -11,8 +11,8 @@ never by our notes' numbers.
 
 from __future__ import annotations
 
-from . import jadeclaw as jc
-from .dice import format_pool
+from ..dice import format_pool
+from . import model as jc
 
 __all__ = ["explain", "prep_notes", "contest_text"]
 
@@ -54,7 +54,7 @@ _STEP_WORDS = {
 
 
 def prep_notes(steps: list[dict]) -> list[str]:
-    """A sentence for each step of ``jadeclaw.prepare_side`` that changed
+    """A sentence for each step of ``model.prepare_side`` that changed
     the dice.
 
     >>> prep_notes(jc.prepare(jc.normalize({"dice": "d10 & d6", "bonuses": 1}))[1])

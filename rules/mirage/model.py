@@ -19,10 +19,10 @@ The text's sections, and where each lives here:
 
 A result is a function of the spec and its recorded stages: ``act`` and the
 odds of a step rebuild the state by replaying the stages (``rules.stages``),
-never from the dice a result carries. The prose is ``explain_mirage``'s.
+never from the dice a result carries. The prose is ``explain``'s.
 
 The level -> die legend, the twelve core skills, the difficulty table and the
-Condition names are data, in ``mirage_tables.json`` beside this file.
+Condition names are data, in ``tables.json`` beside this file.
 
 >>> from rules.dice import ScriptedRng
 >>> spec = normalize({"attribute": "d10", "skill": "d6", "difficulty": "easy"})
@@ -35,50 +35,32 @@ Condition names are data, in ``mirage_tables.json`` beside this file.
 
 from __future__ import annotations
 
-import json
-import os
 from fractions import Fraction
 from typing import Any
 
-from .dice import (SpecError, check_keys, convolve, dist_to_json, get_bool, get_choice, get_int,
+from ..dice import (SpecError, check_keys, convolve, dist_to_json, get_bool, get_choice, get_int,
                    get_size, get_sizes, name_key, roll_die, step_down, step_up)
-from .stages import rebuild
+from ..stages import rebuild
+from .explain import die_label, explain
+from .tables import (ATTRIBUTES, CONDITION_NAMES, DIFFICULTY, LEGEND, MAX_TIEBREAKS, SKILLS, TABLES,
+                     condition_type)
 
 __all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "TABLES", "LEGEND", "SKILLS", "ATTRIBUTES",
            "DIFFICULTY", "CONDITION_NAMES", "KIND_COLOURS", "BASE_SIZES", "MAX_TIEBREAKS",
-           "normalize", "roll", "act", "odds", "advise", "step_pool", "check_not_broken", "successes_on",
-           "condition_type", "success_dist"]
+           "normalize", "roll", "act", "odds", "step_pool", "check_not_broken", "successes_on",
+           "condition_type", "success_dist", "state_of", "side_plan", "plan_sizes", "prayer_plan",
+           "rerolled_sizes", "side_dist", "tiebreak_side", "can_tiebreak"]
 
 NAME = "mirage"
 TITLE = "Mirage"
 
 OUTCOMES = ("failure", "tie", "success", "success_with_bonus")
 
-with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "mirage_tables.json"),
-          encoding="utf-8") as _f:
-    #: The data the text gives (skills, difficulty, Conditions) and the level
-    #: legend it does not (RULES-NOTES Mirage 1).
-    TABLES = json.load(_f)
-
-#: Level -> die size, the default legend (RULES-NOTES Mirage 1).
-LEGEND = {int(k): v for k, v in TABLES["legend"].items()}
-ATTRIBUTES = tuple(TABLES["attributes"])
-#: Core skill -> its attribute ("Core Skills").
-SKILLS = dict(TABLES["skills"])
-#: Difficulty name -> step modifier ("Difficulty" table).
-DIFFICULTY = dict(TABLES["difficulty"])
-#: Condition type -> the three Condition names ("Conditions").
-CONDITION_NAMES = {k: tuple(v) for k, v in TABLES["conditions"].items()}
-
 #: Base and gear dice are d6 to d12 (RULES-NOTES Mirage 1).
 BASE_SIZES = (6, 8, 10, 12)
 #: At most this many gear dice on one roll (bounded work; the text gives none).
 MAX_GEAR = 6
 MAX_MODIFIER = 12
-#: "If a tie needs to be broken, re-roll the opposed roll": at most this many
-#: times on one roll (bounded work, within the 24 stages a result may hold);
-#: still tied then, the GM decides.
-MAX_TIEBREAKS = 20
 #: "Dice Names": dice of different colours for attribute, skill and gear.
 KIND_COLOURS = {"attribute": "red", "skill": "blue", "gear": "white"}
 
@@ -92,16 +74,6 @@ DEFAULT_SPEC = {
     "conditions": {"physical": 0, "mental": 0, "broken": False}, "modifier": 0, "passive": False,
     "prayer_bonus": 0, "opponent": None,
 }
-
-
-def condition_type(attribute_name: str) -> str:
-    """Conditions: physical for Strength and Agility, mental for Wits and
-    Empathy ("The Cost of Unanswered Prayer").
-
-    >>> condition_type("agility"), condition_type("wits")
-    ('physical', 'mental')
-    """
-    return "physical" if attribute_name in ("strength", "agility") else "mental"
 
 
 # --------------------------------------------------------------------------
@@ -321,7 +293,7 @@ def _steps(side: dict) -> dict:
     return parts
 
 
-def _plan(side: dict) -> dict:
+def side_plan(side: dict) -> dict:
     """The dice a side rolls: base dice before and after stepping, and gear."""
     steps = _steps(side)
     base = _base_pool(side)
@@ -330,7 +302,7 @@ def _plan(side: dict) -> dict:
             "gear": list(side["gear"])}
 
 
-def _sizes(plan: dict) -> list:
+def plan_sizes(plan: dict) -> list:
     """The sizes a plan rolls, in draw order."""
     return [s for _, s in plan["stepped"]] + plan["gear"]
 
@@ -360,7 +332,7 @@ def _base_die(kind: str, sides: int, side: dict, plan: dict, rng, opponent: bool
 def _roll_side(side: dict, rng, opponent: bool = False) -> dict:
     """One side's dice: the stepped base dice (attribute, then skill), then
     gear in spec order."""
-    plan = _plan(side)
+    plan = side_plan(side)
     dice = [_base_die(kind, sides, side, plan, rng, opponent) for kind, sides in plan["stepped"]]
     dice += [_die("gear", sides, roll_die(rng, sides), side, opponent=opponent) for sides in plan["gear"]]
     return {"dice": dice, "successes": sum(d["successes"] for d in dice),
@@ -399,7 +371,7 @@ def _round_outcome(rnd: dict) -> str:
     return _outcome(rnd["own"]["successes"], rnd["opp"]["successes"] if rnd["opp"] else None)[1]
 
 
-def _state(spec: dict, result: Any) -> dict:
+def state_of(spec: dict, result: Any) -> dict:
     """The state of ``result``, rebuilt from its stages (``rules.stages``)."""
     return rebuild(result, lambda rng: _start(spec, rng),
                    lambda state, action, rng: _step(spec, state, action, rng))
@@ -473,7 +445,7 @@ def _step_lowest(sizes: dict) -> int:
     return 0
 
 
-def _prayer_plan(dice: list, chosen: list, bonus: int) -> dict:
+def prayer_plan(dice: list, chosen: list, bonus: int) -> dict:
     """The sizes the prayer rerolls: the bonus steps the rerolled base dice
     up (gear is never stepped); a lone base die steps up by adding a d6,
     drawn right after it (RULES-NOTES Mirage 3-4). Pure: no draws."""
@@ -530,7 +502,7 @@ def _pray(spec: dict, state: dict, action: dict, rng) -> dict:
     chosen, bonus = _prayer_args(spec, state, action)
     rnd = state["rounds"][-1]
     old = rnd["own"]["dice"]
-    plan = _prayer_plan(old, chosen, bonus)
+    plan = prayer_plan(old, chosen, bonus)
     dice = _reroll(spec, old, chosen, plan, rng)
     ctype = condition_type(spec["attribute_name"])
     gained = ctype if any(d["face"] == 1 for d in dice) else None
@@ -547,7 +519,7 @@ def _pray(spec: dict, state: dict, action: dict, rng) -> dict:
 # Tie-break ("Opposed Rolls": "If a tie needs to be broken, re-roll the
 # opposed roll to determine the outcome").
 
-def _tiebreak_side(spec: dict, state: dict) -> dict:
+def tiebreak_side(spec: dict, state: dict) -> dict:
     """The active side as it rolls a tie-break: a Condition the prayer cost
     counts on it (each Condition "gives you a -1 modifier")."""
     if not state["gained"]:
@@ -573,7 +545,7 @@ def _check_tiebreak(spec: dict, state: dict, action: dict) -> None:
 
 def _tiebreak(spec: dict, state: dict, action: dict, rng) -> dict:
     _check_tiebreak(spec, state, action)
-    return {**state, "rounds": state["rounds"] + [_new_round(spec, _tiebreak_side(spec, state), rng)]}
+    return {**state, "rounds": state["rounds"] + [_new_round(spec, tiebreak_side(spec, state), rng)]}
 
 
 def _can_pray(spec: dict, state: dict) -> bool:
@@ -582,7 +554,7 @@ def _can_pray(spec: dict, state: dict) -> bool:
             and any(d["face"] != 1 for d in state["rounds"][-1]["own"]["dice"]))
 
 
-def _can_tiebreak(state: dict) -> bool:
+def can_tiebreak(state: dict) -> bool:
     """A tie-break is open: a tie, fewer than the most, not Broken."""
     return (_round_outcome(state["rounds"][-1]) == "tie" and len(state["rounds"]) <= MAX_TIEBREAKS
             and not state["broken"] and not state.get("accepted"))
@@ -593,7 +565,7 @@ def _accept(spec: dict, state: dict, action: dict, rng) -> dict:
     only while a step is open (a prayer or a tie-break)."""
     check_keys(action, ("do", "side"), "action")
     _side_ok(action)
-    if not (_can_pray(spec, state) or _can_tiebreak(state)):
+    if not (_can_pray(spec, state) or can_tiebreak(state)):
         raise SpecError("action", "no step is open: the dice already stand as they lie")
     return {**state, "accepted": True}
 
@@ -634,7 +606,7 @@ def _build(spec: dict, state: dict) -> dict:
         "can_pray": not spec["passive"] and not state["prayed"] and not state.get("accepted"),
         "tied_rounds": [_tied_round(k, r) for k, r in enumerate(rounds[:-1], start=1)],
         "tiebreaks": len(rounds) - 1,
-        "can_tiebreak": _can_tiebreak(state),
+        "can_tiebreak": can_tiebreak(state),
         "accepted": bool(state.get("accepted")),
     }
     result["explain"] = explain(spec, result)
@@ -677,13 +649,14 @@ def act(spec: dict, result: dict, action: dict, rng) -> dict:
     >>> [d["history"] for d in p["dice"]], p["outcome"], p["condition_gained"]
     ([[3, 7], [2, 1]], 'success', 'mental')
     """
-    return _build(spec, _step(spec, _state(spec, result), action, rng))
+    return _build(spec, _step(spec, state_of(spec, result), action, rng))
 
 
 # --------------------------------------------------------------------------
 # Odds.
 
-def _side_dist(sizes: list) -> dict:
+def side_dist(sizes: list) -> dict:
+    """The distribution of a side's successes rolling dice of ``sizes``."""
     dist = {0: Fraction(1)}
     for s in sizes:
         dist = convolve(dist, success_dist(s))
@@ -724,9 +697,9 @@ def _with_tiebreaks(outcome: dict, left: int) -> dict:
 
 def _fresh_odds(own_side: dict, spec: dict, left: int) -> dict:
     """The odds of a fresh roll of ``own_side`` against the spec's opponent."""
-    own = _sizes(_plan(own_side))
-    opp_d = _side_dist(_sizes(_plan(spec["opponent"]))) if spec["opponent"] is not None else None
-    value, outcome = _outcome_dist(_side_dist(own), opp_d)
+    own = plan_sizes(side_plan(own_side))
+    opp_d = side_dist(plan_sizes(side_plan(spec["opponent"]))) if spec["opponent"] is not None else None
+    value, outcome = _outcome_dist(side_dist(own), opp_d)
     out = _figures(value, outcome, opp_d is not None)
     if opp_d is not None:
         out["with_tiebreaks"] = _with_tiebreaks(outcome, left)
@@ -734,7 +707,7 @@ def _fresh_odds(own_side: dict, spec: dict, left: int) -> dict:
     return out
 
 
-def _rerolled_sizes(dice: list, chosen: list, plan: dict) -> list:
+def rerolled_sizes(dice: list, chosen: list, plan: dict) -> list:
     """The sizes a prayer rolls, in the order ``act`` draws them (an added
     d6 right after the lone die it joins)."""
     sizes = [plan["sizes"].get(i, dice[i]["sides"]) for i in chosen]
@@ -757,10 +730,10 @@ def _pray_odds(spec: dict, state: dict, action: dict) -> dict:
     chosen, bonus = _prayer_args(spec, state, action)
     rnd = state["rounds"][-1]
     dice = rnd["own"]["dice"]
-    plan = _prayer_plan(dice, chosen, bonus)
-    rerolled = _rerolled_sizes(dice, chosen, plan)
+    plan = prayer_plan(dice, chosen, bonus)
+    rerolled = rerolled_sizes(dice, chosen, plan)
     fixed = sum(d["successes"] for i, d in enumerate(dice) if i not in chosen)
-    dist = {v + fixed: p for v, p in _side_dist(rerolled).items()}
+    dist = {v + fixed: p for v, p in side_dist(rerolled).items()}
     opp_d = None if rnd["opp"] is None else {rnd["opp"]["successes"]: Fraction(1)}
     out = _figures(*_outcome_dist(dist, opp_d), opp_d is not None)
     out.update({"condition": _condition_chance(dice, chosen, rerolled),
@@ -771,17 +744,7 @@ def _pray_odds(spec: dict, state: dict, action: dict) -> dict:
 
 def _tiebreak_odds(spec: dict, state: dict, action: dict) -> dict:
     _check_tiebreak(spec, state, action)
-    return _fresh_odds(_tiebreak_side(spec, state), spec, MAX_TIEBREAKS - len(state["rounds"]))
-
-
-def _with_prayer(spec: dict, out: dict) -> dict:
-    """The roll's odds, plus the turn played best with a prayer on a
-    failure (``mirage_prayer.turn_with_prayer``); a passive roll may not
-    pray, so its figures are the roll's."""
-    turn = turn_with_prayer(spec)
-    if not turn["prayer_allowed"]:
-        turn.update(success_with_prayer=out["p_success"], bonus_with_prayer=out["p_bonus"])
-    return {**out, **turn}
+    return _fresh_odds(tiebreak_side(spec, state), spec, MAX_TIEBREAKS - len(state["rounds"]))
 
 
 def _accept_odds(spec: dict, state: dict, action: dict) -> dict:
@@ -790,21 +753,6 @@ def _accept_odds(spec: dict, state: dict, action: dict) -> dict:
     own = {rnd["own"]["successes"]: Fraction(1)}
     opp_d = None if rnd["opp"] is None else {rnd["opp"]["successes"]: Fraction(1)}
     return {**_figures(*_outcome_dist(own, opp_d), opp_d is not None), "condition": 0.0}
-
-
-def advise(spec: dict, result: dict) -> dict:
-    """Best play at ``result`` (rebuilt from its stages): ``advice``, the
-    ``choices`` the rules allow now with their odds played best afterwards,
-    and ``best_prayer`` (``mirage_prayer.advise``; README, rules decisions).
-
-    >>> from rules import roll as roll_
-    >>> from rules.dice import ScriptedRng
-    >>> s = normalize({"attribute": 8, "skill": 6, "prayer_bonus": 1, "opponent": {"attribute": 8}})
-    >>> r = roll_("mirage", s, ScriptedRng([7, 1, 6]), advise=False)
-    >>> "advice" in r, advise(s, r)["advice"]
-    (False, {'do': 'tiebreak', 'side': 'initiator'})
-    """
-    return _advise(spec, result)
 
 
 _STEP_ODDS = {"pray": _pray_odds, "tiebreak": _tiebreak_odds, "accept": _accept_odds}
@@ -830,15 +778,10 @@ def odds(spec: dict, result: dict | None = None, action: dict | None = None) -> 
     """
     if action is None:
         check_not_broken(spec)
-        return _with_prayer(spec, _fresh_odds(spec, spec, MAX_TIEBREAKS))
-    state = _state(spec, result)
+        return _fresh_odds(spec, spec, MAX_TIEBREAKS)
+    state = state_of(spec, result)
     verb = _check_step(spec, action)
     if state.get("accepted"):
         raise SpecError("action", "the dice were accepted as they lie: no further step")
     return _STEP_ODDS[verb](spec, state, action)
 
-
-# The prose lives apart (issue 17) and reads this module's tables, so it is
-# imported once they are defined.
-from .explain_mirage import die_label, explain  # noqa: E402
-from .mirage_prayer import advise as _advise, turn_with_prayer  # noqa: E402

@@ -13,6 +13,8 @@ says which choice is best, and what the turn is worth played that way:
 - ``turn_with_prayer(spec)``: the turn before the roll, played best: the
   roll, and on a failure (opposed: a loss or a tie) the best prayer; no
   tie-break.
+- ``odds(spec, result, action)``: the model's odds (``model.odds``), and
+  before the roll the turn played best with a prayer beside them.
 - ``advise(spec, result)`` (issue 21): at a result, every action the rules
   allow (accept the dice, a tie-break, the best prayer), each valued with
   every later choice played best (a prayer after a tie-break, tie-breaks
@@ -25,8 +27,8 @@ past it, with a seed from the spec, the play chosen on one sample and
 priced on a fresh one, with its 95 % margin, never above an exact upper
 bound (``_oracle_bounds``) (issue 26).
 
-Both price a choice with the prayer's own code in ``mirage``
-(``_prayer_plan``, ``_rerolled_sizes``: the sizes ``act`` rolls), so the
+Both price a choice with the prayer's own code in ``model``
+(``prayer_plan``, ``rerolled_sizes``: the sizes ``act`` rolls), so the
 advice is the prayer ``act`` makes.
 
 >>> from rules import normalize, roll
@@ -47,10 +49,10 @@ from functools import lru_cache
 from itertools import combinations, combinations_with_replacement, product
 from math import comb, factorial, lcm, prod
 
-from . import mirage as M
-from .dice import poly_mul, spec_seed, step_up
+from . import model as M
+from ..dice import poly_mul, spec_seed, step_up
 
-__all__ = ["best_prayer", "turn_with_prayer", "advise", "REPRESENTATIVE", "WORK_LIMIT", "SAMPLES"]
+__all__ = ["best_prayer", "turn_with_prayer", "advise", "odds", "REPRESENTATIVE", "WORK_LIMIT", "SAMPLES"]
 
 #: The faces that stand for every face of the same kind: a 1 (cannot be
 #: rerolled, costs a Condition), 2-5 (no success), 6-9 (one), 10+ (two).
@@ -63,7 +65,7 @@ def _rerolled(sizes: tuple) -> tuple:
     the product of the sizes: ``(den, tail, mean, no_one)``, ``tail[k]`` =
     P(at least k successes), ``no_one`` = P(no die shows 1)."""
     den = prod(sizes)
-    dist = M._side_dist(list(sizes))
+    dist = M.side_dist(list(sizes))
     tail = tuple(int(sum((p for x, p in dist.items() if x >= k), Fraction(0)) * den)
                  for k in range(max(dist) + 1))
     mean = int(sum((x * p for x, p in dist.items()), Fraction(0)) * den)
@@ -78,8 +80,8 @@ def _choice(dice: list, chosen: tuple, bonus: int) -> tuple:
     fixed = sum(d["successes"] for i, d in enumerate(dice) if i not in chosen)
     if not chosen:
         return 1, fixed, (1,), 0, fixed  # no prayer, no Condition
-    plan = M._prayer_plan(dice, list(chosen), bonus)
-    rerolled = M._rerolled_sizes(dice, list(chosen), plan)
+    plan = M.prayer_plan(dice, list(chosen), bonus)
+    rerolled = M.rerolled_sizes(dice, list(chosen), plan)
     den, tail, mean, no_one = _rerolled(tuple(sorted(rerolled)))
     kept_one = any(d["face"] == 1 for i, d in enumerate(dice) if i not in chosen)
     return den, fixed, tail, den if kept_one else den - no_one, fixed * den + mean
@@ -158,7 +160,7 @@ def _classes(sides: int) -> list:
 
 def _slots(spec: dict) -> list:
     """(kind, sides) of the roller's dice, in draw order."""
-    plan = M._plan(spec)
+    plan = M.side_plan(spec)
     return [tuple(p) for p in plan["stepped"]] + [("gear", s) for s in plan["gear"]]
 
 
@@ -283,10 +285,10 @@ def _prayed(opt: tuple, w0: tuple, w1: tuple) -> tuple:
 @lru_cache(maxsize=1024)
 def _base_reroll(base: tuple, chosen: tuple, bonus: int) -> tuple:
     """The sizes a prayer rolls for the chosen base dice (the bonus steps
-    them; a lone one gains a d6), by the prayer's own plan in ``mirage``."""
+    them; a lone one gains a d6), by the prayer's own plan in ``model``."""
     dice = [{"kind": k, "sides": s} for k, s in base]
-    plan = M._prayer_plan(dice, list(chosen), bonus)
-    return tuple(M._rerolled_sizes(dice, list(chosen), plan))
+    plan = M.prayer_plan(dice, list(chosen), bonus)
+    return tuple(M.rerolled_sizes(dice, list(chosen), plan))
 
 
 def _choices(dice: list, bonus: int) -> list:
@@ -336,7 +338,7 @@ def _gear_prefixes(dice: list, nb: int) -> list:
 
 @lru_cache(maxsize=256)
 def _succ(sizes: tuple) -> tuple:
-    d = M._side_dist(list(sizes))
+    d = M.side_dist(list(sizes))
     return tuple(float(d.get(k, 0)) for k in range(max(d) + 1))
 
 
@@ -344,14 +346,14 @@ def _opp(spec: dict) -> list:
     """The opponent's successes, ``[(m, probability)]``; unopposed [(0, 1)]."""
     if spec["opponent"] is None:
         return [(0, 1.0)]
-    return [(m, q) for m, q in enumerate(_succ(tuple(M._sizes(M._plan(spec["opponent"]))))) if q]
+    return [(m, q) for m, q in enumerate(_succ(tuple(M.plan_sizes(M.side_plan(spec["opponent"]))))) if q]
 
 
 def _fresh(spec: dict, side: dict) -> tuple:
     """A roll of ``side`` against the spec's opponent, no prayer: (win, two, tie)."""
     opposed = spec["opponent"] is not None
     win = two = tie = 0.0
-    for n, p in enumerate(_succ(tuple(M._sizes(M._plan(side))))):
+    for n, p in enumerate(_succ(tuple(M.plan_sizes(M.side_plan(side))))):
         for m, q in _opp(spec):
             if n > m:
                 win += p * q
@@ -376,7 +378,7 @@ def _tie_values(spec: dict, gained: bool) -> list:
 def _tiebreak_chain(spec: dict, gained: bool) -> list:
     """``[k]``: the tie-break after the prayer, rolled as the ``k + 1``-th
     roll, then ties broken while it is worth it; ``[MAX + 1]``: none."""
-    side = M._tiebreak_side(spec, {"gained": M.condition_type(spec["attribute_name"]) if gained else None})
+    side = M.tiebreak_side(spec, {"gained": M.condition_type(spec["attribute_name"]) if gained else None})
     win, two, tie = _fresh(spec, side)
     chain, best = [TIE] * (M.MAX_TIEBREAKS + 2), TIE
     for k in range(M.MAX_TIEBREAKS, 0, -1):
@@ -687,7 +689,7 @@ def advise(spec: dict, result: dict) -> dict:
     prayer), each with its odds when played best afterwards; ``advice``
     the best of them (README, rules decisions); ``best_prayer`` as before
     (the dice of the best prayer by the prayer's own order)."""
-    state = M._state(spec, result)
+    state = M.state_of(spec, result)
     rnd, k = state["rounds"][-1], len(state["rounds"])
     dice, opposed = rnd["own"]["dice"], rnd["opp"] is not None
     n, m = rnd["own"]["successes"], rnd["opp"]["successes"] if opposed else 0
@@ -696,7 +698,7 @@ def advise(spec: dict, result: dict) -> dict:
     if may_pray:
         out["best_prayer"] = best_prayer(spec, dice, m if opposed else None)
     may_pray = may_pray and any(d["face"] != 1 for d in dice)
-    may_tb = M._can_tiebreak(state)
+    may_tb = M.can_tiebreak(state)
     if not (may_pray or may_tb):
         return {**out, "advice": None, "choices": []}
     side = {"side": "initiator"} if opposed else {}
@@ -730,3 +732,22 @@ def turn_with_prayer(spec: dict) -> dict:
     if not fig["exact"]:
         out.update(prayer_sampled=fig["sampled"], prayer_margin=fig["margin"])
     return out
+
+
+def odds(spec: dict, result: dict | None = None, action: dict | None = None) -> dict:
+    """The odds ``model.odds`` gives; before the roll (no action), plus the
+    turn played best with a prayer on a failure (``turn_with_prayer``); a
+    passive roll may not pray, so its figures are the roll's.
+
+    >>> from rules import normalize
+    >>> o = odds(normalize("mirage", {"attribute": 6, "skill": 6}))
+    >>> round(o["p_success"], 4), round(o["success_with_prayer"], 4)
+    (0.3056, 0.4784)
+    """
+    out = M.odds(spec, result, action)
+    if action is not None:
+        return out
+    turn = turn_with_prayer(spec)
+    if not turn["prayer_allowed"]:
+        turn.update(success_with_prayer=out["p_success"], bonus_with_prayer=out["p_bonus"])
+    return {**out, **turn}

@@ -15,7 +15,15 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["explain", "grade", "plural", "BOTCH_GRADES", "OUTCOME_WORDS"]
+from .letters import written
+
+__all__ = ["explain", "grade", "plural", "BOTCH_GRADES", "OUTCOME_WORDS", "COMBAT_TITLES"]
+
+#: The combat modifiers in words ("Combat modifiers").
+COMBAT_TITLES = {"engaged": "already fighting someone else",
+                 "surprised": "doesn't see you (surprised)",
+                 "cover": "partial or complete cover",
+                 "ambushed": "has just ambushed you"}
 
 #: A botch made worse by 0, 1, 2, 3, and 4 or more wilds.
 BOTCH_GRADES = ("a botch", "a bad botch", "a disaster", "a catastrophe",
@@ -43,11 +51,6 @@ def plural(n: int, word: str) -> str:
     return f"{n} " + {"die": "dice", "success": "successes"}.get(word, word + "s")
 
 
-def _written(shoresh: str) -> str:
-    from .milhamah import written
-    return written(shoresh)
-
-
 class _Turn(NamedTuple):
     spec: dict
     ev: dict
@@ -64,7 +67,7 @@ class _Turn(NamedTuple):
 
 
 def explain(spec: dict, ev: dict, result: dict, log: list) -> list:
-    """The lines for one evaluation (``milhamah._evaluate``) of a turn whose
+    """The lines for one evaluation (``model.evaluate``) of a turn whose
     steps were ``log``; ``result`` is the rest of what the page shows."""
     t = _Turn(spec, ev, result, log)
     lines: list = []
@@ -74,7 +77,7 @@ def explain(spec: dict, ev: dict, result: dict, log: list) -> list:
 
 
 def _shoresh(t: _Turn) -> list:
-    sh = _written(t.spec["shoresh"])
+    sh = written(t.spec["shoresh"])
     doubled = [ch for ch in dict.fromkeys(t.spec["shoresh"]) if t.spec["shoresh"].count(ch) > 1]
     note = f" ({doubled[0]} is doubled: a natural needs two)" if doubled else ""
     return [f"Shoresh {sh}: successes are dice showing {' '.join(t.spec['shoresh'])}{note}."]
@@ -180,7 +183,7 @@ def _opposed(t: _Turn) -> list:
         return lines + ["The opponent's reaction is void."]
     o = t.ev["opponent"]
     wilds = f"; {_wilds_phrase(len(o['wilds']), False, 'when')}" if o["wilds"] else ""
-    lines.append(f"The opponent ({_written(t.opp['shoresh'])}) has {plural(len(o['matches']), 'success')}{wilds}.")
+    lines.append(f"The opponent ({written(t.opp['shoresh'])}) has {plural(len(o['matches']), 'success')}{wilds}.")
     return lines + _whose_turn(t)
 
 
@@ -196,7 +199,6 @@ def _whose_turn(t: _Turn) -> list:
 def _combat(t: _Turn) -> list:
     if not t.ev["adj"]:
         return []
-    from .milhamah import COMBAT_TITLES
     base = "the opponent's successes" if t.opp else f"difficulty {t.spec['difficulty']}"
     names = ", ".join(COMBAT_TITLES[c] for c in t.spec["combat"])
     return [f"Combat modifiers ({names}) move {base} by {t.ev['adj']:+d}."]
@@ -238,7 +240,7 @@ def _after(t: _Turn) -> list:
     lines = []
     if r.get("counter"):
         lines.append("The opponent may counter: the final dice contain "
-                     + ", ".join(_written(c) for c in r["counter"]) + ".")
+                     + ", ".join(written(c) for c in r["counter"]) + ".")
     return lines + (_botch_gifts(r) if t.opp and t.ev["outcome"] == "botch" else [])
 
 

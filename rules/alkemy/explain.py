@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from .alkemy import DEFAULT_FACES, FACE_SETS, _default_keep, describe_net
+from .tables import DEFAULT_FACES, FACE_SETS, default_keep, describe_net
 
 __all__ = ["explain"]
 
@@ -48,7 +48,7 @@ def _kept_words(hand: dict, name: str) -> list[str]:
     net = hand["net"]["net"]
     if net > 0:
         faces = [d["face"] for d in hand["dice"]]
-        how = "the best two" if hand["kept"] == _default_keep(faces, net) else "the player's choice"
+        how = "the best two" if hand["kept"] == default_keep(faces, net) else "the player's choice"
         pair = f", {hand['pair']}" if hand["pair"] else ""
         return [f"{name + ' keeps' if name else 'Kept'} {_sum(hand)} ({how}{pair})."]
     if net < 0:

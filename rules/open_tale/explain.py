@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from .open_tale import _PICK_HIGH, NET_NAMES, modifier_text, pair_text, power
+from .terms import NET_NAMES, PICK_HIGH, modifier_text, pair_text, power
 
 __all__ = ["explain"]
 
@@ -55,7 +55,7 @@ def _modifier(spec: dict, result: dict) -> list[str]:
     net = result["modifier"]["net"]
     if reroll is None:
         return ["No modifier applies."] if spec["modifiers"] else []
-    which = "highest" if _PICK_HIGH[net] else "smallest"
+    which = "highest" if PICK_HIGH[net] else "smallest"
     name = result["dice"][reroll["die"]]["name"]
     return [f"{NET_NAMES[net].title()}: the {name} showed the {which} value, {reroll['old']}"
             f"{_tie_note(result)}; rolled again: {reroll['new']}, {_KEEPS[net]}: {reroll['kept']}."]

@@ -24,8 +24,10 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from .dice import (SIZES, Die, SpecError, check_keys, get_bool, get_choice,
+from ..dice import (SIZES, Die, SpecError, check_keys, get_bool, get_choice,
                    get_int, get_sizes, name_key, roll_die)
+from .explain import explain
+from .terms import MODIFIERS, NET_NAMES, PICK_HIGH, modifier_text, net_modifier, pair_text, power
 
 __all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "MODIFIERS", "TIE_BREAKS", "EXPLOSION_CAP", "SCORE_BOUND",
            "power", "valid_pairs", "even_pair", "net_modifier", "normalize", "roll", "act",
@@ -36,12 +38,6 @@ NAME = "open_tale"
 TITLE = "Open Tale"
 
 OUTCOMES = ("failure", "scored", "success")
-
-#: Seed 001, 3.2 "Compensating modifiers": the modifiers as integers.
-MODIFIERS = {"inferiority": -2, "disadvantage": -1, "advantage": 1, "superiority": 2}
-
-#: The net modifier's name; 0 is the text's "Neural" (neutral) column.
-NET_NAMES = {-2: "inferiority", -1: "disadvantage", 0: "neutral", 1: "advantage", 2: "superiority"}
 
 #: RULES-NOTES Open Tale 3: on a tie the choice is made before rolling.
 #: ``best``: the die whose reroll gives the better expected final score;
@@ -71,10 +67,6 @@ DEFAULT_SPEC = {"level": 5, "dice": [8, 8], "heroic": False, "modifiers": [],
 
 KEYS = ("level", "dice", "heroic", "modifiers", "tie_break", "target")
 
-# Which die a net modifier picks and which face it keeps (seed 001, 3.2).
-_PICK_HIGH = {-2: True, -1: True, 1: False, 2: False}
-
-
 def _keep(net: int, old: int, new: int) -> int:
     """The face kept after the modifier's reroll (seed 001, 3.2): Inferiority
     the smaller, Superiority the larger, Advantage and Disadvantage the second.
@@ -91,15 +83,6 @@ def _keep(net: int, old: int, new: int) -> int:
 
 # --------------------------------------------------------------------------
 # Power and pairs.
-
-def power(level: int) -> int:
-    """Seed 001, 3: Attribute Power = 6 + 2 * Attribute Level.
-
-    >>> power(5)
-    16
-    """
-    return 6 + 2 * level
-
 
 def valid_pairs(level: int) -> list[tuple[int, int]]:
     """The pairs of d4-d12 summing to the level's power, larger die first,
@@ -121,53 +104,6 @@ def even_pair(level: int) -> tuple[int, int]:
     ((8, 8), (10, 8))
     """
     return valid_pairs(level)[-1]
-
-
-def pair_text(pair) -> str:
-    """A pair in the text's notation.
-
-    >>> pair_text((12, 4)), pair_text((8, 8))
-    ('d12 + d4', '2d8')
-    """
-    a, b = pair
-    return f"2d{a}" if a == b else f"d{a} + d{b}"
-
-
-def net_modifier(names) -> int:
-    """Seed 001, 3.2 "Compensating modifiers": the modifiers add up as
-    integers; RULES-NOTES Open Tale 3: the sum clamps to -2..+2.
-
-    >>> net_modifier(["advantage", "disadvantage"]), net_modifier(["superiority", "disadvantage"])
-    (0, 1)
-    >>> net_modifier(["superiority", "advantage"])
-    2
-    """
-    return max(-2, min(2, sum(MODIFIERS[n] for n in names)))
-
-
-def modifier_text(names) -> str:
-    """How the named modifiers combine, in words.
-
-    >>> modifier_text(["superiority", "disadvantage"])
-    'Superiority (+2) + Disadvantage (−1) = Advantage (+1)'
-    >>> modifier_text([])
-    'no modifier'
-    """
-    if not names:
-        return "no modifier"
-    net = net_modifier(names)
-    parts = " + ".join(f"{n.title()} ({_signed(MODIFIERS[n])})" for n in names)
-    raw = sum(MODIFIERS[n] for n in names)
-    result = "no modifier (0)" if net == 0 else f"{NET_NAMES[net].title()} ({_signed(net)})"
-    if raw != net:
-        result += f", clamped from {_signed(raw)}"
-    if len(names) == 1:
-        return parts
-    return f"{parts} = {result}"
-
-
-def _signed(n: int) -> str:
-    return f"+{n}" if n > 0 else ("−" + str(-n) if n < 0 else "0")
 
 
 # --------------------------------------------------------------------------
@@ -328,7 +264,7 @@ def pick_die(sides, faces, net: int, tie_break: str, target: int | None = None) 
     >>> pick_die([6, 4], [1, 1], -1, "target", 7)  # 7 needs the d4 to explode: 3/16 against 1/6
     (1, [0, 1])
     """
-    want = max(faces) if _PICK_HIGH[net] else min(faces)
+    want = max(faces) if PICK_HIGH[net] else min(faces)
     if faces.count(want) == 1:
         i = faces.index(want)
         return i, [i]
@@ -766,8 +702,3 @@ def table_comparison(tie_break: str = "best") -> dict:
                               "match": text == comp})
     return {"cells": cells, "matches": sum(c["match"] for c in cells), "total": len(cells),
             "differ": [c for c in cells if not c["match"]]}
-
-
-# The prose lives apart (issue 17) and reads this module's tables, so it is
-# imported once they are defined.
-from .explain_open_tale import explain  # noqa: E402

@@ -94,8 +94,8 @@ from bisect import bisect_right
 from itertools import combinations, permutations
 from math import comb, factorial
 
-from .dice import SpecError, dist_to_json, poly_mul, spec_seed
-from . import milhamah as M
+from ..dice import SpecError, dist_to_json, poly_mul, spec_seed
+from . import model as M
 
 __all__ = ["odds", "best_reroll", "advise", "MEETS", "SAMPLES"]
 
@@ -150,8 +150,8 @@ class _TooBig(Exception):
 
 def _state(spec: dict, result=None, track=None) -> dict:
     """Each side's dice and what it may still do: from the result (its
-    stages replayed by ``milhamah._load_track``; a hand-made or stale result
-    is a SpecError) or from the state ``milhamah._present`` holds.
+    stages replayed by ``model.load_track``; a hand-made or stale result
+    is a SpecError) or from ``track``, a state as ``model.load_track`` gives it.
 
     Per side: ``faces``, ``left`` (reroll rounds its turn may still take:
     the spec's rounds less those used, none once the side stood or chose
@@ -160,9 +160,9 @@ def _state(spec: dict, result=None, track=None) -> dict:
     ``reward``, ``now`` (it may reroll now: opposed, the opponent only
     once the initiator's turn is over); and ``outcome`` as the dice lie."""
     if track is None:
-        track = M._load_track(spec, result)
-    ev = M._evaluate(spec, track)
-    allowed = M._allowed(spec, track, ev)
+        track = M.load_track(spec, result)
+    ev = M.evaluate(spec, track)
+    allowed = M.allowed_verbs(spec, track, ev)
     sides = {}
     for side, s in track["sides"].items():
         sides[side] = {"faces": list(ev[side]["faces"]),
@@ -177,13 +177,13 @@ def _rounds_left(spec: dict, track: dict, ev: dict, side: str) -> int:
     or chose the natural's reward, after a hit, without X, or for a
     voided reaction."""
     s = track["sides"][side]
-    open_ = (not s["closed"] and track["hit"] is None and M._xs(spec)[side] > 0
+    open_ = (not s["closed"] and track["hit"] is None and M.x_per_side(spec)[side] > 0
              and not (side == "opponent" and ev["voided"]))
-    return max(0, M._side_spec(spec, side)["rounds"] - s["rounds"]) if open_ else 0
+    return max(0, M.side_spec(spec, side)["rounds"] - s["rounds"]) if open_ else 0
 
 
 # --------------------------------------------------------------------------
-# The outcome rule (the same reading as ``milhamah._evaluate``; a test checks
+# The outcome rule (the same reading as ``model.evaluate``; a test checks
 # that the two agree on random tracks).
 
 def _bonus(spec: dict, reward: str, natural: bool, first: bool) -> int:
@@ -213,7 +213,7 @@ def _outcome(spec: dict, reward, matches: int, successes: int, natural: bool, fi
         if reward == "critical" and opp_matches == 0:
             return _CRIT
     total = successes + _bonus(spec, reward, natural, first)
-    needed = M._needed(spec, opp_matches if opp else spec["difficulty"])[0]
+    needed = M.needed_successes(spec, opp_matches if opp else spec["difficulty"])[0]
     if total > needed:
         return _NATS if natural else _PLAIN
     return OUTCOMES.index("success_at_cost" if total == needed else "failure")
@@ -1144,8 +1144,8 @@ class _Ctx:
 
     def __init__(self, spec: dict):
         self.spec = spec
-        self.xs = M._xs(spec)
-        need = M._need(spec["shoresh"])
+        self.xs = M.x_per_side(spec)
+        need = M.letters_needed(spec["shoresh"])
         self.letters = list(need)
         self.need = [need[ch] for ch in self.letters]
         self.wc = not spec["reaction"]
@@ -1156,7 +1156,7 @@ class _Ctx:
         self.Ro = 0
         span = self.md.live + self.md.xe * self.R
         if opp:
-            self.mo = _model(M.dice_of(opp), ["".join(M._need(opp["shoresh"]))], False,
+            self.mo = _model(M.dice_of(opp), ["".join(M.letters_needed(opp["shoresh"]))], False,
                              self.xs["opponent"])
             self.Ro = opp["rounds"] if self.mo.xe else 0
             span += self.mo.live + self.mo.xe * self.Ro
@@ -1189,7 +1189,7 @@ class _Ctx:
         and then reading it is reading it and then adding them."""
         md, need, wc = self.md, self.need, self.wc
         bars = range(self.mo.live + 1) if opposed else [self.spec["difficulty"]]
-        cap = max(M._needed(self.spec, b)[0] for b in bars) + 1
+        cap = max(M.needed_successes(self.spec, b)[0] for b in bars) + 1
 
         def read(agg: int) -> tuple:
             cnt, wilds = md.split(agg)
@@ -1523,7 +1523,7 @@ def _relaxed_moves(need: list, cap: int, k: int, wc: bool) -> tuple:
 def _success_cap(spec: dict, opp: dict) -> int:
     """One past the most successes any of the opponent's rolls (or the
     difficulty, unopposed) asks for: the relaxed game counts no further."""
-    return max(M._needed(spec, spec["difficulty"] if m is None else m)[0] for m in opp) + 1
+    return max(M.needed_successes(spec, spec["difficulty"] if m is None else m)[0] for m in opp) + 1
 
 
 def _start_features(md: _Model, aggs: dict, need: list, cap: int, wc: bool) -> dict:
@@ -2081,7 +2081,7 @@ def _who(st: dict, action) -> tuple:
 
 def _dice_listed(dice, n: int) -> list:
     """The distinct die numbers (0 to n - 1) a reroll names, sorted."""
-    if not isinstance(dice, list) or not all(M._is_die(i, n) for i in dice) or len(set(dice)) != len(dice):
+    if not isinstance(dice, list) or not all(M.is_die_index(i, n) for i in dice) or len(set(dice)) != len(dice):
         raise SpecError("dice", f"must list die numbers from 0 to {n - 1}")
     return sorted(dice)
 
@@ -2096,7 +2096,7 @@ def _side_to_play(sides: dict) -> str:
 
 
 def _check_reroll(spec: dict, st: dict, side: str, dice: list):
-    x = M._xs(spec)[side]
+    x = M.x_per_side(spec)[side]
     if len(dice) > x:
         raise SpecError("dice", f"at most X = {x} dice may be rerolled")
     if dice and not st["sides"][side]["left"]:
@@ -2280,7 +2280,7 @@ def advise(spec: dict, result: dict) -> dict:
     >>> a["advice"], [(c["action"].get("reward"), c["meets"]) for c in a["choices"][1:]]
     ({'do': 'natural', 'reward': 'successes'}, [('successes', 1.0), ('merit', 0.0)])
     """
-    track = M._load_track(spec, result)
+    track = M.load_track(spec, result)
     st = _state(spec, track=track)
     ctx = _ctx(spec)
     out: dict = {"best_reroll": _advice(ctx, st, "initiator")}
@@ -2294,9 +2294,9 @@ def advise(spec: dict, result: dict) -> dict:
 
 def _decision(ctx: _Ctx, st: dict, track: dict) -> dict:
     spec = ctx.spec
-    ev = M._evaluate(spec, track)
-    allowed = M._allowed(spec, track, ev)
-    turn = M._turn(spec, track, ev, allowed)
+    ev = M.evaluate(spec, track)
+    allowed = M.allowed_verbs(spec, track, ev)
+    turn = M.whose_turn(spec, track, ev, allowed)
     if turn == "initiator":
         return _initiator_choices(ctx, st, allowed["initiator"])
     if turn == "opponent":
@@ -2480,7 +2480,7 @@ def _signature(ctx: _Ctx) -> str:
     types = min(tuple(sorted((tuple(w[q[j]] for j in range(k)) + w[k:], n)
                              for w, n in zip(md.weights, md.count))) for q in perms)
     spec = ctx.spec
-    parts = [types, ctx.need, ctx.wc, md.xe, ctx.R, M._needed(spec, 0)[1], spec["difficulty"],
+    parts = [types, ctx.need, ctx.wc, md.xe, ctx.R, M.needed_successes(spec, 0)[1], spec["difficulty"],
              spec["pocketed"], spec["first_bonus"], len(spec["shoresh"])]
     if ctx.mo is not None:
         parts += [sorted(zip(ctx.mo.weights, ctx.mo.count)), ctx.mo.xe, ctx.Ro]

@@ -18,13 +18,13 @@ change ("Opposed Rolls", "The Natural Shoresh").
 
 A result carries no state of its own: ``act`` and the odds rebuild the
 turn by replaying the result's ``stages`` through ``roll`` and the step
-functions (``_load_track``), so a step the rules would refuse, or draws
+functions (``load_track``), so a step the rules would refuse, or draws
 that don't fit the dice, is a SpecError wherever they come from.
 
-The faces of the dice are data (``milhamah_dice.json``, RULES-NOTES
+The faces of the dice are data (``dice.json``, RULES-NOTES
 Milhamah 2): each die of a colour has 12 faces; face i is opposite face
 13 - i, so a cipher flips a die to the face at 13 - i. The words of the
-explanation are ``explain_milhamah``'s.
+explanation are ``explain``'s.
 
 >>> from rules.dice import ScriptedRng
 >>> spec = normalize({"shoresh": "אשר", "pool": ["red", "green"], "rerolls": 3,
@@ -44,14 +44,17 @@ import re
 import unicodedata
 from typing import Any
 
-from . import explain_milhamah
-from .dice import Die, ScriptedRng, SpecError, check_keys, get_bool, get_int, name_key
+from ..dice import Die, SpecError, check_keys, get_bool, get_int, name_key
+from ..stages import rebuild
+from . import explain
+from .letters import COLOURS, DATA, FINALS, LETTER_NAMES, LETTERS, SIDES, WILD, load_dice, written
 
 __all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "LETTERS", "WILD", "COLOURS", "FINALS",
            "DIFFICULTIES", "COMBAT", "HIT_LOCATIONS", "LETTER_NAMES", "ROOTS", "VERBS",
-           "normalize", "roll", "act", "odds", "fold_shoresh", "die_faces", "spelled",
+           "normalize", "roll", "act", "fold_shoresh", "die_faces", "spelled",
            "faces_table", "written", "dice_of", "pool_from_pair", "load_dice", "load_roots",
-           "effective_difficulty", "advise"]
+           "effective_difficulty", "load_track", "evaluate", "allowed_verbs", "whose_turn", "x_per_side",
+           "side_spec", "needed_successes", "letters_needed", "is_die_index"]
 
 NAME = "milhamah"
 TITLE = "Milhamah RPG"
@@ -59,56 +62,14 @@ TITLE = "Milhamah RPG"
 OUTCOMES = ("botch", "failure", "success_at_cost", "success", "natural_success",
             "critical_success")
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-DATA_FILE = os.path.join(HERE, "milhamah_dice.json")
-ROOTS_FILE = os.path.join(HERE, "milhamah_roots.json")
+ROOTS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "roots.json")
 
-#: Sides of a letter die (the index drawn is 1..12).
-SIDES = 12
-
-
-def load_dice(path: str = DATA_FILE) -> dict:
-    """Read and check the letter-dice data (RULES-NOTES Milhamah 2). A
-    replaced layout must keep 12 faces per design, each a letter or the wild
-    token, and name the design of each of a colour's four dice."""
-    with open(path, encoding="utf-8") as f:
-        data = json.load(f)
-    letters = data["letters"]
-    if len(letters) != 22 or len(set(letters)) != 22:
-        raise ValueError(f"{path}: 'letters' must hold the 22 Hebrew letters")
-    for colour, c in data["colours"].items():
-        _check_colour(path, colour, c, set(letters) | {data["wild"]})
-    return data
-
-
-def _check_colour(path: str, colour: str, c: dict, faces_allowed: set) -> None:
-    for name, faces in c["designs"].items():
-        if len(faces) != SIDES or not set(faces) <= faces_allowed:
-            raise ValueError(f"{path}: {colour} design {name} must have 12 letter or wild faces")
-    if len(c["dice"]) != 4 or not set(c["dice"]) <= set(c["designs"]):
-        raise ValueError(f"{path}: {colour} must name the design of each of its 4 dice")
-
-
-DATA = load_dice()
-#: The 22 letters in alphabet order (final forms fold to these).
-LETTERS: str = DATA["letters"]
-LETTER_NAMES = dict(zip(LETTERS, DATA["names"]))
-#: Final forms fold to their base letter (RULES-NOTES Milhamah 3).
-FINALS: dict = dict(DATA["finals"])
-#: The face token of a wild; the page draws it as a star.
-WILD: str = DATA["wild"]
-#: The three dice colours, in roll order (RULES-NOTES Milhamah 1).
-COLOURS = tuple(DATA["colours"])
 #: The difficulty table ("Unopposed Rolls"): name -> successes needed.
 DIFFICULTIES = {name: n for name, _title, n in DATA["difficulties"]}
 DIFFICULTY_TITLES = {name: title for name, title, _n in DATA["difficulties"]}
 #: Combat modifiers ("Combat modifiers", RULES-NOTES Milhamah 9): the sign
 #: each moves the difficulty, times ``combat_step``.
 COMBAT = {"engaged": -1, "surprised": -1, "cover": 1, "ambushed": 1}
-COMBAT_TITLES = {"engaged": "already fighting someone else",
-                 "surprised": "doesn't see you (surprised)",
-                 "cover": "partial or complete cover",
-                 "ambushed": "has just ambushed you"}
 #: Critical success hit location ("Critical success"), read as written
 #: (RULES-NOTES Milhamah 8: ג and נ are both Nose, ב and ת both Eye).
 HIT_LOCATIONS: dict = dict(DATA["hit_locations"])
@@ -119,8 +80,6 @@ HIT_BOXES = (("armour", 99, 0), ("vig", 99, 0), ("light", 12, 1), ("serious", 12
 MAX_DICE = 4 * len(COLOURS)
 MAX_X = 12
 MAX_ROUNDS = 4
-#: A result may carry at most this many stages (``rules.MAX_STAGES``).
-MAX_STAGES = 24
 NATURAL_REWARDS = ("successes", "merit")
 OPPOSED_REWARDS = ("uncounterable", "critical")
 #: The steps after a roll (DESIGN.md verbs; ``stand`` ends a side's turn in
@@ -142,7 +101,7 @@ _IGNORED = re.compile(r"[\s\-\u05be.,]")
 
 
 def load_roots(path: str = ROOTS_FILE) -> list:
-    """The common roots the dice may also spell (``milhamah_roots.json``:
+    """The common roots the dice may also spell (``roots.json``:
     its ``about``, ``source`` and ``license`` say where they come from), as
     (root, gloss, its letters, letters needed), most used first. Each root
     is three base letters."""
@@ -152,7 +111,7 @@ def load_roots(path: str = ROOTS_FILE) -> list:
     bad = [r for r, _g in rows if len(r) != 3 or not set(r) <= set(LETTERS)]
     if bad:
         raise ValueError(f"{path}: roots must be three base letters (not {', '.join(bad[:3])})")
-    return [(r, g, frozenset(r), _need(r)) for r, g in rows]
+    return [(r, g, frozenset(r), letters_needed(r)) for r, g in rows]
 
 
 # --------------------------------------------------------------------------
@@ -192,20 +151,6 @@ def _letter(ch: str, field: str) -> str:
         raise SpecError(field, f"{ch!r} is not a Hebrew letter; use 2 to 4 of א-ת "
                                f"(final forms {' '.join(FINALS)} fold)")
     return ch
-
-
-_FINAL_OF = {base: final for final, base in FINALS.items()}
-
-
-def written(shoresh: Any) -> str:
-    """A folded shoresh as it is written: a last letter that has a final
-    form takes it (display only; the spec keeps base letters).
-
-    >>> written("חננ"), written("אשר")
-    ('חנן', 'אשר')
-    """
-    s = str(shoresh or "")
-    return s[:-1] + _FINAL_OF.get(s[-1], s[-1]) if s else s
 
 
 def _colour(value: Any, field: str) -> str:
@@ -425,7 +370,7 @@ def faces_table() -> list:
 # --------------------------------------------------------------------------
 # Counting (RULES-NOTES Milhamah 3-5).
 
-def _need(shoresh: str) -> dict:
+def letters_needed(shoresh: str) -> dict:
     """Each distinct letter and how many dice it needs for a natural (a
     doubled letter, as in חננ, needs two)."""
     need: dict = {}
@@ -440,7 +385,7 @@ def _covers(need: dict, faces: list) -> bool:
 
 
 def _count(shoresh: str, faces: list, wilds_count: bool) -> dict:
-    need = _need(shoresh)
+    need = letters_needed(shoresh)
     matches = [i for i, f in enumerate(faces) if f in need]
     wilds = [i for i, f in enumerate(faces) if f == WILD]
     return {"matches": matches, "wilds": wilds,
@@ -450,7 +395,7 @@ def _count(shoresh: str, faces: list, wilds_count: bool) -> dict:
 
 def _found(shoresh: str, faces: list) -> bool:
     """Does a set of final dice contain this shoresh (letters, no wilds)?"""
-    return _covers(_need(shoresh), faces)
+    return _covers(letters_needed(shoresh), faces)
 
 
 ROOTS = load_roots()
@@ -472,7 +417,8 @@ def spelled(faces: list, exclude: tuple = ()) -> list:
             if letters <= shown and r not in exclude and (len(letters) == len(r) or _covers(need, faces))]
 
 
-def _needed(spec: dict, base: int) -> tuple:
+def needed_successes(spec: dict, base: int) -> tuple:
+    """(successes needed, combat adjustment) against ``base``."""
     adj = sum(COMBAT[c] for c in spec["combat"]) * spec["combat_step"]
     return max(0, base + adj), adj
 
@@ -485,10 +431,10 @@ def effective_difficulty(spec: dict, base: int | None = None) -> tuple:
     >>> effective_difficulty(normalize({"difficulty": 3, "combat": ["surprised", "engaged"]}))
     (1, -2)
     """
-    return _needed(spec, spec["difficulty"] if base is None else base)
+    return needed_successes(spec, spec["difficulty"] if base is None else base)
 
 
-def _xs(spec: dict) -> dict:
+def x_per_side(spec: dict) -> dict:
     """X per side: rerolls + bonus rerolls (+XR), and in an opposed roll the
     difference of the totals added to the side that has it (RULES-NOTES
     Milhamah 7)."""
@@ -502,7 +448,8 @@ def _xs(spec: dict) -> dict:
     return {k: min(v, MAX_X * 2) for k, v in x.items()}
 
 
-def _side_spec(spec: dict, side: str) -> dict:
+def side_spec(spec: dict, side: str) -> dict:
+    """The spec of one side: the roller's own, or the opponent's."""
     return spec if side == "initiator" else spec["opponent"]
 
 
@@ -517,7 +464,7 @@ def _new_side(idx: list) -> dict:
 
 
 def _faces(spec: dict, side: str, idx: list) -> list:
-    dice = dice_of(_side_spec(spec, side))
+    dice = dice_of(side_spec(spec, side))
     return [die_faces(c, d)[i - 1] for (c, d), i in zip(dice, idx)]
 
 
@@ -527,10 +474,10 @@ def _roll_track(spec: dict, rng) -> dict:
     mechanic")."""
     track: dict = {"sides": {}, "hit": None, "log": ["roll"]}
     for side in ["initiator"] + (["opponent"] if spec["opponent"] else []):
-        n = len(dice_of(_side_spec(spec, side)))
+        n = len(dice_of(side_spec(spec, side)))
         track["sides"][side] = _new_side([rng.randint(1, SIDES) for _ in range(n)])
     for side, s in track["sides"].items():
-        s["first_natural"] = _found(_side_spec(spec, side)["shoresh"], _faces(spec, side, s["idx"]))
+        s["first_natural"] = _found(side_spec(spec, side)["shoresh"], _faces(spec, side, s["idx"]))
     return track
 
 
@@ -545,31 +492,14 @@ def roll(spec: dict, rng) -> dict:
     return _present(spec, _roll_track(spec, rng))
 
 
-def _load_track(spec: dict, result: Any) -> dict:
+def load_track(spec: dict, result: Any) -> dict:
     """The turn's state, rebuilt by replaying the result's ``stages``
-    through ``_roll_track`` and ``_step`` (each stage's draws through a
-    ScriptedRng): a step the rules would refuse, or draws that don't fit
-    the dice, is a SpecError, whatever else the result claims."""
-    stages = result.get("stages") if isinstance(result, dict) else None
-    if not isinstance(stages, list) or not 1 <= len(stages) <= MAX_STAGES:
-        raise SpecError("result", "is not a Milhamah result of this spec (no recorded stages to rebuild it from)")
-    track: dict = {}
-    for n, stage in enumerate(stages, 1):
-        rng, action = _recorded(stage, n)
-        track = _roll_track(spec, rng) if n == 1 else _step(spec, track, action, rng)
-        if not rng.exhausted:
-            raise SpecError("stages", f"step {n} has more draws than its dice use")
-    return track
-
-
-def _recorded(stage: Any, n: int) -> tuple:
-    """Stage ``n`` as (a ScriptedRng over its draws, its action)."""
-    if not isinstance(stage, dict) or not isinstance(stage.get("draws"), list):
-        raise SpecError("stages", f"step {n} is not a recorded step")
-    action = {k: v for k, v in stage.items() if k != "draws"}
-    if (n == 1) != (action.get("do") == "roll"):
-        raise SpecError("stages", "the roll must be the first step, and only the first")
-    return ScriptedRng(stage["draws"]), action
+    through ``_roll_track`` and ``_step`` (``stages.rebuild``: each stage's
+    draws through a ScriptedRng): a step the rules would refuse, or draws
+    that don't fit the dice, is a SpecError, whatever else the result
+    claims."""
+    return rebuild(result, lambda rng: _roll_track(spec, rng),
+                   lambda track, action, rng: _step(spec, track, action, rng))
 
 
 def act(spec: dict, result: dict, action: dict, rng) -> dict:
@@ -601,7 +531,7 @@ def act(spec: dict, result: dict, action: dict, rng) -> dict:
     >>> [d["face"] for d in r2["dice"]], [d["role"] for d in r2["dice"]], r2["value"]
     (['א', 'ז', 'ש', 'ז'], ['rerolled', 'frozen', 'rerolled', 'frozen'], 2)
     """
-    return _present(spec, _step(spec, _load_track(spec, result), action, rng))
+    return _present(spec, _step(spec, load_track(spec, result), action, rng))
 
 
 # --------------------------------------------------------------------------
@@ -615,7 +545,7 @@ def _step(spec: dict, track: dict, action: dict, rng) -> dict:
         raise SpecError("side", "must be initiator" + (" or opponent" if spec["opponent"] else ""))
     if verb not in _STEPS:
         raise SpecError("action", "Milhamah steps are " + ", ".join(VERBS[:-1]) + " and " + VERBS[-1])
-    if verb not in _allowed(spec, track)[side]:
+    if verb not in allowed_verbs(spec, track)[side]:
         raise SpecError("action", f"{verb} is not allowed now for the {side}: " + _why_not(spec, track, side, verb))
     done = _STEPS[verb](spec, track, side, action, rng)
     track["log"].append({"do": verb, "side": side, **done})
@@ -624,7 +554,7 @@ def _step(spec: dict, track: dict, action: dict, rng) -> dict:
 
 def _dice_named(action: dict, n: int, what: str) -> list:
     chosen = action.get("dice")
-    if not isinstance(chosen, list) or len(chosen) > n or not all(_is_die(i, n) for i in chosen):
+    if not isinstance(chosen, list) or len(chosen) > n or not all(is_die_index(i, n) for i in chosen):
         raise SpecError("dice", f"must list die numbers from 0 to {n - 1}")
     if len(set(chosen)) != len(chosen):
         raise SpecError("dice", "names a die twice")
@@ -633,7 +563,8 @@ def _dice_named(action: dict, n: int, what: str) -> list:
     return sorted(chosen)
 
 
-def _is_die(i: Any, n: int) -> bool:
+def is_die_index(i: Any, n: int) -> bool:
+    """``i`` names one of ``n`` dice (a whole number 0 to n - 1, not a bool)."""
     return isinstance(i, int) and not isinstance(i, bool) and 0 <= i < n
 
 
@@ -646,7 +577,7 @@ def _show(s: dict, i: int, idx: int, how: str) -> None:
 def _reroll(spec: dict, track: dict, side: str, action: dict, rng) -> dict:
     s = track["sides"][side]
     chosen = _dice_named(action, len(s["idx"]), "reroll")
-    x = _xs(spec)[side]
+    x = x_per_side(spec)[side]
     if len(chosen) > x:
         raise SpecError("dice", f"at most X = {x} dice may be rerolled (got {len(chosen)})")
     for i in chosen:
@@ -659,7 +590,7 @@ def _reroll(spec: dict, track: dict, side: str, action: dict, rng) -> dict:
 def _cipher(spec: dict, track: dict, side: str, action: dict, rng) -> dict:
     s = track["sides"][side]
     chosen = _dice_named(action, len(s["idx"]), "flip")
-    left = _side_spec(spec, side)["cipher"] - s["ciphers"]
+    left = side_spec(spec, side)["cipher"] - s["ciphers"]
     if len(chosen) > left:
         raise SpecError("dice", f"at most {left} more dice may be flipped by a cipher")
     for i in chosen:
@@ -706,9 +637,9 @@ def _open_steps(spec: dict, track: dict, ev: dict, side: str) -> list:
     s = track["sides"][side]
     if s["closed"] or track["hit"] is not None:
         return []
-    sp = _side_spec(spec, side)
-    can = (("reroll", s["rounds"] < sp["rounds"] and _xs(spec)[side] > 0), ("cipher", s["ciphers"] < sp["cipher"]),
-           ("natural", side == "initiator" and _may_choose(ev, s)))
+    sp = side_spec(spec, side)
+    can = (("reroll", s["rounds"] < sp["rounds"] and x_per_side(spec)[side] > 0),
+           ("cipher", s["ciphers"] < sp["cipher"]), ("natural", side == "initiator" and _may_choose(ev, s)))
     return [verb for verb, ok in can if ok]
 
 
@@ -717,13 +648,13 @@ def _may_choose(ev: dict, s: dict) -> bool:
     return ev["initiator"]["natural"] and s["reward"] is None
 
 
-def _allowed(spec: dict, track: dict, ev: dict | None = None) -> dict:
+def allowed_verbs(spec: dict, track: dict, ev: dict | None = None) -> dict:
     """The verbs each side may use now. Unopposed: the roller's steps.
     Opposed: the initiator's turn first (``stand`` hands over, except that
     a natural shoresh on the table must have its reward chosen); then the
     opponent's, unless the natural voided it; the hit location once a
     critical can no longer change."""
-    ev = ev or _evaluate(spec, track)
+    ev = ev or evaluate(spec, track)
     mine = _open_steps(spec, track, ev, "initiator")
     if not spec["opponent"]:
         return {"initiator": mine + ["accept"] * bool(mine and "natural" not in mine)}
@@ -743,7 +674,7 @@ def _after_mine(mine: list, theirs: list, ev: dict, track: dict) -> list:
 def _why_not(spec: dict, track: dict, side: str, verb: str) -> str:
     if track["hit"] is not None:
         return "the hit location is drawn; the roll is over"
-    ev = _evaluate(spec, track)
+    ev = evaluate(spec, track)
     if verb == "hit_location":
         return ("only a critical success rolls for hit location" if ev["outcome"] != "critical_success"
                 else "the critical is final only once the opponent has reacted (rerolled or stood)")
@@ -768,14 +699,14 @@ def _spent(spec: dict, track: dict, side: str, verb: str) -> str:
 
 
 def _no_reroll(spec: dict, track: dict, side: str) -> str:
-    sp = _side_spec(spec, side)
+    sp = side_spec(spec, side)
     if sp["rounds"] == 0:
         return "a status forbids rerolling (rounds 0)"
-    return "X is 0" if _xs(spec)[side] == 0 else f"all {sp['rounds']} reroll round(s) are used"
+    return "X is 0" if x_per_side(spec)[side] == 0 else f"all {sp['rounds']} reroll round(s) are used"
 
 
 def _no_cipher(spec: dict, track: dict, side: str) -> str:
-    return f"{_side_spec(spec, side)['cipher']} cipher flip(s) allowed and {track['sides'][side]['ciphers']} used"
+    return f"{side_spec(spec, side)['cipher']} cipher flip(s) allowed and {track['sides'][side]['ciphers']} used"
 
 
 def _no_natural(spec: dict, track: dict, side: str) -> str:
@@ -785,7 +716,7 @@ def _no_natural(spec: dict, track: dict, side: str) -> str:
 def _no_stand(spec: dict, track: dict, side: str) -> str:
     if not spec["opponent"]:
         return "stand ends a side's turn in an opposed roll; here the roll simply stops when you do"
-    if "natural" in _allowed(spec, track)[side]:
+    if "natural" in allowed_verbs(spec, track)[side]:
         return "with a natural shoresh on the table, choose its reward to end the turn"
     return "no step is left to stand from"
 
@@ -793,7 +724,7 @@ def _no_stand(spec: dict, track: dict, side: str) -> str:
 def _no_accept(spec: dict, track: dict, side: str) -> str:
     if spec["opponent"]:
         return "an opposed turn ends with stand"
-    if "natural" in _allowed(spec, track)[side]:
+    if "natural" in allowed_verbs(spec, track)[side]:
         return "with a natural shoresh on the table, choose its reward to end the turn"
     return "the turn is over: no step is left"
 
@@ -805,7 +736,7 @@ _SPENT = {"reroll": _no_reroll, "cipher": _no_cipher, "natural": _no_natural, "s
 # --------------------------------------------------------------------------
 # Reading a track: counts and the outcome (RULES-NOTES Milhamah 3-5, 7).
 
-def _evaluate(spec: dict, track: dict) -> dict:
+def evaluate(spec: dict, track: dict) -> dict:
     """Counts per side and the outcome."""
     ev: dict = {side: _side_counts(spec, side, s) for side, s in track["sides"].items()}
     ev.update(_score(spec, track["sides"]["initiator"], ev))
@@ -815,7 +746,7 @@ def _evaluate(spec: dict, track: dict) -> dict:
 def _side_counts(spec: dict, side: str, s: dict) -> dict:
     faces = _faces(spec, side, s["idx"])
     wc = side == "initiator" and not spec["reaction"]
-    c = _count(_side_spec(spec, side)["shoresh"], faces, wc)
+    c = _count(side_spec(spec, side)["shoresh"], faces, wc)
     c.update(faces=faces, wilds_count=wc)
     return c
 
@@ -845,7 +776,7 @@ def _score(spec: dict, s: dict, ev: dict) -> dict:
     parts = _bonus_parts(spec, s, me, reward)
     bonus = sum(n for _k, n in parts)
     total = me["successes"] + bonus
-    needed, adj = _needed(spec, ev["opponent"]["successes"] if opp else spec["difficulty"])
+    needed, adj = needed_successes(spec, ev["opponent"]["successes"] if opp else spec["difficulty"])
     return {"reward": reward, "bonus": bonus, "bonus_parts": parts, "total": total,
             "needed": needed, "adj": adj, "outcome": _outcome(me, reward, total, needed, ev.get("opponent")),
             "voided": me["natural"] and s["reward"] == "uncounterable",
@@ -888,7 +819,7 @@ def _role(s: dict, i: int, dropped: bool) -> str:
 
 def _dice_out(spec: dict, side: str, s: dict, c: dict, dropped: bool) -> list:
     out = []
-    for i, ((colour, design), idx) in enumerate(zip(dice_of(_side_spec(spec, side)), s["idx"])):
+    for i, ((colour, design), idx) in enumerate(zip(dice_of(side_spec(spec, side)), s["idx"])):
         faces = die_faces(colour, design)
         extra = {"colour": colour, "design": design, "index": idx,
                  "success": i in c["matches"] or (c["wilds_count"] and i in c["wilds"]),
@@ -902,18 +833,18 @@ def _dice_out(spec: dict, side: str, s: dict, c: dict, dropped: bool) -> list:
 
 def _side_out(spec: dict, track: dict, ev: dict, side: str, allowed: list) -> dict:
     s = track["sides"][side]
-    sp = _side_spec(spec, side)
+    sp = side_spec(spec, side)
     c = ev[side]
     return {"dice": _dice_out(spec, side, s, c, side == "opponent" and ev["voided"]),
             "shoresh": sp["shoresh"], "successes": c["successes"], "matches": len(c["matches"]),
             "wilds": len(c["wilds"]), "wilds_count": c["wilds_count"], "natural": c["natural"],
-            "first_natural": bool(s["first_natural"]), "x": _xs(spec)[side],
+            "first_natural": bool(s["first_natural"]), "x": x_per_side(spec)[side],
             "rounds_left": max(0, sp["rounds"] - s["rounds"]),
             "ciphers_left": max(0, sp["cipher"] - s["ciphers"]),
             "allowed": allowed, "closed": s["closed"], "reward": s["reward"]}
 
 
-def _turn(spec: dict, track: dict, ev: dict, allowed: dict) -> str | None:
+def whose_turn(spec: dict, track: dict, ev: dict, allowed: dict) -> str | None:
     """Whose dice may still change: "initiator", "opponent", or None."""
     mine = [v for v in allowed["initiator"] if v != "hit_location"]
     if mine:
@@ -924,9 +855,9 @@ def _turn(spec: dict, track: dict, ev: dict, allowed: dict) -> str | None:
 def _present(spec: dict, track: dict) -> dict:
     """The result dict the page draws: dice with roles and flags, the
     headline numbers, the outcome, what may happen next, what else the dice
-    spell, and why (``explain_milhamah``)."""
-    ev = _evaluate(spec, track)
-    allowed = _allowed(spec, track, ev)
+    spell, and why (``explain``)."""
+    ev = evaluate(spec, track)
+    allowed = allowed_verbs(spec, track, ev)
     me = _side_out(spec, track, ev, "initiator", allowed["initiator"])
     result: dict = {
         "dice": me["dice"], "value": me["successes"], "bonus": ev["bonus"], "total": ev["total"],
@@ -937,14 +868,14 @@ def _present(spec: dict, track: dict) -> dict:
         "x": me["x"], "rounds_left": me["rounds_left"], "ciphers_left": me["ciphers_left"],
         "allowed": me["allowed"], "reward": ev["reward"] if me["natural"] else None,
         "merit_point": bool(me["natural"] and ev["reward"] == "merit"),
-        "turn": _turn(spec, track, ev, allowed),
+        "turn": whose_turn(spec, track, ev, allowed),
     }
     if spec["opponent"]:
         result.update(_opposed_out(spec, track, ev, _side_out(spec, track, ev, "opponent", allowed["opponent"])))
     if track["hit"]:
         result["hit"] = _hit(track["hit"], result.get("margin", ev["total"]))
     result.update(_for_the_narrator(spec, ev))
-    result["explain"] = explain_milhamah.explain(spec, ev, result, track["log"])
+    result["explain"] = explain.explain(spec, ev, result, track["log"])
     return result
 
 
@@ -993,34 +924,3 @@ def _hit(h: dict, margin: int) -> dict:
             "armour": taken["armour"], "vig": taken["vig"],
             "wounds": {k: taken[k] for k in ("light", "serious", "critical")}, "beyond": left,
             "gm": {k: h[k] for k, _hi, _d in HIT_BOXES}, "die": die}
-
-
-# --------------------------------------------------------------------------
-# Odds live in milhamah_odds (imported here lazily: it imports this module).
-
-def advise(spec: dict, result: dict) -> dict:
-    """Best play's advice for ``result`` (``rules.advise``): ``best_reroll``
-    (and the opponent's), ``advice`` and ``choices`` (``milhamah_odds.advise``;
-    the state is rebuilt from the result's ``stages``).
-
-    >>> from rules.dice import ScriptedRng
-    >>> import rules
-    >>> spec = normalize({"shoresh": "טכ", "pool": {"red": 2}, "rerolls": 1, "difficulty": 1})
-    >>> r = rules.roll("milhamah", spec, ScriptedRng([1, 12]), advise=False)
-    >>> a = advise(spec, r)
-    >>> a["advice"], [c["action"]["do"] for c in a["choices"]]
-    ({'do': 'reroll', 'dice': [1]}, ['reroll', 'accept'])
-    """
-    from . import milhamah_odds
-    return milhamah_odds.advise(spec, result)
-
-
-def odds(spec: dict, result: dict | None = None, action: dict | None = None) -> dict:
-    """The odds of the roll, or of a step after it (``milhamah_odds.odds``).
-
-    >>> o = odds(normalize({"shoresh": "אשר", "pool": ["red", "green"], "rerolls": 3}))
-    >>> round(sum(o["outcome"].values()), 9), o["exact"]
-    (1.0, True)
-    """
-    from . import milhamah_odds
-    return milhamah_odds.odds(spec, result, action)

@@ -15,7 +15,7 @@ at the cap are the outcome ``tie``: the GM decides.
 
 A result is a function of the spec and its recorded stages: ``act`` and the
 odds of a ``keep`` rebuild the state by replaying the stages
-(``rules.stages``). The prose is ``explain_alkemy``'s.
+(``rules.stages``). The prose is ``explain``'s.
 
 >>> from rules.dice import ScriptedRng
 >>> r = roll(normalize({"characteristic": 8, "difficulty": 15}), ScriptedRng([3, 4]))
@@ -25,15 +25,16 @@ odds of a ``keep`` rebuild the state by replaying the stages
 
 from __future__ import annotations
 
-import json
-import os
 from fractions import Fraction
 from functools import lru_cache
 from itertools import product
 from typing import Any
 
-from .dice import Die, SpecError, _show, check_keys, dist_to_json, get_choice, get_int
-from .stages import rebuild
+from ..dice import Die, SpecError, show_value, check_keys, dist_to_json, get_choice, get_int
+from ..stages import rebuild
+from .explain import explain
+from .tables import (DEFAULT_FACES, FACE_SETS, HEALTH, KEPT, MAX_NET, MAX_THROWN, SYMBOLS, default_keep,
+                     describe_net, net_dice)
 
 __all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "HEALTH", "FACE_SETS", "SYMBOLS", "normalize",
            "roll", "act", "odds", "advise", "net_dice", "face_table"]
@@ -44,20 +45,11 @@ TITLE = "ALKEMY"
 #: ``tie``: still tied at the reroll cap, the GM decides (RULES-NOTES ALKEMY 3).
 OUTCOMES = ("failure", "tie", "success")
 
-#: Health colours, best health first ("color indicated by the figure of the
-#: state of health (white, yellow or red)").
-HEALTH = ("white", "yellow", "red")
-
 SIDES = ("initiator", "opponent")
 
 #: The steps after a roll: ``keep`` another pair, ``accept`` the pair as it
 #: lies (README, Rules decisions).
 VERBS = ("keep", "accept")
-
-#: "a player can not pitch more than four and can not add ... that two".
-MAX_THROWN = 4
-KEPT = 2
-MAX_NET = MAX_THROWN - KEPT
 
 MAX_CHARACTERISTIC = 30
 MAX_DIFFICULTY = 99
@@ -72,37 +64,6 @@ OPPONENT_KEYS = ("characteristic", "bonus", "malus", "health")
 
 DEFAULT_SPEC = {"characteristic": 8, "difficulty": 15, "health": "white",
                 "bonus": 0, "malus": 0, "faces": "plain"}
-
-
-# --------------------------------------------------------------------------
-# The faces: data, not code (RULES-NOTES ALKEMY 1).
-
-def _load_faces() -> tuple[dict, dict, str]:
-    """Read ``alkemy_faces.json`` beside this file: per face set and colour,
-    the faces of one die as (value, symbol) pairs in draw order."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "alkemy_faces.json")
-    with open(path, encoding="utf-8") as fh:
-        data = json.load(fh)
-    symbols = dict(data["symbols"])
-    sets: dict[str, dict] = {}
-    for name, colours in data["sets"].items():
-        entry: dict[str, Any] = {"label": str(colours.get("label", name))}
-        for colour in HEALTH:
-            faces = tuple((int(f["value"]), f.get("symbol")) for f in colours[colour])
-            if not 1 <= len(faces) <= 20:
-                raise ValueError(f"alkemy_faces.json: {name}/{colour} needs 1 to 20 faces")
-            for _, sym in faces:
-                if sym is not None and sym not in symbols:
-                    raise ValueError(f"alkemy_faces.json: unknown symbol {sym!r}")
-            entry[colour] = faces
-        sets[name] = entry
-    default = data.get("default", "plain")
-    if default not in sets:
-        raise ValueError("alkemy_faces.json: default must name a set")
-    return sets, symbols, default
-
-
-FACE_SETS, SYMBOLS, DEFAULT_FACES = _load_faces()
 
 
 def face_table(faces: str = DEFAULT_FACES) -> dict:
@@ -165,41 +126,6 @@ def normalize(spec: Any) -> dict:
     return out
 
 
-def net_dice(bonus: int, malus: int) -> dict:
-    """The text's "small operation": bonus dice minus malus dice, clamped so
-    that at most four dice are thrown (RULES-NOTES ALKEMY 2).
-
-    >>> net_dice(2, 1)["net"], net_dice(3, 1)["net"], net_dice(1, 1)["net"]
-    (1, 2, 0)
-    >>> net_dice(5, 0)
-    {'bonus': 5, 'malus': 0, 'raw': 5, 'net': 2, 'thrown': 4, 'left_out': 3}
-    """
-    raw = bonus - malus
-    net = max(-MAX_NET, min(MAX_NET, raw))
-    return {"bonus": bonus, "malus": malus, "raw": raw, "net": net,
-            "thrown": KEPT + abs(net), "left_out": abs(raw) - abs(net)}
-
-
-def describe_net(n: dict) -> str:
-    """The net in words, e.g. "2 bonus, 1 malus → 1 bonus die".
-
-    >>> describe_net(net_dice(1, 1))
-    '1 bonus, 1 malus → no bonus or malus die'
-    >>> describe_net(net_dice(0, 3))
-    '0 bonus, 3 malus → 2 malus dice (1 left out: at most 4 dice are thrown)'
-    """
-    net = n["net"]
-    if net == 0:
-        what = "no bonus or malus die"
-    else:
-        kind = "bonus" if net > 0 else "malus"
-        what = f"{abs(net)} {kind} {'die' if abs(net) == 1 else 'dice'}"
-    text = f"{n['bonus']} bonus, {n['malus']} malus → {what}"
-    if n["left_out"]:
-        text += f" ({n['left_out']} left out: at most {MAX_THROWN} dice are thrown)"
-    return text
-
-
 # --------------------------------------------------------------------------
 # Rolling.
 
@@ -211,16 +137,6 @@ def _side(spec: dict, who: str) -> dict:
     return spec if who == "initiator" else spec["opponent"]
 
 
-def _default_keep(values: list[int], net: int) -> list[int]:
-    """Bonus: the best two by default (the player may choose another pair).
-    Malus: "the two lowest values", no choice. Ties go to the earlier die."""
-    if net >= 0:
-        order = sorted(range(len(values)), key=lambda i: (-values[i], i))
-    else:
-        order = sorted(range(len(values)), key=lambda i: (values[i], i))
-    return sorted(order[:KEPT])
-
-
 def _throw(spec: dict, who: str, rng) -> dict:
     """One hand: 2 + |net| dice, each one ``rng.randint(1, len(faces))``."""
     side = _side(spec, who)
@@ -228,7 +144,7 @@ def _throw(spec: dict, who: str, rng) -> dict:
     n = net_dice(side["bonus"], side["malus"])
     draws = [rng.randint(1, len(faces)) for _ in range(n["thrown"])]
     values = [faces[d - 1][0] for d in draws]
-    return {"draws": draws, "kept": _default_keep(values, n["net"])}
+    return {"draws": draws, "kept": default_keep(values, n["net"])}
 
 
 def _new_round(spec: dict, rng) -> dict:
@@ -424,7 +340,7 @@ def _keep_dice(dice: Any, thrown: int) -> list[int]:
         raise SpecError("dice", f"keep exactly {KEPT} dice")
     for i in dice:
         if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < thrown:
-            raise SpecError("dice", f"name dice 0 to {thrown - 1} (got {_show(i)})")
+            raise SpecError("dice", f"name dice 0 to {thrown - 1} (got {show_value(i)})")
     if dice[0] == dice[1]:
         raise SpecError("dice", "keep two different dice")
     return sorted(dice)
@@ -774,8 +690,3 @@ def advise(spec: dict, result: dict) -> dict:
         if best is None:
             best = max(priced, key=lambda p: p[0])[3]
     return {"advice": best, "choices": choices}
-
-
-# The prose lives apart (issue 17) and reads this module's tables, so it is
-# imported once they are defined.
-from .explain_alkemy import explain  # noqa: E402

@@ -12,8 +12,8 @@
 
 from __future__ import annotations
 
-from .dice import format_pool
-from .mirage import MAX_TIEBREAKS, SKILLS, condition_type
+from ..dice import format_pool
+from .tables import MAX_TIEBREAKS, SKILLS, condition_type
 
 __all__ = ["explain", "die_label", "title", "signed", "plural"]
 

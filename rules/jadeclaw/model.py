@@ -29,8 +29,8 @@ re-roll; then the opposition's dice (opponent, difficulty or soak) in the
 same way. Dice already on the table (``{"faces": [...]}``, a combination
 roll) draw nothing.
 
-The prose of a result comes from ``rules.explain_jadeclaw``; this module
-is the model.
+The prose of a result comes from ``explain``, which the system
+(``rules.jadeclaw``) adds to each roll; this module is the model.
 
 >>> from rules.dice import ScriptedRng
 >>> r = roll(normalize({"dice": "d10, d6"}), ScriptedRng([7, 3]))
@@ -50,8 +50,7 @@ from fractions import Fraction
 from itertools import product
 from typing import Any, NamedTuple
 
-from . import explain_jadeclaw
-from .dice import (MAX_POOL, SIZES, Die, SpecError, check_keys, format_pool, get_bool,
+from ..dice import (MAX_POOL, SIZES, Die, SpecError, check_keys, format_pool, get_bool,
                    get_choice, get_int, get_size, get_sizes, name_key, roll_die, spec_seed)
 
 __all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "DIFFICULTIES", "QUALITIES", "DAMAGE_TYPES",
@@ -224,7 +223,7 @@ def side(spec: dict, who: str) -> Side:
 def prepare_side(sd: Side, damage: bool = False) -> tuple[list[int], list[dict], dict]:
     """The dice one side rolls after the text's steps 1-4 (and, on a Damage
     Roll, step 5: each Penalty removes the smallest die), the steps that
-    changed them (data; ``explain_jadeclaw.prep_notes`` words them), and the
+    changed them (data; ``explain.prep_notes`` words them), and the
     figures: ``{"bonuses": net, "penalties": net, "removed_by_penalty": [...]}``.
 
     >>> pool, steps, info = prepare_side(Side([8, 8, 4], [], 0, None, 0, 1, False), damage=True)
@@ -662,9 +661,7 @@ def roll(spec: dict, rng) -> dict:
     >>> [x["score"] for x in r["rolls"]], r["kept_roll"], r["value"]
     ([5, 8], 0, 5)
     """
-    result = _roll_damage(spec, rng) if spec["kind"] == "damage" else _roll_simple(spec, rng)
-    result["explain"] = explain_jadeclaw.explain(spec, result)
-    return result
+    return _roll_damage(spec, rng) if spec["kind"] == "damage" else _roll_simple(spec, rng)
 
 
 def _roll_simple(spec: dict, rng) -> dict:
