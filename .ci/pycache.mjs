@@ -12,6 +12,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const PYCACHE = "static/pycache.zip";
+/** The page files read after ready, sources only (.ci/pycache.py build_later). */
+export const LATER = "static/later.zip";
 /** Where each folder of page files lands in the interpreter's working directory. */
 export const LAYOUT = [["rules", "rules"], ["static/py", "."]];
 
@@ -43,6 +45,8 @@ export async function buildPycache(root) {
   py.runPython(readFileSync(join(here, "pycache.py"), "utf8"));
   const bytes = py.runPython("build('/tmp/main.py')").toJs();
   writeFileSync(join(root, PYCACHE), bytes);
+  const later = py.runPython("build_later('/tmp/main.py')").toJs();
+  writeFileSync(join(root, LATER), later);
   return bytes.length;
 }
 

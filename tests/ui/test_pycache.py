@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BUILD = """
 import sys, runpy
 ns = runpy.run_path(sys.argv[1])
-sys.stdout.buffer.write(ns["build"](sys.argv[2], sys.argv[3]))
+sys.stdout.buffer.write(ns[sys.argv[4]](sys.argv[2], sys.argv[3]))
 """
 
 
@@ -56,9 +56,10 @@ def lay_out(tmp: Path) -> Path:
     return tmp
 
 
-def build(cwd: Path) -> zipfile.ZipFile:
+def build(cwd: Path, which: str = "build") -> zipfile.ZipFile:
+    """The start-up zip (``build``) or the later one (``build_later``)."""
     out = subprocess.run([sys.executable, "-c", BUILD, str(ROOT / ".ci" / "pycache.py"),
-                          str(ROOT / "static" / "py" / "main.py"), str(cwd)],
+                          str(ROOT / "static" / "py" / "main.py"), str(cwd), which],
                          capture_output=True, check=True, cwd=cwd)
     return zipfile.ZipFile(io.BytesIO(out.stdout))
 
@@ -80,18 +81,51 @@ def test_the_zip_holds_what_main_imports_before_ready(tmp_path):
 
 
 def test_every_page_file_reaches_the_page_once(tmp_path):
-    """Each page file is in the zip or a [files] entry, not both and not
-    neither (a file in neither would be missing on the page; in both,
-    fetched twice); the zip's sources are the files themselves."""
-    z = build(lay_out(tmp_path))
+    """Each page file is in the start-up zip, the later zip or a [files]
+    entry, in exactly one of them (a file in none would be missing on the
+    page; in two, fetched twice); the zips' sources are the files
+    themselves; pyscript.toml unpacks both zips."""
+    cwd = lay_out(tmp_path)
+    z, later = build(cwd), build(cwd, "build_later")
     zipped = {n for n in z.namelist() if "__pycache__" not in n}
+    late = set(later.namelist())
     listed = set(toml_files().values())
     landed = set(page_files().values())
-    assert zipped | listed == landed
-    assert not zipped & listed
+    assert zipped | late | listed == landed
+    assert not zipped & listed and not zipped & late and not late & listed
+    assert {"fair.py", "rules/milhamah/probability.py", "rules/milhamah/dice.json"} <= late
+    assert later.comment == b""  # a restored start unpacks it: nothing of it is in the snapshot
     for src, dst in page_files().items():
-        if dst in zipped:
-            assert z.read(dst) == (ROOT / src).read_bytes(), dst
+        for archive in (z, later):
+            if dst in archive.namelist():
+                assert archive.read(dst) == (ROOT / src).read_bytes(), dst
+    toml = (ROOT / "pyscript.toml").read_text()
+    assert '"./static/pycache.zip" = "./*"' in toml and '"./static/later.zip" = "./*"' in toml
+
+
+def test_the_bytecode_leaves_out_docstrings_and_keeps_lines(tmp_path):
+    """The .pyc a first visit downloads has no docstrings, and each of its
+    functions still starts at its line in the shipped source."""
+    import marshal
+    cwd = lay_out(tmp_path)
+    z = build(cwd)
+    name = next(n for n in z.namelist() if n.startswith("__pycache__/draw.") and n.endswith(".pyc"))
+    code = marshal.loads(z.read(name)[16:])
+    source = (cwd / "draw.py").read_text()
+    assert '"""' in source and code.co_consts[0] != ast_doc(source)
+    funcs = {c.co_name: c.co_firstlineno for c in code.co_consts if hasattr(c, "co_name")}
+    assert funcs["die_svg"] == next(i + 1 for i, line in enumerate(source.splitlines()) if line.startswith("def die_svg("))
+    die_svg = next(c for c in code.co_consts if getattr(c, "co_name", "") == "die_svg")
+    doc = ast_doc(source, "die_svg")
+    assert doc and doc not in die_svg.co_consts
+
+
+def ast_doc(source: str, func: str | None = None):
+    import ast
+    tree = ast.parse(source)
+    if func:
+        tree = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == func)
+    return ast.get_docstring(tree, clean=False)
 
 
 def test_each_pyc_is_checked_against_its_source(tmp_path):
