@@ -100,7 +100,9 @@ def _roll(page, system):
     page.click(f"#tabbtn-{system}")
     page.wait_for_selector(f"#form-{system} [data-roll]:not([disabled])", timeout=SLOW)
     page.evaluate(f"document.querySelector('#tray-{system}').innerHTML = ''")
-    page.click(f"#form-{system} [data-roll]")
+    # a finger's tap where Roll is (Playwright's click, finding it briefly covered
+    # by the tab being drawn, would scroll the page to try again elsewhere)
+    _tap(page, f"#form-{system} [data-roll]")
     page.wait_for_selector(f"#tray-{system} [data-die]", timeout=SLOW)
     _settle(page, system)
 
