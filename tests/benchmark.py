@@ -860,8 +860,11 @@ def odds_figures(pw, base: str, reps: int, heavy_reps: int = 3, heavy_timeout_ms
                 first = None
             got = []
             if first is not None:  # else its rolls would wait as long again: reported as not shown
-                # typing: one number field of the form, up and down
-                field = page.locator(f"#form-{system} input[type=number]:visible").first
+                # typing: one number field of the form that holds a number, up and down (an
+                # empty one would read 0 after it: a different spec, maybe refused)
+                page.evaluate("""(s) => { const f = [...document.querySelectorAll('#form-' + s + ' input[type=number]')]
+                    .find(e => e.offsetParent && e.value !== ''); if (f) f.dataset.benchTyped = ''; }""", system)
+                field = page.locator(f"#form-{system} input[data-bench-typed]").first
                 field.click()
                 field.press("ArrowUp")
                 field.press("ArrowDown")
