@@ -1,0 +1,38 @@
+"""Each game's own test cases, one module a game (``cases/<game>.py``, by
+its registry name), which the shared suites read for every game in
+``rules.SYSTEMS``: a game added to the registry brings its cases here, and
+no suite holds a list of games to copy (README, "A sixth system").
+
+A cases module is plain data and functions: it imports neither pytest nor
+hypothesis (the bound and store suites also run under Pyodide, which has
+no hypothesis), so its property strategies are built by ``strategies(h)``
+from the helpers ``h`` the property suite hands it. What a module gives:
+
+- ``WORST``: the worst specs, every numeric field at or near its cap
+  (tests/rules/test_bounds.py: roll, replay and odds within the limit);
+- ``SPEC_FIELDS``: every spec field, each given hostile values
+  (test_bounds.py);
+- ``HOSTILE_ACTION``: ``(spec, verb)`` of a step whose arguments are made
+  hostile, or None for a game without steps (test_bounds.py);
+- ``STORE_SPECS`` and ``store_step(result)``: realistic rolls and the step
+  a player would take, or None (tests/ui/test_store.py's history);
+- ``strategies(h)``: the property suite's per-game strategies and checks
+  (tests/rules/test_properties.py: ``specs``, ``actions``,
+  ``with_a_choice``, ``fitting``, ``counts``, ``odds_value``).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import rules
+
+
+def of(system: str):
+    """The cases module of ``system`` (``cases/<system>.py``)."""
+    return importlib.import_module(f"cases.{system}")
+
+
+def every(name: str) -> dict:
+    """``name`` of every game's cases, in the registry's order."""
+    return {system: getattr(of(system), name) for system in rules.SYSTEMS}
