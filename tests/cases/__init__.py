@@ -16,6 +16,11 @@ from the helpers ``h`` the property suite hands it. What a module gives:
   hostile, or None for a game without steps (test_bounds.py);
 - ``STORE_SPECS`` and ``store_step(result)``: realistic rolls and the step
   a player would take, or None (tests/ui/test_store.py's history);
+- ``LAYOUT_STEP`` (optional): ``(fields, step(page, h))``, a step after a
+  roll in the browser, filled fields first (tests/browser/test_layout.py:
+  the outcome is in view after it; ``h.roll(page, system)``, ``h.slow``);
+- ``DRAWS`` (optional): dice other than ``rules.dice.SIZES`` a draw may
+  be (``randint(1, n)``), for the property suite's strict source;
 - ``strategies(h)``: the property suite's per-game strategies and checks
   (tests/rules/test_properties.py: ``specs``, ``actions``,
   ``with_a_choice``, ``fitting``, ``counts``, ``odds_value``).
@@ -33,6 +38,7 @@ def of(system: str):
     return importlib.import_module(f"cases.{system}")
 
 
-def every(name: str) -> dict:
-    """``name`` of every game's cases, in the registry's order."""
-    return {system: getattr(of(system), name) for system in rules.SYSTEMS}
+def every(name: str, *default) -> dict:
+    """``name`` of every game's cases, in the registry's order (``default``,
+    if given, for a game whose module leaves it out)."""
+    return {system: getattr(of(system), name, *default) for system in rules.SYSTEMS}

@@ -85,3 +85,21 @@ def strategies(h):
         # what the odds' "value" is of, read off a result; None: of more than this roll
         "odds_value": lambda r: r["value"],
     }
+
+
+def _layout_step(page, h):
+    """Keep the dropped die with a kept one (the pair already kept would
+    change nothing)."""
+    dice = page.locator("#tray-alkemy .alk-hand-initiator svg[data-die]")
+    labels = [dice.nth(i).get_attribute("aria-label") for i in range(dice.count())]
+    picked = [next(i for i, l in enumerate(labels) if l.endswith(word)) for word in ("dropped", "kept")]
+    keys = [dice.nth(i).get_attribute("data-die") for i in picked]
+    for key in keys:
+        page.click(f'#tray-alkemy [data-die="{key}"]')
+        page.wait_for_selector(f'#tray-alkemy [data-die="{key}"][aria-pressed="true"]', timeout=h.slow)
+    page.click('#tray-alkemy [data-act="keep"]')
+    page.wait_for_function("() => /chose dice/.test(document.querySelector('#tray-alkemy .explain').textContent)",
+                           timeout=h.slow)
+
+
+LAYOUT_STEP = ({"bonus": "1"}, _layout_step)

@@ -120,3 +120,14 @@ def strategies(h):
         # what the odds' "value" is of, read off a result; None: of more than this roll
         "odds_value": None,
     }
+
+
+def _layout_step(page, h):
+    """Tap the first die, Reroll."""
+    page.click('#tray-milhamah [data-die="0"]')
+    page.wait_for_selector('#tray-milhamah [data-die="0"][aria-pressed="true"]', timeout=h.slow)
+    page.click('#tray-milhamah [data-act="reroll"]')
+    page.wait_for_selector("#tray-milhamah svg.role-rerolled", timeout=h.slow)
+
+
+LAYOUT_STEP = ({}, _layout_step)

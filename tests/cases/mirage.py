@@ -93,3 +93,21 @@ def strategies(h):
         "odds_value": lambda r: (r["successes"] - r["opponent"]["successes"]
                                  if r["spec"]["opponent"] is not None else r["value"]),
     }
+
+
+#: A Pray button: the player's own choice, or the advice (alone when it
+#: prays with the same dice).
+PRAY = '#tray-mirage [data-act="pray"], #tray-mirage [data-act="advice"]'
+
+
+def _layout_step(page, h):
+    """Pray (rolling again until a die is left to pray for)."""
+    for _ in range(30):  # a roll whose dice all succeeded or show 1 leaves nothing to pray for
+        if page.locator(PRAY).count():
+            break
+        h.roll(page, "mirage")
+    page.click(PRAY)
+    page.wait_for_selector("#tray-mirage svg.role-rerolled", timeout=h.slow)
+
+
+LAYOUT_STEP = ({}, _layout_step)
