@@ -12,9 +12,10 @@ in the copy what would catch a game the house does not carry:
 
 - ``node .ci/precache.mjs`` (the start-up zip, the later zip and the
   service worker's list are built from the files);
-- the unit suites that read the registry (the tabs, forms, store, odds
-  client, the property suite for the new game, the bounds, the complexity
-  guard and the house checks) and the new game's doctests;
+- the unit suites that read the registry (the tabs, forms, kept forms,
+  trays, store, odds client, the bounds, the complexity guard and the
+  house checks), the new game's doctests, and for the new game the
+  property suite and the odds against seeded rolls;
 - a browser subset: the shell, the history, and the layout tests of the
   new tab (it rolls, fits the screen at three sizes, and its Roll bar
   covers nothing, its "Reset form" included).
@@ -179,6 +180,9 @@ WORST = [{"dice": 20, "hit_on": 2, "needed": 20}, {"dice": 20, "hit_on": 6, "nee
 SPEC_FIELDS = ["dice", "hit_on", "needed"]
 HOSTILE_ACTION = ({}, "reroll")
 STORE_SPECS = [{"dice": 4}, {"dice": 6, "hit_on": 4, "needed": 3}]
+ODDS_SPECS = [{"dice": 4}, {"dice": 6, "hit_on": 4, "needed": 3}]
+TRAY_ROLLS = [({"dice": 3}, [6, 2, 5])]
+EDITED_FORM = {"dice": ["5"], "needed": ["2"]}
 
 
 def store_step(result: dict):
@@ -341,9 +345,10 @@ def test_the_unit_suites_carry_the_sixth_game(sixth, tmp_path):
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     ran = _sixth_passed(outcome)
     assert len(ran) >= 20, ran
-    proc, outcome = _run(site, ["tests/rules/test_properties.py", "-k", "sixth"], tmp_path / "properties.xml")
+    proc, outcome = _run(site, ["tests/rules/test_properties.py", "tests/rules/test_odds_match_rolls.py", "-k", "sixth"],
+                         tmp_path / "properties.xml")
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
-    assert len(_sixth_passed(outcome)) >= 5, outcome
+    assert len(_sixth_passed(outcome)) >= 7, outcome
 
 
 @pytest.mark.browser

@@ -21,6 +21,13 @@ from the helpers ``h`` the property suite hands it. What a module gives:
   the outcome is in view after it; ``h.roll(page, system)``, ``h.slow``);
 - ``DRAWS`` (optional): dice other than ``rules.dice.SIZES`` a draw may
   be (``randint(1, n)``), for the property suite's strict source;
+- ``ODDS_SPECS`` and optionally ``rolled_value(result)``: specs whose
+  exact odds are checked against seeded rolls, and what the odds' value is
+  of (default: the result's ``value``; tests/rules/test_odds_match_rolls.py);
+- ``TRAY_ROLLS``: ``(spec, draws)`` results drawn on the tray, the draws a
+  list of faces or a seed (tests/ui/test_draw_tray.py);
+- ``EDITED_FORM``: the form's fields as a player edits them
+  (tests/ui/test_formstate.py);
 - ``strategies(h)``: the property suite's per-game strategies and checks
   (tests/rules/test_properties.py: ``specs``, ``actions``,
   ``with_a_choice``, ``fitting``, ``counts``, ``odds_value``).

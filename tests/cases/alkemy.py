@@ -28,6 +28,28 @@ def store_step(result: dict):
     return {"do": "keep", "dice": [0, 1]} if result.get("choice") else None
 
 
+#: Specs whose exact odds are checked against 3000 seeded rolls
+#: (tests/rules/test_odds_match_rolls.py).
+ODDS_SPECS = [
+    {"characteristic": 8, "difficulty": 15, "bonus": 1},
+    {"characteristic": 4, "malus": 2, "difficulty": 9, "health": "red", "faces": "by_health"},
+    {"characteristic": 5, "opponent": {"characteristic": 5, "bonus": 1}, "max_rerolls": 3},
+]
+
+
+def rolled_value(result: dict) -> int:
+    """What the odds' value is of: the first round's total (a tie between
+    equal characteristics rerolls, and the odds' values are of one round)."""
+    return result["tied_rounds"][0]["value"] if result.get("tied_rounds") else result["value"]
+
+
+#: Results drawn on the tray, their dice forced (tests/ui/test_draw_tray.py).
+TRAY_ROLLS = [({"characteristic": 3, "bonus": 1, "difficulty": 15}, [2, 5, 4])]
+
+#: The form's fields as a player edits them (tests/ui/test_formstate.py).
+EDITED_FORM = {"mode": ["opposed"], "characteristic": ["11"], "opp_characteristic": ["9"]}
+
+
 def strategies(h):
     """The property suite's strategies and checks for this game
     (tests/rules/test_properties.py builds ``h``: hypothesis's ``st`` and

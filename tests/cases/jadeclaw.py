@@ -38,6 +38,32 @@ def store_step(result: dict):
     return None
 
 
+#: Specs whose exact odds are checked against 3000 seeded rolls
+#: (tests/rules/test_odds_match_rolls.py).
+ODDS_SPECS = [
+    {"dice": "d12 & d8", "difficulty": "difficult"},
+    {"dice": "d10, d6", "penalties": 2, "favored": True, "opponent": "d8 & d8"},
+    {"kind": "damage", "dice": "d12 & d8 & d4", "soak": "d10 & d6", "favored": True},
+    {"kind": "damage", "dice": "2d8", "soak": "d8", "damage_type": "slaying"},
+    {"dice": "d10 & d6", "opponent": "d12 & d8", "opponent_penalties": 2, "opponent_favored": True,
+     "opponent_limit": 10},
+    {"dice": "d8", "penalties": 1, "difficulty": "difficult", "opponent_bonuses": 1,
+     "opponent_penalties": 2},
+    {"kind": "damage", "dice": "d12 & d10", "soak": "d10 & d8 & d4", "soak_penalties": 1,
+     "soak_favored": True},
+    {"kind": "damage", "dice": "2d10", "favored": True, "soak": "d6 & d4", "soak_favored": True,
+     "soak_limit": 4, "soak_bonuses": 1, "damage_type": "enervated"},
+]
+
+#: Results drawn on the tray, their dice forced (tests/ui/test_draw_tray.py):
+#: a Damage Roll with a soak die left over, a Penalty roll against a Difficulty.
+TRAY_ROLLS = [({"kind": "damage", "dice": "d8, d6", "soak": "d8 & d6 & d4"}, [7, 6, 3, 2, 1]),
+              ({"dice": "d10 & d6", "penalties": 1, "difficulty": "routine"}, [7, 2, 5, 4, 3, 3])]
+
+#: The form's fields as a player edits them (tests/ui/test_formstate.py).
+EDITED_FORM = {"dice": ["2d12 & d4"], "favored": ["on"], "against": ["dice"], "opponent": ["3d6"]}
+
+
 def strategies(h):
     """The property suite's strategies and checks for this game
     (tests/rules/test_properties.py builds ``h``: hypothesis's ``st`` and

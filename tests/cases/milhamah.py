@@ -35,6 +35,23 @@ def store_step(result: dict):
     return {"do": "reroll", "dice": result["best_reroll"]} if result.get("best_reroll") else None
 
 
+#: Specs whose exact odds are checked against 3000 seeded rolls
+#: (tests/rules/test_odds_match_rolls.py). Milhamah's odds are of the whole
+#: turn under its default reroll policy: no reroll round here (``rounds``
+#: 0), where the first roll is the whole turn.
+ODDS_SPECS = [
+    {"shoresh": "אשר", "pool": ["red", "green"], "rounds": 0, "difficulty": 2},
+    {"shoresh": "חנן", "pool": {"red": 4, "blue": 2}, "rounds": 0, "reaction": True, "difficulty": 1},
+]
+
+#: Results drawn on the tray (tests/ui/test_draw_tray.py): ``(spec, draws)``,
+#: here a seed.
+TRAY_ROLLS = [({"shoresh": "אשר", "rerolls": 3, "opponent": {"shoresh": "חנן", "rerolls": 3}}, 7)]
+
+#: The form's fields as a player edits them (tests/ui/test_formstate.py).
+EDITED_FORM = {"shoresh": ["רוח"], "rerolls": ["5"], "pair": ["red+blue"]}
+
+
 def strategies(h):
     """The property suite's strategies and checks for this game
     (tests/rules/test_properties.py builds ``h``: hypothesis's ``st`` and

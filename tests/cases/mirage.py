@@ -27,6 +27,29 @@ def store_step(result: dict):
     return {"do": "pray", "dice": ok, "bonus": 1} if ok else None
 
 
+#: Specs whose exact odds are checked against 3000 seeded rolls
+#: (tests/rules/test_odds_match_rolls.py).
+ODDS_SPECS = [
+    {"attribute": 10, "skill": 8, "gear": [6]},
+    {"attribute": 8, "skill": 6, "opponent": {"attribute": 10, "skill": 6}},
+    {"attribute": 6, "modifier": -3, "helpers": 1},
+]
+
+
+def rolled_value(result: dict) -> int:
+    """What the odds' value is of: the net successes when opposed."""
+    if result["spec"]["opponent"] is not None:
+        return result["successes"] - result["opponent"]["successes"]
+    return result["value"]
+
+
+#: Results drawn on the tray, their dice forced (tests/ui/test_draw_tray.py).
+TRAY_ROLLS = [({"attribute": 8, "skill": 6, "prayer_bonus": 1, "opponent": {"attribute": 8}}, [7, 1, 6])]
+
+#: The form's fields as a player edits them (tests/ui/test_formstate.py).
+EDITED_FORM = {"conditions": ["exhausted", "angry"], "skill": ["10"], "gear": ["d8"]}
+
+
 def strategies(h):
     """The property suite's strategies and checks for this game
     (tests/rules/test_properties.py builds ``h``: hypothesis's ``st`` and

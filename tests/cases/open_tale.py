@@ -23,6 +23,23 @@ def store_step(result: dict):
     return None
 
 
+#: Specs whose exact odds are checked against 3000 seeded rolls
+#: (tests/rules/test_odds_match_rolls.py).
+ODDS_SPECS = [
+    {"level": 2},
+    {"level": 5, "dice": [10, 6], "modifiers": ["advantage"], "target": 14},
+    {"level": 4, "heroic": True, "modifiers": ["inferiority"], "tie_break": "smaller"},
+]
+
+#: Results drawn on the tray, their dice forced (tests/ui/test_draw_tray.py):
+#: ``(spec, draws)``, the draws a list of faces or a seed. A die that explodes twice.
+TRAY_ROLLS = [({"level": 5, "dice": [10, 6], "heroic": True, "modifiers": ["advantage"]},
+               [10, 6, 4, 2, 10, 3, 6, 2])]
+
+#: The form's fields as a player edits them (tests/ui/test_formstate.py).
+EDITED_FORM = {"level": ["7"], "pair_7": ["12-8"], "heroic": ["on"], "modifiers": ["advantage", "advantage"]}
+
+
 def strategies(h):
     """The property suite's strategies and checks for this game
     (tests/rules/test_properties.py builds ``h``: hypothesis's ``st`` and
