@@ -40,7 +40,7 @@ for (const name of readdirSync(sitePackages)) {
 }
 
 const work = "/home/pyodide/project";
-for (const dir of ["rules", "tests/rules", "tests/ui", "static/py"].filter((d) => existsSync(join(root, d)))) {
+for (const dir of ["rules", "tests/cases", "tests/rules", "tests/ui", "static/py"].filter((d) => existsSync(join(root, d)))) {
   py.FS.mkdirTree(`${work}/${dir}`);
   copyTree(join(root, dir), `${work}/${dir}`);
 }

@@ -29,7 +29,8 @@ import ui_open_tale
 from rules.dice import SpecError
 
 #: One tab per game system, in rules.SYSTEMS order. A sixth game is one
-#: more ui module here (and in rules.MODULES, index.html, pyscript.toml).
+#: more ui module here (and in rules.MODULES and index.html: README, "A sixth
+#: system").
 TABS = {ui.SYSTEM: tab.check(ui) for ui in (ui_milhamah, ui_open_tale, ui_mirage, ui_alkemy, ui_jadeclaw)}
 assert tuple(TABS) == rules.SYSTEMS, "TABS and rules.SYSTEMS must list the same systems in the same order"
 

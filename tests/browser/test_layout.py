@@ -11,10 +11,13 @@ person to look at."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from conftest import ROOT, open_app, show_history, watched_page  # noqa: E402  (tests/browser/conftest.py)
 
+import cases
 import rules
 
 pytestmark = pytest.mark.browser
@@ -232,44 +235,9 @@ def test_a_milhamah_turn_without_a_scroll(browser, base_url):
         assert page.evaluate("scrollY") == 0
 
 
-def _step_milhamah(page):
-    page.click('#tray-milhamah [data-die="0"]')
-    page.wait_for_selector('#tray-milhamah [data-die="0"][aria-pressed="true"]', timeout=SLOW)
-    page.click('#tray-milhamah [data-act="reroll"]')
-    page.wait_for_selector("#tray-milhamah svg.role-rerolled", timeout=SLOW)
-
-
-#: A Pray button: the player's own choice, or the advice (alone when it
-#: prays with the same dice).
-PRAY = '#tray-mirage [data-act="pray"], #tray-mirage [data-act="advice"]'
-
-
-def _step_mirage(page):
-    for _ in range(30):  # a roll whose dice all succeeded or show 1 leaves nothing to pray for
-        if page.locator(PRAY).count():
-            break
-        _roll(page, "mirage")
-    page.click(PRAY)
-    page.wait_for_selector("#tray-mirage svg.role-rerolled", timeout=SLOW)
-
-
-def _step_alkemy(page):
-    """Keep the dropped die with a kept one (the pair already kept would
-    change nothing)."""
-    dice = page.locator("#tray-alkemy .alk-hand-initiator svg[data-die]")
-    labels = [dice.nth(i).get_attribute("aria-label") for i in range(dice.count())]
-    picked = [next(i for i, l in enumerate(labels) if l.endswith(word)) for word in ("dropped", "kept")]
-    keys = [dice.nth(i).get_attribute("data-die") for i in picked]
-    for key in keys:
-        page.click(f'#tray-alkemy [data-die="{key}"]')
-        page.wait_for_selector(f'#tray-alkemy [data-die="{key}"][aria-pressed="true"]', timeout=SLOW)
-    page.click('#tray-alkemy [data-act="keep"]')
-    page.wait_for_function("() => /chose dice/.test(document.querySelector('#tray-alkemy .explain').textContent)",
-                           timeout=SLOW)
-
-
-STEPS = {"milhamah": ({}, _step_milhamah), "mirage": ({}, _step_mirage),
-         "alkemy": ({"bonus": "1"}, _step_alkemy)}
+#: A step after a roll per game, filled fields first (``cases.LAYOUT_STEP``;
+#: a game without one has none).
+STEPS = {system: step for system, step in cases.every("LAYOUT_STEP", None).items() if step is not None}
 
 
 @pytest.mark.parametrize("system", list(STEPS))
@@ -284,7 +252,7 @@ def test_after_a_step_the_outcome_is_in_view(pages, size, system):
         page.fill(f"#form-{system} [name={name}]", value)
     try:
         _roll(page, system)
-        step(page)
+        step(page, SimpleNamespace(roll=_roll, slow=SLOW))
         _settle(page, system)
         assert_in_view(page, system, f"after the {system} step")
         _shoot(page, f"step-{system}-{size[0]}x{size[1]}")

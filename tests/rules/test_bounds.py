@@ -34,11 +34,12 @@ import time
 
 import pytest
 
+import cases
 import rules
 from rules.alkemy import model as alkemy
 from rules.jadeclaw import model as jadeclaw
 from rules.milhamah import model as milhamah
-from rules.milhamah import probability as milhamah_odds
+from rules.milhamah import probability as milhamah_odds  # noqa: F401 (imported: its caches are cleared)
 from rules.mirage import model as mirage
 from rules.open_tale import model as open_tale
 from rules.dice import SpecError
@@ -73,7 +74,7 @@ class Lowest:
 
 def clear_caches():
     """Odds caches would hide the first, slowest computation."""
-    for mod in (open_tale, jadeclaw, alkemy, milhamah, milhamah_odds, mirage):
+    for mod in [m for name, m in list(sys.modules.items()) if name.startswith("rules.") and m is not None]:
         for name in dir(mod):
             obj = getattr(mod, name)
             if name.endswith("_CACHE") and isinstance(obj, dict):
@@ -82,61 +83,9 @@ def clear_caches():
                 obj.cache_clear()
 
 
-ALL12 = {"red": 4, "green": 4, "blue": 4}
-
-#: The worst specs per system: every numeric field at or near its cap.
-WORST = {
-    "open_tale": [
-        {"level": 9, "heroic": True, "modifiers": ["superiority"], "tie_break": "best", "target": 100},
-        {"level": 8, "dice": [12, 10], "heroic": True, "modifiers": ["disadvantage"] * 8},
-        {"level": 5, "dice": "d12 + d4", "heroic": True, "modifiers": ["inferiority", "advantage"],
-         "tie_break": "smaller"},
-    ],
-    "mirage": [
-        {"attribute": 12, "skill": 12, "gear": [12] * 6, "modifier": 12, "helpers": 3,
-         "difficulty": "trivial",
-         "opponent": {"attribute": 12, "skill": 12, "gear": [12] * 6, "modifier": 12, "helpers": 3}},
-        {"attribute": 6, "modifier": -12, "difficulty": "formidable",
-         "conditions": {"physical": 3, "mental": 3}, "gear": [6] * 6},
-    ],
-    "alkemy": [
-        {"characteristic": 30, "bonus": 10, "max_rerolls": 100,
-         "opponent": {"characteristic": 30, "bonus": 10}},
-        {"characteristic": 0, "malus": 10, "health": "red", "faces": "by_health", "max_rerolls": 100,
-         "opponent": {"characteristic": 0, "malus": 10, "health": "red"}},
-        {"characteristic": 30, "bonus": 10, "malus": 10, "difficulty": 99},
-    ],
-    "jadeclaw": [
-        {"dice": "40d12", "penalties": 20, "favored": True, "opponent": "40d12",
-         "quality": 200, "opponent_quality": "mythic"},
-        {"level": 60, "include": "8d12", "limit": 12, "bonuses": 20, "remove": 16},
-        {"kind": "damage", "dice": "40d12", "soak": "40d12", "favored": True},
-        {"kind": "damage", "dice": "5d12 & 5d4", "damage_type": "normal"},
-        {"kind": "damage", "dice": "10d12 & 10d10 & 10d8 & 10d6", "damage_type": "slaying"},
-        {"kind": "damage", "dice": "3d12 & 3d10", "soak": "2d12", "favored": True,
-         "damage_type": "enervated"},
-        {"kind": "damage", "dice": "40d12", "soak": {"faces": [12] * 40}, "favored": True},
-        {"kind": "damage", "dice": "40d12", "soak": "40d12", "penalties": 20},
-        {"dice": "40d12", "penalties": 20, "favored": True, "opponent": "40d12", "opponent_penalties": 20,
-         "opponent_favored": True, "opponent_limit": 12},
-        {"dice": "d4", "difficulty": "for_legends_only", "opponent_bonuses": 20, "opponent_penalties": 0,
-         "opponent_favored": True},
-        {"kind": "damage", "dice": "40d12", "favored": True, "soak": "30d12", "soak_favored": True,
-         "soak_bonuses": 1, "soak_limit": 12},
-        {"kind": "damage", "dice": "3d12 & 3d10", "favored": True, "soak": "3d12 & 3d10", "soak_favored": True,
-         "soak_penalties": 1},
-    ],
-    "milhamah": [
-        {"shoresh": "אבגד", "pool": ALL12, "rerolls": 12, "bonus_rerolls": 12, "rounds": 4,
-         "cipher": 12, "difficulty": 24, "pocketed": 12,
-         "opponent": {"shoresh": "אבגד", "pool": ALL12, "bonus_rerolls": 12, "rounds": 4,
-                      "cipher": 12, "shorashim": ["אבג", "דהו", "זחט", "יכל", "מנס", "עפצ", "קרש", "תאב"]}},
-        {"shoresh": "אבג", "pool": {"red": 4, "green": 4}, "rerolls": 6, "rounds": 4},
-        {"shoresh": "חנן", "pool": ALL12, "rerolls": 6, "rounds": 4},
-        {"shoresh": "ממממ", "pool": ALL12, "rerolls": 12, "bonus_rerolls": 12, "rounds": 4,
-         "reaction": True},
-    ],
-}
+#: The worst specs per system (each game's ``cases.WORST``): every numeric
+#: field at or near its cap.
+WORST = cases.every("WORST")
 
 CASES = [pytest.param(system, spec, id=f"{system}-{i}")
          for system, specs in WORST.items() for i, spec in enumerate(specs)]
@@ -315,7 +264,7 @@ def test_milhamah_pool_and_rounds_caps_are_field_errors():
     for spec, field in (({"rounds": milhamah.MAX_ROUNDS + 1}, "rounds"),
                         ({"rerolls": milhamah.MAX_X + 1}, "rerolls"),
                         ({"pool": {"red": 5}}, "pool"),
-                        ({"pool": ALL12, "dice_change": 1}, "dice_change")):
+                        ({"pool": cases.of("milhamah").ALL12, "dice_change": 1}, "dice_change")):
         with pytest.raises(SpecError) as e:
             rules.roll("milhamah", spec)
         assert e.value.field == field
@@ -370,15 +319,7 @@ HOSTILE = {
     "huge-float": lambda: 1e308,
 }
 
-SPEC_FIELDS = {
-    "milhamah": ["shoresh", "pool", "dice_change", "forbid", "reaction", "rerolls", "bonus_rerolls",
-                 "rounds", "cipher", "difficulty", "combat", "combat_step", "first_bonus",
-                 "pocketed", "modifier_to_x", "opponent"],
-    "open_tale": list(open_tale.KEYS),
-    "mirage": list(mirage.SPEC_KEYS),
-    "alkemy": list(alkemy.SPEC_KEYS),
-    "jadeclaw": list(jadeclaw.KEYS),
-}
+SPEC_FIELDS = cases.every("SPEC_FIELDS")
 
 
 @pytest.mark.parametrize("system", list(rules.SYSTEMS))
@@ -413,12 +354,8 @@ def test_hostile_draws_are_refused(system, kind):
         rules.replay(system, spec, [{"do": "roll", "draws": [HOSTILE[kind]()] * 3}])
 
 
-ACTIONS = {
-    "mirage": ({"attribute": 8, "skill": 6}, "pray"),
-    "alkemy": ({"bonus": 2}, "keep"),
-    "open_tale": ({}, "reroll"),
-    "jadeclaw": ({}, "reroll"),
-}
+#: A step with arguments per game (``cases.HOSTILE_ACTION``; None: no step, or tested elsewhere).
+ACTIONS = {system: a for system, a in cases.every("HOSTILE_ACTION").items() if a is not None}
 
 
 @pytest.mark.parametrize("system", list(ACTIONS))

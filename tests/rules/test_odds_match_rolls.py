@@ -14,38 +14,15 @@ import random
 
 import pytest
 
+import cases
 import rules
 
 import fairness
 
 ROLLS = 3000
 
-CASES = [
-    ("open_tale", {"level": 2}),
-    ("open_tale", {"level": 5, "dice": [10, 6], "modifiers": ["advantage"], "target": 14}),
-    ("open_tale", {"level": 4, "heroic": True, "modifiers": ["inferiority"], "tie_break": "smaller"}),
-    ("mirage", {"attribute": 10, "skill": 8, "gear": [6]}),
-    ("mirage", {"attribute": 8, "skill": 6, "opponent": {"attribute": 10, "skill": 6}}),
-    ("mirage", {"attribute": 6, "modifier": -3, "helpers": 1}),
-    ("alkemy", {"characteristic": 8, "difficulty": 15, "bonus": 1}),
-    ("alkemy", {"characteristic": 4, "malus": 2, "difficulty": 9, "health": "red", "faces": "by_health"}),
-    ("alkemy", {"characteristic": 5, "opponent": {"characteristic": 5, "bonus": 1}, "max_rerolls": 3}),
-    ("jadeclaw", {"dice": "d12 & d8", "difficulty": "difficult"}),
-    ("jadeclaw", {"dice": "d10, d6", "penalties": 2, "favored": True, "opponent": "d8 & d8"}),
-    ("jadeclaw", {"kind": "damage", "dice": "d12 & d8 & d4", "soak": "d10 & d6", "favored": True}),
-    ("jadeclaw", {"kind": "damage", "dice": "2d8", "soak": "d8", "damage_type": "slaying"}),
-    ("jadeclaw", {"dice": "d10 & d6", "opponent": "d12 & d8", "opponent_penalties": 2, "opponent_favored": True,
-                  "opponent_limit": 10}),
-    ("jadeclaw", {"dice": "d8", "penalties": 1, "difficulty": "difficult", "opponent_bonuses": 1,
-                  "opponent_penalties": 2}),
-    ("jadeclaw", {"kind": "damage", "dice": "d12 & d10", "soak": "d10 & d8 & d4", "soak_penalties": 1,
-                  "soak_favored": True}),
-    ("jadeclaw", {"kind": "damage", "dice": "2d10", "favored": True, "soak": "d6 & d4", "soak_favored": True,
-                  "soak_limit": 4, "soak_bonuses": 1, "damage_type": "enervated"}),
-    ("milhamah", {"shoresh": "אשר", "pool": ["red", "green"], "rounds": 0, "difficulty": 2}),
-    ("milhamah", {"shoresh": "חנן", "pool": {"red": 4, "blue": 2}, "rounds": 0, "reaction": True,
-                  "difficulty": 1}),
-]
+#: Each game's specs (``cases.ODDS_SPECS``), in the registry's order.
+CASES = [(system, spec) for system, specs in cases.every("ODDS_SPECS").items() for spec in specs]
 
 
 def _merged(observed: dict, expected: dict) -> tuple[list, list]:
@@ -83,17 +60,9 @@ def _plain(result: dict):
     return result["value"]
 
 
-#: The number ``odds["value"]`` is about, read off a result: Mirage's net
-#: successes when opposed; ALKEMY's first-round total (a tie between equal
-#: characteristics rerolls, and the odds' values are of one round).
-VALUE_OF = {
-    "milhamah": _plain,
-    "open_tale": _plain,
-    "mirage": lambda r: (r["successes"] - r["opponent"]["successes"]
-                         if r["spec"]["opponent"] is not None else r["value"]),
-    "alkemy": lambda r: r["tied_rounds"][0]["value"] if r.get("tied_rounds") else r["value"],
-    "jadeclaw": _plain,
-}
+#: The number ``odds["value"]`` is about, read off a result
+#: (``cases.rolled_value``; the result's value where a game has none).
+VALUE_OF = cases.every("rolled_value", _plain)
 
 
 @pytest.mark.parametrize("system, spec", CASES, ids=[f"{s}-{i}" for i, (s, _) in enumerate(CASES)])

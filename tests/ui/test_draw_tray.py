@@ -14,6 +14,7 @@ import re
 
 import pytest
 
+import cases
 import draw
 import rules
 import views
@@ -21,22 +22,13 @@ from rules.dice import ScriptedRng
 
 
 def _results() -> dict:
-    """A result for each system, its dice forced (Milhamah's from a fixed
-    seed): Jadeclaw's a Damage Roll with a soak die left over and a Penalty
-    roll against a Difficulty, Open Tale's with a die that explodes twice."""
-    return {
-        "milhamah": [rules.roll("milhamah", {"shoresh": "אשר", "rerolls": 3,
-                                             "opponent": {"shoresh": "חנן", "rerolls": 3}}, random.Random(7))],
-        "open_tale": [rules.roll("open_tale", {"level": 5, "dice": [10, 6], "heroic": True,
-                                               "modifiers": ["advantage"]}, ScriptedRng([10, 6, 4, 2, 10, 3, 6, 2]))],
-        "mirage": [rules.roll("mirage", {"attribute": 8, "skill": 6, "prayer_bonus": 1,
-                                         "opponent": {"attribute": 8}}, ScriptedRng([7, 1, 6]))],
-        "alkemy": [rules.roll("alkemy", {"characteristic": 3, "bonus": 1, "difficulty": 15}, ScriptedRng([2, 5, 4]))],
-        "jadeclaw": [rules.roll("jadeclaw", {"kind": "damage", "dice": "d8, d6", "soak": "d8 & d6 & d4"},
-                                ScriptedRng([7, 6, 3, 2, 1])),
-                     rules.roll("jadeclaw", {"dice": "d10 & d6", "penalties": 1, "difficulty": "routine"},
-                                ScriptedRng([7, 2, 5, 4, 3, 3]))],
-    }
+    """Each game's results, their dice forced (``cases.TRAY_ROLLS``: the
+    draws a list of faces, or a seed): Jadeclaw's a Damage Roll with a
+    soak die left over and a Penalty roll against a Difficulty, Open
+    Tale's with a die that explodes twice."""
+    return {system: [rules.roll(system, spec, ScriptedRng(draws) if isinstance(draws, list) else random.Random(draws))
+                     for spec, draws in rolls]
+            for system, rolls in cases.every("TRAY_ROLLS").items()}
 
 
 RESULTS = _results()
@@ -57,6 +49,16 @@ def rows(monkeypatch):
     return calls
 
 
+#: A die's SVG, its class wherever it stands among the attributes (a die
+#: that takes no tap has its ``data-die`` first).
+_DIE = re.compile(r'<svg\b[^>]*\sclass="die[\s"]')
+
+
+def _dice(html: str) -> int:
+    """How many dice ``html`` draws."""
+    return len(_DIE.findall(html))
+
+
 def _left_over(html: str, calls: list) -> str:
     """The HTML with every recorded row cut out (the outermost first: a
     row may hold no other row, so any order of cutting works)."""
@@ -72,8 +74,8 @@ def test_every_tray_draws_its_dice_through_the_one_drawer(rows, system, i):
     ui = importlib.import_module(f"ui_{system}")
     html = ui.render_result(RESULTS[system][i], {"selected": []})
     assert rows, "the tray drew no row"
-    assert html.count('<svg class="die') >= len(RESULTS[system][i].get("dice") or [])
-    assert '<svg class="die' not in _left_over(html, rows)
+    assert _dice(html) >= len(RESULTS[system][i].get("dice") or [])
+    assert _dice(_left_over(html, rows)) == 0
 
 
 def test_history_thumbnails_go_through_the_one_drawer(rows):
@@ -84,8 +86,8 @@ def test_history_thumbnails_go_through_the_one_drawer(rows):
         rows.clear()
         html = views.history_entry({"result": result}, 0, "Title", "summary")
         assert [layout for layout, _ in rows] == ["thumbs"]
-        assert '<svg class="die' not in _left_over(html, rows)
-        assert html.count('<svg class="die') == min(12, len(result["dice"]))
+        assert _dice(_left_over(html, rows)) == 0
+        assert _dice(html) == min(12, len(result["dice"]))
         assert 'width="28"' in rows[0][1] and "badge-kept" not in rows[0][1] and "<figure" not in rows[0][1]
     rows.clear()
     import livetable
@@ -93,12 +95,12 @@ def test_history_thumbnails_go_through_the_one_drawer(rows):
     entry = {"id": "1", "by": "Dana", "how": "phone", "y": "jadeclaw", "p": result["spec"], "g": result["stages"],
              "l": "", "at": 0}
     html = livetable.log_item(entry, result, "Jadeclaw", "summary")  # the table's log: the same thumbnails
-    assert [layout for layout, _ in rows] == ["thumbs"] and '<svg class="die' not in _left_over(html, rows)
+    assert [layout for layout, _ in rows] == ["thumbs"] and _dice(_left_over(html, rows)) == 0
     assert 'width="24"' in rows[0][1]
     rows.clear()
     many = {"outcome": "scored", "dice": [{"sides": 6, "face": 6, "role": "kept"}] * 15}
     html = views.history_entry({"result": many}, 0, "Title", "summary")
-    assert html.count('<svg class="die') == 12 and '<span class="more">+3</span>' in html
+    assert _dice(html) == 12 and '<span class="more">+3</span>' in html
 
 
 def test_pairs_layout_draws_jadeclaw_damage_as_columns(rows):
@@ -133,7 +135,7 @@ def test_chain_layout_draws_open_tale_explosions(rows):
     assert len(chains) == len(result["dice"])
     for die, html in zip(result["dice"], chains):
         expl = die.get("explosions") or []
-        assert html.count('<svg class="die') == 1 + len(expl)
+        assert _dice(html) == 1 + len(expl)
         assert html.count('aria-hidden="true">→</span>') == len(expl)
         assert html.count('width="64"') == 1 and html.count('width="44"') == len(expl)
         assert html.index("<figcaption>") > html.rindex("<svg")  # the caption under the chain

@@ -10,13 +10,11 @@ import pytest
 import rules
 import tab
 import ui_alkemy
-import ui_jadeclaw
 import ui_milhamah
-import ui_mirage
-import ui_open_tale
 from static_form import static_form
+from tabs import tab_modules
 
-TABS = (ui_milhamah, ui_open_tale, ui_mirage, ui_alkemy, ui_jadeclaw)
+TABS = tab_modules()
 GARBAGE = ["!!"]
 
 

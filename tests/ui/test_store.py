@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import cases
 import fair
 import rules
 import store
@@ -27,28 +28,10 @@ def entry(t, system="jadeclaw", **kw):
 
 # ---------------------------------------------------------------- a realistic history
 
-SPECS = {
-    "milhamah": [{"shoresh": "אשר", "rerolls": 3},
-                 {"shoresh": "אשר", "rerolls": 3, "opponent": {"shoresh": "שלם", "rerolls": 2}}],
-    "open_tale": [{"level": 4, "heroic": True, "target": 9}, {"level": 9, "modifiers": ["advantage"]}],
-    "mirage": [{"attribute": 10, "attribute_name": "wits", "skill": 8, "gear": [6], "difficulty": "average"}],
-    "alkemy": [{"characteristic": 5, "bonus": 2, "difficulty": 12},
-               {"characteristic": 5, "opponent": {"characteristic": 5}}],
-    "jadeclaw": [{"dice": "2d12 & d4", "difficulty": "routine", "penalties": 1},
-                 {"kind": "damage", "dice": [12, 10, 8], "soak": [8, 6]}],
-}
-
-
-def _step(system, res):
-    """A step a player would take, where the rules offer one."""
-    if system == "milhamah" and res.get("best_reroll"):
-        return {"do": "reroll", "dice": res["best_reroll"]}
-    if system == "mirage" and res.get("can_pray"):
-        ok = [i for i, d in enumerate(res["dice"]) if d["face"] != 1][:2]
-        return {"do": "pray", "dice": ok, "bonus": 1} if ok else None
-    if system == "alkemy" and res.get("choice"):
-        return {"do": "keep", "dice": [0, 1]}
-    return None
+#: Realistic rolls per game and the step a player would take
+#: (``cases.STORE_SPECS``, ``cases.store_step``).
+SPECS = cases.every("STORE_SPECS")
+STEPS = cases.every("store_step")
 
 
 def results(n, seed=1):
@@ -62,7 +45,7 @@ def results(n, seed=1):
         specs = SPECS[system]
         spec = specs[(i // k) % len(specs)]
         res = rules.roll(system, spec, r, advise=False)  # a stored roll keeps its dice, not the advice
-        action = _step(system, res)
+        action = STEPS[system](res)
         if action is not None:
             res = rules.act(system, spec, res, action, r, advise=False)
         out.append(res)
