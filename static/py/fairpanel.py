@@ -3,12 +3,11 @@
 its tab (its form locked, its panel and steps in the tray), the links sent
 and opened, this device's name and key, and "Ask a player to roll".
 
-The state, in ``FAIR``: every request's stored state, and this device's
-name and key for fair-roll answers (``this_device``); which tab shows which
-request is that tab's ``trayview.STATE[system]["fair"]``.
+The state, in ``FAIR``: every request's stored state; which tab shows
+which request is that tab's ``trayview.STATE[system]["fair"]``. This
+device's name and key for fair-roll answers are ``shell.device``'s (the
+live table uses the same identity).
 """
-
-import json
 
 import rules
 import store
@@ -18,12 +17,12 @@ from history import DRAWER, HISTORY, add_entry, show_history
 from page import (CURRENT, banner, clear_errors, fair, fairview, now, q, read_kept, read_store, ui_for, window,
                   write_store)
 from rules.dice import SpecError
+from shell import device
 from sharing import open_share_dialog, page_url, update_share_buttons
 from trayview import STATE, open_tab, render_odds_later, render_tray, reveal, set_result
 
 REQUESTS_KEY = "dice-table/requests"
-DEVICE_KEY = "dice-table/device"
-FAIR = {"requests": [], "device": {}}
+FAIR = {"requests": []}
 
 
 def find_request(role, rid):
@@ -166,39 +165,24 @@ def add_fair_entry(entry):
 
 
 def this_device():
-    """This device's name and key (kept in localStorage; made on first use,
-    named after the roller's name): what a player's answer names."""
-    if "key" not in FAIR["device"]:
-        try:
-            kept = json.loads(read_store(DEVICE_KEY) or "{}")
-            key, name = str(kept["key"]), str(kept.get("name", ""))[:40]
-            fair.device_fingerprint(key)
-            if len(key) != 2 * fair.DEVICE_KEY_BYTES:
-                raise ValueError(key)
-        except (ValueError, KeyError, TypeError, AttributeError):
-            key, name = fair.device_key(), HISTORY["roller"][:40]
-            save_device(key, name)
-        FAIR["device"].update(key=key, name=name)
-    return {**FAIR["device"], "fingerprint": fair.device_fingerprint(FAIR["device"]["key"])}
-
-
-def save_device(key, name):
-    write_store(DEVICE_KEY, json.dumps({"key": key, "name": name}),
-                "The browser refused to store this device's name and key (storage full?).")
+    """This device's name and the fingerprint of its key (``shell.device``
+    keeps both, with the id the live table knows it by): what a player's
+    answer names."""
+    me = device.this_device(HISTORY["roller"])
+    return {"name": me["name"], "fingerprint": fair.device_fingerprint(me["key"])}
 
 
 def answer_as(mode):
     """The player's answer (Roll), naming this device as its name field
     says now, with a choice of play (or None)."""
     def go(st):
-        dev, kept = this_device(), FAIR["device"]
+        me = device.this_device(HISTORY["roller"])
         field = q("#fair-device-name")
         if field is not None:
             name = " ".join(str(field.value).split())[:40]
-            if name != dev["name"]:
-                kept["name"] = name
-                save_device(kept["key"], name)
-        after_move(fair_call(fair.answer, st, device={"name": kept["name"], "key": kept["key"]}, mode=mode))
+            if name != me["name"]:
+                me = device.set_name(name)
+        after_move(fair_call(fair.answer, st, device={"name": me["name"], "key": me["key"]}, mode=mode))
     return go
 
 

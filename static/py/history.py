@@ -52,7 +52,7 @@ def advance_entry(i, result):
     if item is not None:
         item.outerHTML = history_item(e)
     schedule_save()
-    table_ui.on_history(e, result)  # the step reaches the live table too
+    table_ui.on_history(e, result, step=True)  # the step reaches the live table too (same roll)
 
 
 def add_entry(entry, result=None):

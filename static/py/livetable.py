@@ -1,4 +1,4 @@
-"""The live table (issue 23): players' phones join the GM's tablet over a
+"""The live table's protocol: players' phones join the GM's tablet over a
 WebRTC data channel, with no server; every roll made on a joined device
 shows in the table log of the others. Pure: no DOM, no clock (the page
 passes ``now``), no randomness of its own (the page passes ``entropy``).
@@ -7,40 +7,74 @@ passes ``now``), no randomness of its own (the page passes ``entropy``).
 each a link that fits in a QR code. A link never carries the whole SDP,
 only what the other side cannot know: the ICE credentials (``ufrag``,
 ``pwd``), the DTLS certificate's SHA-256 fingerprint and the candidates
-(address, port, host or server-reflexive), plus the table's id, the slot
+(address, port, host or server-reflexive), plus the table's id, the seat
 the offer is for and the names. ``build_sdp`` writes a valid SDP around
 them again (a data channel is all either side ever offers, so the rest is
 fixed). ::
 
-    #t1.o.<payload>   the tablet's offer for one slot
-    #t1.a.<payload>   a phone's answer to it
+    #t2.o.<payload>   the tablet's offer for one seat
+    #t2.a.<payload>   a phone's answer to it
 
 A payload is compact JSON, deflated, base64url (``pack``/``unpack``), at
-most ``MAX_PAYLOAD`` characters inflating to at most ``MAX_INFLATED``.
+most ``MAX_PAYLOAD`` characters inflating to at most ``MAX_INFLATED``. No
+link carries anything that names a device: whoever reads a code learns
+the table's id, a seat number, a name and network addresses.
 
-**Messages** over an open channel are JSON objects of a known kind with
-exactly their keys, at most ``MAX_MESSAGE`` characters, numbered ``n``
-0, 1, 2 ... per direction and per connection (a number already seen is a
-replay, a number skipped is out of order: both refused). A peer may send
-at most ``RATE`` messages in ``WINDOW`` ms.
+**Sitting down.** Once the channel is open the tablet sends a ``hello``
+with a fresh challenge; the phone answers ``seat`` with its device id and
+either, the first time at this table, its *table key* (``k``, derived from
+the device's secret: ``device.table_key``), or, at a rejoin, a proof
+(``m``): HMAC-SHA256 under that key of the table, the device, the
+challenge and both certificates' fingerprints (so a proof made for one
+connection is worth nothing on another: a relay is caught). The tablet
+answers ``welcome`` (the name the phone sits under) or ``bye`` (why not).
+A seat is taken back only with its key; a device id alone gives nothing.
+A seat that moves to a new connection pushes the old one out with a
+``bye``.
 
-====  =========  ==================================================
-kind  from       fields
-====  =========  ==================================================
-roll  both       ``e``: an entry (``id``, ``y`` system, ``p`` spec,
-                 ``g`` stages, ``l`` label, ``at`` time); the tablet
-                 adds ``by`` when it passes on another player's roll
-ack   both       ``id``: the entry was taken into the log
-push  tablet     ``y``, ``p``, ``l``: a setup for the phone to roll
-fair  both       ``f``: a fair-roll link (``fair.py``), as is
-====  =========  ==================================================
+**Messages** are JSON objects of a known kind with exactly their keys, at
+most ``MAX_MESSAGE`` characters. Those that carry something (``roll``,
+``push``, ``fair``) are numbered ``n`` 0, 1, 2 ... per connection and
+direction, and every message but the greeting carries ``a``, how many of
+the other side's numbered messages it has taken (an ``ack`` carries only
+that). What is sent waits in its seat's queue until it is acknowledged,
+across reconnections and reloads; a message not acknowledged after
+``RESEND_MS`` is sent again from there (go back). The receiver takes only
+the next number: one already taken is ignored, one ahead is refused, and
+neither uses up a number. A peer may send at most ``RATE`` messages in
+``WINDOW`` ms; a message refused for that is not taken either, so it comes
+again. An honest sender never meets that limit: it spends a bucket of
+``BUCKET`` messages refilled one every ``REFILL_MS`` ms (at most 22 in any
+ten seconds, acks included), and the rolls waiting meanwhile go as one
+message (up to ``MAX_BATCH``).
+
+=======  =========  ==================================================
+kind     from       fields
+=======  =========  ==================================================
+hello    tablet     ``c``: the challenge
+seat     phone      ``d`` device id; ``k`` table key or ``m`` proof
+welcome  tablet     ``w``: the name this phone sits under; ``b`` back
+bye      tablet     ``w``: why the channel ends
+roll     both       ``n``, ``a``, ``r``: entries (``e``: ``id``, ``y``
+                    system, ``p`` spec, ``g`` stages, ``l`` label, ``at``
+                    time); the tablet adds ``by`` to another's roll
+push     tablet     ``n``, ``a``, ``y``, ``p``, ``l``: a setup to roll
+fair     both       ``n``, ``a``, ``f``: a fair-roll link (``fair.py``)
+ack      both       ``a``
+=======  =========  ==================================================
 
 A received entry is rebuilt by ``rules.replay`` from its spec and stages,
 never taken on trust, and it is labelled by the receiver: with the name
-the peer joined under (a phone cannot name anyone else: a ``by`` from a
+the peer sits under (a phone cannot name anyone else: a ``by`` from a
 phone is refused) and "rolled on <name>'s phone" or "on the tablet". No
 message can say "verified": only a fair roll that ``fair.py`` verified on
-this device is logged as one (``fair_entry``).
+this device is logged as one (``fair_entry``). A fair-roll link from a
+phone is taken only if it answers a request this tablet sent to that
+seat; a phone takes from the tablet only requests, dice and reveals, the
+last two only for requests that came over the channel.
+
+Each roll gets its own random id when it is made; a step of it keeps it.
+Two rolls with the same dice are two rolls.
 
 >>> offer = {"u": "GAYV", "p": "wnAB/c5xbofAVSBOgH1BvFaf", "f": "33" * 32,
 ...          "c": [["h", "192.0.2.2", 35534]]}
@@ -56,6 +90,8 @@ True
 from __future__ import annotations
 
 import base64
+import hashlib
+import hmac
 import ipaddress
 import json
 import re
@@ -64,12 +100,15 @@ import zlib
 import rules
 import share
 from rules.dice import SpecError
+from shell import names
 
 __all__ = ["TableError", "parse_sdp", "build_sdp", "encode_join", "decode_join", "is_join_link",
-           "new_host", "new_player", "add_peer", "receive", "send", "own_entry", "fair_entry",
-           "dump", "load", "MAX_PEERS"]
+           "new_host", "new_player", "add_link", "opened", "closed", "receive", "pump", "post",
+           "own_entry", "fair_entry", "route_fair", "status", "dump", "load", "MAX_PEERS"]
 
-VERSION = "t1"
+VERSION = "t2"
+#: Join codes of an older page, refused with words that say so.
+OLD_VERSIONS = ("t1",)
 #: Payload characters of a join link, and what they may inflate to.
 MAX_PAYLOAD = 1200
 MAX_INFLATED = 2000
@@ -80,20 +119,41 @@ MAX_DEPTH = 24
 #: A peer may send at most RATE messages in WINDOW ms (a flood is refused).
 RATE = 30
 WINDOW = 10_000
+#: What this side sends: at most BUCKET at once, then one every REFILL_MS
+#: (BUCKET + WINDOW / REFILL_MS = 22 in any WINDOW: far below RATE).
+BUCKET = 8
+REFILL_MS = 700
+#: A numbered message received is acknowledged within ACK_DELAY ms (acks
+#: ride on the next message when there is one).
+ACK_DELAY = 150
+#: A message not acknowledged after RESEND_MS is sent again; after STALL_MS
+#: the connection is shown as not answering.
+RESEND_MS = 4_000
+STALL_MS = 8_000
+#: Rolls in one message.
+MAX_BATCH = 40
 MAX_PEERS = 8
 NAME_MAX = 40
 LABEL_MAX = 80
 #: The table log keeps the newest LOG_CAP entries.
 LOG_CAP = 500
-#: Rolls made on a phone while its channel was down, kept to send again.
-OUTBOX_CAP = 200
+#: Rolls waiting in one seat's queue (the oldest go first when it is full).
+OUT_CAP = 200
+#: Fair-roll requests remembered (which seat each went to).
+FAIR_CAP = 200
+REASON_MAX = 300
 ID_RE = re.compile(r"[A-Za-z0-9_-]{1,24}\Z")
+DEVICE_RE = re.compile(r"[A-Za-z0-9_-]{12}\Z")
 TABLE_RE = re.compile(r"[A-Za-z0-9_-]{8}\Z")
+HEX64_RE = re.compile(r"[0-9a-f]{64}\Z")
+RID_RE = re.compile(r"[0-9a-f]{12}\Z")
 ICE_RE = re.compile(r"[A-Za-z0-9+/]+\Z")
 MDNS_RE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.local\Z")
 _B64 = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 _TYPES = {"h": "host", "s": "srflx"}
 _TYPE_PREF = {"h": 126, "s": 100}
+#: What a proof of a seat is made with (``proof``).
+PROOF_TAG = b"dice-table/table/v2/seat"
 
 
 class TableError(ValueError):
@@ -222,12 +282,13 @@ def parse_json(text: str, what: str):
         raise TableError(f"{what} is damaged: it is not valid data.") from None
 
 
-_META = {"o": {"t", "s", "g"}, "a": {"t", "s", "w", "d"}}
+_META = {"o": {"t", "s", "g"}, "a": {"t", "s", "w"}}
 
 
 def name(v, field: str = "name") -> str:
-    """A person's name as the table shows it: spaces folded, 1-40 characters."""
-    text = " ".join(str(v).split()) if isinstance(v, str) else ""
+    """A person's name as the table shows it (``names.clean``: NFKC,
+    nothing invisible, no bidi controls, spaces folded), 1-40 characters."""
+    text = names.clean(v) if isinstance(v, str) else ""
     if not 0 < len(text) <= NAME_MAX:
         raise TableError(f"The {field} must be 1 to {NAME_MAX} characters.")
     return text
@@ -240,8 +301,6 @@ def _check_meta(kind: str, meta) -> dict:
         raise TableError("This join code is damaged: its table is not named as one.")
     if type(meta["s"]) is not int or not 0 <= meta["s"] < 10_000:
         raise TableError("This join code is damaged: its seat is not a number.")
-    if kind == "a" and not (isinstance(meta["d"], str) and ID_RE.match(meta["d"])):
-        raise TableError("This join code is damaged: its device is not named as one.")
     who = "g" if kind == "o" else "w"
     return {**meta, who: name(meta[who], "player's name" if kind == "a" else "GM's name")}
 
@@ -266,7 +325,7 @@ def _fp_hex(b64) -> str:
 def is_join_link(fragment) -> bool:
     """Whether a URL fragment is meant as a table's join code (even a
     damaged one: it should be refused as such, not as a share link)."""
-    return str(fragment).lstrip("#").startswith(VERSION + ".")
+    return str(fragment).lstrip("#").startswith(tuple(v + "." for v in (VERSION, *OLD_VERSIONS)))
 
 
 def decode_join(fragment) -> dict:
@@ -275,6 +334,9 @@ def decode_join(fragment) -> dict:
     text = str(fragment).strip()
     text = text.split("#", 1)[1] if "#" in text else text
     parts = text.split(".")
+    if parts[0] in OLD_VERSIONS:
+        raise TableError("This join code comes from an older version of the page: reload the page on both "
+                         "devices, then use a new code.")
     if len(parts) != 3 or parts[0] != VERSION or parts[1] not in _META:
         raise TableError("This is not a table's join code (or it comes from a newer page).")
     data = unpack(parts[2])
@@ -292,49 +354,65 @@ def _token(entropy, n: int = 6) -> str:
 
 def new_host(gm_name: str, entropy) -> dict:
     """A fresh table on the GM's tablet: no players yet."""
-    return {"role": "host", "table": _token(entropy), "name": name(gm_name or "GM", "GM's name"),
-            "next_slot": 0, "peers": [], "log": [], "serial": 0}
+    return {"v": 2, "role": "host", "table": _token(entropy), "name": name(gm_name or "GM", "GM's name"),
+            "next_slot": 0, "seats": [], "links": [], "log": [], "fair": {}}
 
 
-def new_player(offer: dict, player_name: str, device: str) -> dict:
-    """A phone's side of a table it joins with ``offer`` (decoded)."""
+def new_player(offer: dict, player_name: str, device: str, tk: str) -> dict:
+    """A phone's side of a table it joins with ``offer`` (decoded):
+    ``device`` its id, ``tk`` its table key (``device.table_key``)."""
     meta = offer["meta"]
-    return {"role": "player", "table": meta["t"], "slot": meta["s"], "name": name(player_name, "player's name"),
-            "device": device, "host": meta["g"], "peers": [_link_state("host", meta["g"], "")],
-            "log": [], "serial": 0, "outbox": []}
+    return {"v": 2, "role": "player", "table": meta["t"], "slot": meta["s"],
+            "name": name(player_name, "player's name"), "device": device, "tk": tk, "host": meta["g"],
+            "seated": False, "seats": [_seat("host", meta["g"], "")], "links": [], "log": [], "fair": {}}
 
 
-def _link_state(key, who: str, device: str) -> dict:
-    """One connection's counters: messages in and out, recent arrivals."""
-    return {"key": key, "name": who, "device": device, "n_in": 0, "n_out": 0, "times": []}
+def join_again(table: dict, offer: dict, player_name: str, device: str, tk: str) -> dict:
+    """A phone at this table scans a new code of it: its log, its queue and
+    its seat are kept (a seated phone keeps the name it sits under)."""
+    meta = offer["meta"]
+    who = table["name"] if table["seated"] else name(player_name, "player's name")
+    seat = {**table["seats"][0], "name": meta["g"]}
+    return {**table, "slot": meta["s"], "name": who, "host": meta["g"], "device": device, "tk": tk,
+            "seats": [seat], "links": []}
 
 
-def unique_name(table: dict, wanted: str, device: str) -> str:
-    """The name a joining phone is shown under: its own, or with (2), (3)...
-    when another device at the table has it already (a name is never shared)."""
-    taken = {p["name"] for p in table["peers"] if p["device"] != device} | {table["name"]}
-    out, i = wanted, 1
-    while out in taken:
-        i += 1
-        out = f"{wanted[:NAME_MAX - 4]} ({i})"
-    return out
+def _seat(device: str, who: str, tk: str) -> dict:
+    """A seat: who sits there, the key it proves itself with (the tablet's
+    side), and what waits to be sent to it."""
+    return {"device": device, "name": who, "tk": tk, "out": []}
 
 
-def add_peer(table: dict, answer: dict) -> tuple[dict, dict]:
-    """The tablet takes a phone's answer: the peer for that seat (a device
-    joining again keeps its name and log, with fresh counters)."""
-    meta = answer["meta"]
-    if meta["t"] != table["table"]:
-        raise TableError("This answer is for another table (or for this table before it was started again).")
-    if meta["s"] >= table["next_slot"]:
-        raise TableError("This answer is for a seat this table never offered.")
-    if any(p["key"] == meta["s"] for p in table["peers"] if p["device"] != meta["d"]):
-        raise TableError("That seat is taken: this answer was used already. Ask the player to scan the new code.")
-    others = [p for p in table["peers"] if p["device"] != meta["d"]]
-    if len(others) >= MAX_PEERS:
-        raise TableError(f"A table holds at most {MAX_PEERS} phones.")
-    peer = _link_state(meta["s"], unique_name(table, meta["w"], meta["d"]), meta["d"])
-    return {**table, "peers": others + [peer]}, peer
+def _link(key, fo: str, fa: str, wanted: str = "") -> dict:
+    """One connection: the certificates' fingerprints of both ends (``fo``
+    the tablet's, ``fa`` the phone's), where the greeting stands, the
+    messages waiting to go before the numbered ones (``ctl``), the numbers
+    and acknowledgements each way, the sender's bucket and the receiver's
+    recent arrivals."""
+    return {"key": key, "device": "", "wanted": wanted, "fo": fo, "fa": fa, "state": "new", "nonce": "",
+            "ctl": [], "n_in": 0, "acked": 0, "ack_at": None, "base": 0, "sent": 0, "progress": 0,
+            "tokens": BUCKET, "tok_at": None, "times": []}
+
+
+def link(table: dict, key):
+    return next((x for x in table["links"] if x["key"] == key), None)
+
+
+def seat(table: dict, device):
+    return next((s for s in table["seats"] if s["device"] == device), None)
+
+
+def seat_link(table: dict, device):
+    """The open, greeted connection of a seat, or None (away)."""
+    return next((x for x in table["links"] if x["device"] == device and x["state"] == "ok"), None)
+
+
+def _put_link(table: dict, x: dict) -> dict:
+    return {**table, "links": [x if y["key"] == x["key"] else y for y in table["links"]]}
+
+
+def _put_seat(table: dict, s: dict) -> dict:
+    return {**table, "seats": [s if y["device"] == s["device"] else y for y in table["seats"]]}
 
 
 def next_offer_meta(table: dict) -> tuple[dict, dict]:
@@ -343,30 +421,99 @@ def next_offer_meta(table: dict) -> tuple[dict, dict]:
     return {**table, "next_slot": s + 1}, {"t": table["table"], "s": s, "g": table["name"]}
 
 
-def peer(table: dict, key):
-    return next((p for p in table["peers"] if p["key"] == key), None)
+def add_link(table: dict, answer: dict, fo: str) -> tuple[dict, dict]:
+    """The tablet takes a phone's answer (decoded) to the offer whose
+    certificate fingerprint is ``fo``: a connection for that seat, not yet
+    greeted (who sits there is settled over the channel)."""
+    meta = answer["meta"]
+    if meta["t"] != table["table"]:
+        raise TableError("This answer is for another table (or for this table before it was started again).")
+    if meta["s"] >= table["next_slot"]:
+        raise TableError("This answer is for a seat this table never offered.")
+    if link(table, meta["s"]) is not None:
+        raise TableError("That seat is taken: this answer was used already. Ask the player to scan the new code.")
+    if sum(1 for x in table["links"] if x["state"] != "gone") >= MAX_PEERS + 2:
+        raise TableError(f"A table holds at most {MAX_PEERS} phones.")
+    new = _link(meta["s"], fo, answer["desc"]["f"], meta["w"])
+    return {**table, "links": table["links"] + [new]}, new
 
 
-def _put_peer(table: dict, p: dict) -> dict:
-    return {**table, "peers": [p if x["key"] == p["key"] else x for x in table["peers"]]}
+def player_link(table: dict, fo: str, fa: str) -> dict:
+    """The phone's one connection, to the tablet (``fo`` its certificate's
+    fingerprint as the offer gave it, ``fa`` this phone's)."""
+    return {**table, "links": [_link("host", fo, fa)]}
 
 
-def reconnected(table: dict, key) -> dict:
-    """A new channel to the same peer: both directions count from 0 again."""
-    p = peer(table, key)
-    return table if p is None else _put_peer(table, {**p, "n_in": 0, "n_out": 0, "times": []})
+def opened(table: dict, key, entropy) -> dict:
+    """A channel opened: the tablet greets with a fresh challenge; the
+    phone waits for it."""
+    x = link(table, key)
+    if x is None or x["state"] != "new":
+        return table
+    if table["role"] == "host":
+        nonce = entropy(16).hex()
+        return _put_link(table, {**x, "state": "hello", "nonce": nonce, "ctl": [{"t": "hello", "c": nonce}]})
+    return _put_link(table, {**x, "state": "hello"})
+
+
+def closed(table: dict, key) -> dict:
+    """A channel closed: its connection is gone; what it had sent and was
+    not acknowledged waits in its seat for the next one."""
+    return {**table, "links": [x for x in table["links"] if x["key"] != key]}
+
+
+def proof(tk: str, table_id: str, device: str, nonce: str, fo: str, fa: str) -> str:
+    """A phone's proof of its seat on one connection: HMAC-SHA256 under its
+    table key of the table, the device, the tablet's challenge and both
+    certificates' fingerprints."""
+    msg = b"\x00".join(v.encode() for v in (table_id, device, nonce, fo, fa))
+    return hmac.new(bytes.fromhex(tk), PROOF_TAG + b"\x00" + msg, hashlib.sha256).hexdigest()
+
+
+def status(table: dict, x, now) -> str:
+    """A connection's state in the page's words: ``joining``, ``open``,
+    ``stalled`` (messages wait unacknowledged: it does not answer) or
+    ``away``."""
+    if x is None or x["state"] == "gone":
+        return "away"
+    if x["state"] != "ok":
+        return "joining"
+    return "stalled" if x["sent"] and now - x["progress"] >= STALL_MS else "open"
+
+
+def waiting(table: dict, device) -> int:
+    """How many things (rolls, setups, fair-roll links) wait to reach a seat."""
+    s = seat(table, device)
+    return 0 if s is None else sum(len(i["r"]) if i["t"] == "roll" else 1 for i in s["out"])
+
+
+def link_name(table: dict, x: dict) -> str:
+    """Who is at the other end of a connection, as a banner names them."""
+    if table["role"] == "player":
+        return names.isolate(table["host"])
+    s = seat(table, x["device"]) if x["device"] else None
+    return names.isolate(s["name"]) if s else names.isolate(x["wanted"]) + " (joining)"
 
 
 # ---------------------------------------------------------------- messages
 
 _KEYS = {
-    "roll": ({"t", "n", "e"}, {"by"}),
-    "ack": ({"t", "n", "id"}, set()),
-    "push": ({"t", "n", "y", "p", "l"}, set()),
-    "fair": ({"t", "n", "f"}, set()),
+    "hello": ({"t", "c"}, set()),
+    "seat": ({"t", "d"}, {"k", "m"}),
+    "welcome": ({"t", "w", "b"}, set()),
+    "bye": ({"t", "w"}, set()),
+    "roll": ({"t", "n", "a", "r"}, set()),
+    "push": ({"t", "n", "a", "y", "p", "l"}, set()),
+    "fair": ({"t", "n", "a", "f"}, set()),
+    "ack": ({"t", "a"}, set()),
 }
-#: What a phone may send the tablet (the tablet may send every kind).
-_FROM_PLAYER = {"roll", "ack", "fair"}
+#: What each side takes from the other.
+_FROM = {"host": {"seat", "roll", "fair", "ack"},
+         "player": {"hello", "welcome", "bye", "roll", "push", "fair", "ack"}}
+#: What each greeting state takes (the rest of the greeting, or a bye).
+_GREETING = {("host", "hello"): {"seat"}, ("player", "hello"): {"hello", "bye"},
+             ("player", "seat"): {"welcome", "bye"}}
+_NUMBERED = {"roll", "push", "fair"}
 _ENTRY_KEYS = {"id", "y", "p", "g", "l", "at"}
 
 
@@ -376,15 +523,16 @@ def _shape(msg) -> dict:
     need, may = _KEYS[msg["t"]]
     if not need <= set(msg) <= need | may:
         raise TableError(f"a {msg['t']} message with other fields than it should have")
-    if type(msg["n"]) is not int or msg["n"] < 0:
-        raise TableError("a message with no place in the exchange")
+    for k in ("n", "a"):
+        if k in msg and (type(msg[k]) is not int or not 0 <= msg[k] < 10 ** 9):
+            raise TableError("a message with no place in the exchange")
     return msg
 
 
 def _label(v) -> str:
     if not isinstance(v, str) or len(v) > LABEL_MAX:
         raise TableError(f"a label that is not text of at most {LABEL_MAX} characters")
-    return " ".join(v.split())
+    return names.clean(v)
 
 
 def check_entry(e) -> tuple[dict, dict]:
@@ -409,88 +557,214 @@ def _replayed(e: dict) -> dict:
         raise TableError("a roll whose dice do not fit its game's rules") from None
 
 
-def _rate(p: dict, now) -> dict:
-    times = [t for t in p["times"] if now - t < WINDOW]
-    if len(times) >= RATE:
-        raise TableError(f"more than {RATE} messages in {WINDOW // 1000} seconds")
-    return {**p, "times": times + [now]}
-
-
-def _order(p: dict, n: int) -> dict:
-    if n < p["n_in"]:
-        raise TableError("a message sent again (a replay)")
-    if n > p["n_in"]:
-        raise TableError("a message out of order (one before it is missing)")
-    return {**p, "n_in": n + 1}
-
-
 def parse_message(text) -> dict:
     if not isinstance(text, str) or len(text) > MAX_MESSAGE:
         raise TableError(f"a message larger than {MAX_MESSAGE // 1000} kB")
     return _shape(parse_json(text, "A message"))
 
 
+def _allowed(table: dict, x: dict, msg: dict) -> None:
+    """A kind this side takes from the other, at this point of the greeting."""
+    role, kind = table["role"], msg["t"]
+    if kind not in _FROM[role]:
+        raise TableError(f"a {kind} message, which only the {'tablet' if role == 'host' else 'phone'} sends")
+    allowed = _GREETING.get((role, x["state"]))
+    if allowed is not None and kind not in allowed:
+        raise TableError(f"a {kind} message before the phone sat down")
+    if allowed is None and kind in ("seat", "hello", "welcome"):
+        raise TableError(f"a second {kind} message on one connection")
+
+
 def receive(table: dict, key, text, now) -> tuple[dict, list]:
-    """One message from the peer ``key``: the new table and what happened
-    (``[("entry", entry, result)]``, ``("ack", id)``, ``("push", system,
-    spec, label)``, ``("fair", link)``). A refused message raises
-    ``TableError`` naming the peer and the fault; the table is unchanged,
-    except that a flood or a bad message still counts against the rate."""
-    p = peer(table, key)
-    if p is None:
-        raise TableError("A message from no one at this table was refused.")
-    try:
-        p = _rate(p, now)
-    except TableError as e:
-        raise TableError(f"{p['name']}: refused {e}.") from None
-    table = _put_peer(table, p)
+    """One message from the connection ``key``: the new table and what
+    happened: ``("entry", entry, result, fresh)``, ``("push", system, spec,
+    label)``, ``("fair", link)``, ``("joined", key, name, back)``,
+    ``("pushed", key)`` (an older connection of that seat: it was sent a
+    bye), ``("turned-away", key, words)``, ``("welcome", name, back)``,
+    ``("bye", words)``, or ``("refused", words)`` naming the peer. A refused
+    message changes nothing but the counters: one refused for the rate or
+    for its place is not taken (its number comes again), one refused for
+    what it says is (its number is used; sending it again would not help)."""
+    x = link(table, key)
+    if x is None or x["state"] in ("new", "gone"):
+        return table, [("refused", "A message from no one at this table was refused.")]
+    who = link_name(table, x)
+    times = [t for t in x["times"] if now - t < WINDOW]
+    x = {**x, "times": times + [now]}
+    table = _put_link(table, x)
+    if len(times) >= RATE:
+        return table, [("refused", f"{who}: refused more than {RATE} messages in {WINDOW // 1000} seconds; "
+                                   "what they sent comes again when they slow down.")]
     try:
         msg = parse_message(text)
-        return _take(table, p, msg)
+        _allowed(table, x, msg)
+        if msg["t"] not in _NUMBERED:
+            return _CONTROL[msg["t"]](table, x, msg, now)
+        if msg["n"] < x["n_in"]:  # taken already (its acknowledgement was late): said again, nothing else
+            return _put_link(table, {**x, "ack_at": x["ack_at"] or now + ACK_DELAY}), []
+        if msg["n"] > x["n_in"]:
+            raise TableError("a message out of order (one before it is missing)")
+        table = _acked(table, x, msg["a"], now)
+        x = link(table, key)
+        table = _put_link(table, {**x, "n_in": x["n_in"] + 1, "ack_at": x["ack_at"] or now + ACK_DELAY})
     except TableError as e:
-        raise TableError(f"From {p['name']}: refused {e}; nothing was changed.") from None
+        return table, [("refused", f"From {who}: refused {e}; nothing was changed.")]
+    try:
+        return _HANDLERS[msg["t"]](table, link(table, key), msg)
+    except TableError as e:
+        return table, [("refused", f"From {who}: refused {e}; nothing was changed.")]
 
 
-def _take(table: dict, p: dict, msg: dict) -> tuple[dict, list]:
-    if table["role"] == "host" and msg["t"] not in _FROM_PLAYER:
-        raise TableError(f"a {msg['t']} message, which only the tablet sends")
-    p = _order(p, msg["n"])
-    table = _put_peer(table, p)
-    return _HANDLERS[msg["t"]](table, p, msg)
+def _acked(table: dict, x: dict, a: int, now) -> dict:
+    """The other side has taken our numbered messages below ``a``: they
+    leave the seat's queue."""
+    if a < x["base"]:
+        return table
+    k = a - x["base"]
+    if k > x["sent"]:
+        raise TableError("an acknowledgement of messages never sent")
+    if k == 0:
+        return table
+    s = seat(table, x["device"])
+    table = _put_seat(table, {**s, "out": s["out"][k:]})
+    return _put_link(table, {**x, "base": a, "sent": x["sent"] - k, "progress": now})
 
 
-def _by(table: dict, p: dict, msg: dict) -> str:
+def _on_ack(table: dict, x: dict, msg: dict, now) -> tuple[dict, list]:
+    if x["state"] != "ok":
+        raise TableError("an acknowledgement before the phone sat down")
+    return _acked(table, x, msg["a"], now), []
+
+
+def _on_hello(table: dict, x: dict, msg: dict, now) -> tuple[dict, list]:
+    """The tablet's challenge: this phone's id and, the first time at this
+    table, its table key; afterwards only a proof made with it."""
+    c = msg["c"]
+    if not (isinstance(c, str) and re.fullmatch(r"[0-9a-f]{32}", c)):
+        raise TableError("a greeting with no proper challenge")
+    answer = {"t": "seat", "d": table["device"]}
+    if table["seated"]:
+        answer["m"] = proof(table["tk"], table["table"], table["device"], c, x["fo"], x["fa"])
+    else:
+        answer["k"] = table["tk"]
+    return _put_link(table, {**x, "state": "seat", "ctl": x["ctl"] + [answer]}), []
+
+
+def _on_welcome(table: dict, x: dict, msg: dict, now) -> tuple[dict, list]:
+    who = name(msg["w"]) if isinstance(msg["w"], str) else ""
+    if not who or type(msg["b"]) is not bool:
+        raise TableError("a welcome that names no one")
+    table = {**table, "name": who, "seated": True}
+    return _put_link(table, {**x, "device": "host", "state": "ok", "progress": now}), [("welcome", who, msg["b"])]
+
+
+def _on_bye(table: dict, x: dict, msg: dict, now) -> tuple[dict, list]:
+    words = names.clean(msg["w"])[:REASON_MAX] if isinstance(msg["w"], str) else ""
+    return _put_link(table, {**x, "state": "gone"}), [("bye", words or "The tablet ended the connection.")]
+
+
+def _turn_away(table: dict, x: dict, to_phone: str, to_gm: str) -> tuple[dict, list]:
+    x = {**x, "state": "gone", "ctl": x["ctl"] + [{"t": "bye", "w": to_phone}]}
+    return _put_link(table, x), [("turned-away", x["key"], to_gm)]
+
+
+def _on_seat(table: dict, x: dict, msg: dict, now) -> tuple[dict, list]:
+    """A phone says who it is: a seat taken back with its key's proof, a new
+    seat under a name that looks like no one else's, or turned away."""
+    dev = msg["d"]
+    key = msg.get("k", msg.get("m"))
+    if not (isinstance(dev, str) and DEVICE_RE.match(dev)) or len(msg) != 3 or not (
+            isinstance(key, str) and HEX64_RE.match(key)):
+        raise TableError("a greeting with no proper device or key")
+    s = seat(table, dev)
+    if s is not None:
+        return _take_back(table, x, s, msg)
+    if "m" in msg:
+        return _turn_away(table, x, "This tablet does not know this phone: on the phone, leave the table "
+                                    "(Table → Leave this table), then scan the code again.",
+                          f"A phone that says it sat at this table before, but that this tablet does not "
+                          f"know, was turned away ({names.isolate(x['wanted'])}).")
+    wanted = name(x["wanted"])
+    for other in [table["name"]] + [y["name"] for y in table["seats"]]:
+        if names.looks_alike(wanted, other):
+            return _turn_away(table, x, f"The name “{wanted}” looks the same as {other}'s, who is at this "
+                                        "table: change your name, then scan the table's code again.",
+                              f"A phone asking to sit as {names.isolate(wanted)} was turned away: that name "
+                              f"looks the same as {names.isolate(other)}'s.")
+    if len(table["seats"]) >= MAX_PEERS:
+        return _turn_away(table, x, f"This table is full ({MAX_PEERS} phones).",
+                          f"{names.isolate(wanted)} was turned away: the table is full.")
+    table = {**table, "seats": table["seats"] + [_seat(dev, wanted, key)]}
+    return _sit(table, x, dev, wanted, False), [("joined", x["key"], wanted, False)]
+
+
+def _take_back(table: dict, x: dict, s: dict, msg: dict) -> tuple[dict, list]:
+    """A known device takes its seat back only with its key: a proof made
+    for this connection, or (a phone that forgot it sat here) the key
+    itself. The older connection, if still open, is told and ended."""
+    if "m" in msg:
+        ok = hmac.compare_digest(msg["m"], proof(s["tk"], table["table"], s["device"], x["nonce"], x["fo"], x["fa"]))
+    else:
+        ok = hmac.compare_digest(msg["k"], s["tk"])
+    if not ok:
+        return _turn_away(table, x, f"This phone claims {s['name']}'s seat but could not prove it is that phone.",
+                          f"A phone claimed {names.isolate(s['name'])}'s seat but could not prove it is that "
+                          f"phone: it was turned away. {names.isolate(s['name'])}'s seat is unchanged.")
+    events = []
+    old = seat_link(table, s["device"])
+    if old is not None and old["key"] != x["key"]:
+        bye = {"t": "bye", "w": "Your seat was taken up again by this phone on a newer connection (another "
+                                "page or tab of it): this one is ended."}
+        table = _put_link(table, {**old, "state": "gone", "device": "", "ctl": old["ctl"] + [bye]})
+        events.append(("pushed", old["key"]))
+    return _sit(table, x, s["device"], s["name"], True), events + [("joined", x["key"], s["name"], True)]
+
+
+def _sit(table: dict, x: dict, dev: str, who: str, back: bool) -> dict:
+    welcome = {"t": "welcome", "w": who, "b": back}
+    return _put_link(table, {**x, "device": dev, "state": "ok", "ctl": x["ctl"] + [welcome]})
+
+
+def _by(table: dict, x: dict, item: dict) -> str:
     """Who rolled: a phone's rolls are its own; the tablet names the player
-    whose roll it passes on (never this phone's own name)."""
-    if "by" not in msg:
-        return p["name"]
+    whose roll it passes on (never one who looks like this phone)."""
+    if "by" not in item:
+        return seat(table, x["device"])["name"] if table["role"] == "host" else table["host"]
     if table["role"] == "host":
         raise TableError("a roll that names who rolled it (a phone's rolls are its own)")
-    by = name(msg["by"]) if isinstance(msg["by"], str) else ""
-    if not by or by == table["name"]:
+    by = name(item["by"]) if isinstance(item["by"], str) else ""
+    if not by or names.looks_alike(by, table["name"]):
         raise TableError("a roll under this phone's own name")
     return by
 
 
-def _on_roll(table: dict, p: dict, msg: dict) -> tuple[dict, list]:
-    by = _by(table, p, msg)
-    e, result = check_entry(msg["e"])
-    how = "tablet" if by == table.get("host") else "phone"
-    entry = {"id": e["id"], "by": by, "how": how, "y": e["y"], "p": e["p"], "g": e["g"], "l": e["l"],
-             "at": e["at"]}
-    table, fresh = log_add(table, entry)
-    return table, [("entry", entry, result, fresh)]
+def _on_roll(table: dict, x: dict, msg: dict) -> tuple[dict, list]:
+    """Rolls, each checked and rebuilt before any is logged (all or none);
+    the tablet passes each new one on to every other seat."""
+    items = msg["r"]
+    if not (isinstance(items, list) and 1 <= len(items) <= MAX_BATCH):
+        raise TableError("a message of rolls with no rolls in it")
+    got = []
+    for item in items:
+        if not (isinstance(item, dict) and "e" in item and set(item) <= {"e", "by"}):
+            raise TableError("a roll with other fields than a roll has")
+        by = _by(table, x, item)
+        e, result = check_entry(item["e"])
+        how = "tablet" if table["role"] == "player" and by == table["host"] else "phone"
+        got.append(({"id": e["id"], "by": by, "how": how, "y": e["y"], "p": e["p"], "g": e["g"], "l": e["l"],
+                     "at": e["at"]}, result))
+    trial, events = table, []
+    for entry, result in got:
+        trial, fresh = log_add(trial, entry)
+        events.append(("entry", entry, result, fresh))
+        if fresh and table["role"] == "host":
+            for s in trial["seats"]:
+                if s["device"] != x["device"]:
+                    trial = _enqueue(trial, s["device"], {"t": "roll", "r": [[entry["by"], entry["id"]]]})
+    return trial, events
 
 
-def _on_ack(table: dict, p: dict, msg: dict) -> tuple[dict, list]:
-    if not (isinstance(msg["id"], str) and ID_RE.match(msg["id"])):
-        raise TableError("an acknowledgement of no proper roll")
-    if table["role"] == "player":
-        table = {**table, "outbox": [x for x in table["outbox"] if x != msg["id"]]}
-    return table, [("ack", msg["id"])]
-
-
-def _on_push(table: dict, p: dict, msg: dict) -> tuple[dict, list]:
+def _on_push(table: dict, x: dict, msg: dict) -> tuple[dict, list]:
     if msg["y"] not in rules.SYSTEMS or not isinstance(msg["p"], dict):
         raise TableError("a setup of no known game")
     try:
@@ -500,26 +774,182 @@ def _on_push(table: dict, p: dict, msg: dict) -> tuple[dict, list]:
     return table, [("push", msg["y"], spec, _label(msg["l"]))]
 
 
-def _on_fair(table: dict, p: dict, msg: dict) -> tuple[dict, list]:
-    f = msg["f"]
-    if not (isinstance(f, str) and f.startswith("v1.") and len(f) <= 16_000):
+def fair_kind(f) -> tuple[str, str]:
+    """A fair-roll link's kind (``q``, ``a``, ``d``, ``v``) and request id;
+    anything else refused as not a fair-roll link."""
+    if not (isinstance(f, str) and len(f) <= 16_000):
         raise TableError("a fair-roll message that is not a fair-roll link")
-    return table, [("fair", f)]
+    try:
+        got = share.decode(f)
+    except share.ShareError:
+        raise TableError("a fair-roll message that is not a fair-roll link") from None
+    rid = got.get("data", {}).get("i") if got["kind"] == "fair" else None
+    if not (isinstance(rid, str) and RID_RE.match(rid)):
+        raise TableError("a fair-roll message that is not a fair-roll link")
+    return got["fair"], rid
 
 
-_HANDLERS = {"roll": _on_roll, "ack": _on_ack, "push": _on_push, "fair": _on_fair}
+_FAIR_WORDS = {"q": "request", "a": "answer", "d": "dice", "v": "reveal"}
 
 
-def send(table: dict, key, kind: str, **fields) -> tuple[dict, str]:
-    """The text of the next message to peer ``key`` (numbered), and the
-    table with its counter moved on."""
-    p = peer(table, key)
-    msg = {"t": kind, "n": p["n_out"], **fields}
-    _shape(msg)
-    text = json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
-    if len(text) > MAX_MESSAGE:
-        raise TableError(f"This roll is too large to send over the table ({len(text)} characters).")
-    return _put_peer(table, {**p, "n_out": p["n_out"] + 1}), text
+def _on_fair(table: dict, x: dict, msg: dict) -> tuple[dict, list]:
+    """A phone's fair-roll link is taken only as an answer to a request this
+    tablet sent to that seat; a phone takes the tablet's requests, and
+    dice and reveals only of requests that came over this table."""
+    kind, rid = fair_kind(msg["f"])
+    if table["role"] == "host":
+        who = seat(table, x["device"])["name"]
+        if kind != "a":
+            raise TableError(f"a fair-roll {_FAIR_WORDS[kind]} (a phone sends only answers to the tablet's requests)")
+        if table["fair"].get(rid) != x["device"]:
+            raise TableError(f"a fair-roll answer to a request this tablet did not send to {names.isolate(who)}")
+    elif kind == "a":
+        raise TableError("a fair-roll answer (only a phone answers)")
+    elif kind == "q":
+        table = _remember_fair(table, rid, "host")
+    elif table["fair"].get(rid) != "host":
+        raise TableError(f"a fair-roll {_FAIR_WORDS[kind]} for a request that did not come over this table")
+    return table, [("fair", msg["f"])]
+
+
+def _remember_fair(table: dict, rid: str, device: str) -> dict:
+    kept = {k: v for k, v in table["fair"].items() if k != rid}
+    kept[rid] = device
+    return {**table, "fair": dict(list(kept.items())[-FAIR_CAP:])}
+
+
+_CONTROL = {"hello": _on_hello, "welcome": _on_welcome, "bye": _on_bye, "seat": _on_seat, "ack": _on_ack}
+_HANDLERS = {"roll": _on_roll, "push": _on_push, "fair": _on_fair}
+
+
+# ---------------------------------------------------------------- sending
+
+def _enqueue(table: dict, device, item: dict) -> dict:
+    """Put ``item`` in a seat's queue. A roll joins the rolls waiting
+    unsent (one message carries them all); one waiting unsent already is
+    sent as it stands then, not twice."""
+    s = seat(table, device)
+    if s is None:
+        return table
+    out = list(s["out"])
+    fresh = [i for i in out if not i.get("x")]
+    if item["t"] == "roll":
+        ref = item["r"][0]
+        if any(ref in i["r"] for i in fresh if i["t"] == "roll"):
+            return table
+        if fresh and out[-1]["t"] == "roll" and not out[-1].get("x") and len(out[-1]["r"]) < MAX_BATCH:
+            out[-1] = {**out[-1], "r": out[-1]["r"] + [ref]}
+        else:
+            out.append({"t": "roll", "r": [ref]})
+    else:
+        out.append(item)
+    return _put_seat(table, {**s, "out": _capped(out)})
+
+
+def _capped(out: list) -> list:
+    """At most OUT_CAP things waiting: the oldest not yet sent go first."""
+    count = sum(len(i["r"]) if i["t"] == "roll" else 1 for i in out)
+    while count > OUT_CAP:
+        i = next((n for n, it in enumerate(out) if not it.get("x")), 0)
+        it = out[i]
+        if it["t"] == "roll" and len(it["r"]) > 1:
+            out[i] = {**it, "r": it["r"][1:]}
+        else:
+            del out[i]
+        count -= 1
+    return out
+
+
+def post(table: dict, device, kind: str, **fields) -> dict:
+    """Queue a setup (``push``) or a fair-roll link (``fair``) for a seat."""
+    return _enqueue(table, device, {"t": kind, **fields})
+
+
+def _materialize(table: dict, item: dict):
+    """A queued item as a message (without ``n``, ``a``); rolls are read
+    from the log as they stand now (a roll's later steps go with it). None:
+    nothing of it is left to send."""
+    if item["t"] != "roll":
+        return {k: v for k, v in item.items() if k != "x"}
+    r = []
+    for by, rid in item["r"]:
+        e = next((x for x in table["log"] if x["id"] == rid and x["by"] == by), None)
+        if e is None or (table["role"] == "player" and by != table["name"]):
+            continue
+        r.append({"e": wire(e)} if by == table["name"] else {"e": wire(e), "by": by})
+    return {"t": "roll", "r": r} if r else None
+
+
+def _text(msg: dict) -> str:
+    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+
+
+def pump(table: dict, key, now) -> tuple[dict, list, float | None]:
+    """What to send on connection ``key`` now, within the bucket: the
+    greeting first, then the seat's queue in order (numbered, carrying the
+    acknowledgement), then an acknowledgement alone if one is due; and when
+    to call again (None: nothing pending)."""
+    x = link(table, key)
+    if x is None or x["state"] == "new":
+        return table, [], None
+    tokens = BUCKET if x["tok_at"] is None else min(BUCKET, x["tokens"] + (now - x["tok_at"]) / REFILL_MS)
+    x = {**x, "tokens": tokens, "tok_at": now}
+    texts = []
+    while x["ctl"] and x["tokens"] >= 1:
+        texts.append(_text(x["ctl"][0]))
+        x = {**x, "ctl": x["ctl"][1:], "tokens": x["tokens"] - 1}
+    table = _put_link(table, x)
+    if x["state"] == "ok" and not x["ctl"]:
+        table, more = _pump_queue(table, key, now)
+        texts += more
+    return table, texts, _wake(table, key, now)
+
+
+def _pump_queue(table: dict, key, now) -> tuple[dict, list]:
+    x = link(table, key)
+    s = seat(table, x["device"])
+    out = list(s["out"])
+    if x["sent"] and now - x["progress"] >= RESEND_MS:  # not acknowledged: from the first again
+        x = {**x, "sent": 0, "progress": now}
+    texts = []
+    while x["sent"] < len(out) and x["tokens"] >= 1:
+        i = x["sent"]
+        msg = _materialize(table, out[i])
+        if msg is None:
+            del out[i]
+            continue
+        text = _text({"t": msg["t"], "n": x["base"] + i, "a": x["n_in"], **{k: v for k, v in msg.items() if k != "t"}})
+        if len(text) > MAX_MESSAGE and msg["t"] == "roll" and len(out[i]["r"]) > 1:
+            half = len(out[i]["r"]) // 2
+            out[i:i + 1] = [{"t": "roll", "r": out[i]["r"][:half]}, {"t": "roll", "r": out[i]["r"][half:]}]
+            continue
+        if len(text) > MAX_MESSAGE:
+            del out[i]
+            continue
+        out[i] = {**out[i], "x": True}
+        texts.append(text)
+        x = {**x, "sent": i + 1, "tokens": x["tokens"] - 1, "acked": x["n_in"], "ack_at": None,
+             "progress": now if i == 0 else x["progress"]}
+    if x["n_in"] > x["acked"] and x["ack_at"] is not None and now >= x["ack_at"] and x["tokens"] >= 1:
+        texts.append(_text({"t": "ack", "a": x["n_in"]}))
+        x = {**x, "acked": x["n_in"], "ack_at": None, "tokens": x["tokens"] - 1}
+    table = _put_seat(table, {**s, "out": out})
+    return _put_link(table, x), texts
+
+
+def _wake(table: dict, key, now):
+    """When ``pump`` has something to do on this connection again."""
+    x = link(table, key)
+    s = seat(table, x["device"]) if x["state"] == "ok" else None
+    token_at = now + max(0.0, 1 - x["tokens"]) * REFILL_MS
+    due = []
+    if x["ctl"] or (s is not None and x["sent"] < len(s["out"])):
+        due.append(token_at)
+    if x["state"] == "ok" and x["n_in"] > x["acked"] and x["ack_at"] is not None:
+        due.append(max(x["ack_at"], token_at))
+    if x["state"] == "ok" and x["sent"]:
+        due.append(x["progress"] + RESEND_MS)
+    return min(due) if due else None
 
 
 # ---------------------------------------------------------------- the log
@@ -549,22 +979,23 @@ def log_add(table: dict, entry: dict) -> tuple[dict, bool]:
     return {**table, "log": [entry] + log[:i] + log[i + 1:]}, True
 
 
-def own_entry(table: dict, result: dict, label: str, at, prev_id=None) -> tuple[dict, dict]:
-    """A roll made on this device, for the log and to send: a step of the
-    roll ``prev_id`` keeps its id (the others see the roll's steps as they
-    happen)."""
-    prev = next((x for x in table["log"] if x["id"] == prev_id and x["by"] == table["name"]), None)
-    entry = {"id": "", "by": table["name"], "how": "tablet" if table["role"] == "host" else "phone",
-             "y": result["system"], "p": result["spec"], "g": result["stages"], "l": _label(label[:LABEL_MAX]),
-             "at": int(at)}
-    if prev is not None and _extends(prev, entry):
-        entry["id"] = prev["id"]
-    else:
-        table = {**table, "serial": table["serial"] + 1}
-        entry["id"] = f"{table.get('slot', 'h')}-{table['serial']}"
+def own_entry(table: dict, result: dict, label: str, at, entropy, step: bool = False) -> tuple[dict, dict]:
+    """A roll made on this device, for the log and queued for the others.
+    A new roll gets a new random id, whatever its dice; a ``step`` of a roll
+    (its turn goes on) keeps that roll's id, so the others see the roll's
+    steps as they happen."""
+    me = table["name"]
+    entry = {"id": "", "by": me, "how": "tablet" if table["role"] == "host" else "phone",
+             "y": result["system"], "p": result["spec"], "g": result["stages"],
+             "l": _label(names.clean(label)[:LABEL_MAX]), "at": int(at)}
+    prev = None
+    if step:
+        prev = next((x for x in table["log"] if x["by"] == me and x["how"] != "fair" and _extends(x, entry)
+                     and len(x["g"]) < len(entry["g"])), None)
+    entry["id"] = prev["id"] if prev is not None else _token(entropy, 6)
     table, _ = log_add(table, entry)
-    if table["role"] == "player":
-        table = {**table, "outbox": ([x for x in table["outbox"] if x != entry["id"]] + [entry["id"]])[-OUTBOX_CAP:]}
+    for s in table["seats"]:
+        table = _enqueue(table, s["device"], {"t": "roll", "r": [[me, entry["id"]]]})
     return table, entry
 
 
@@ -581,10 +1012,24 @@ def fair_entry(table: dict, entry: dict) -> tuple[dict, dict]:
     return table, e
 
 
-def outbox_entries(table: dict) -> list:
-    """The rolls this phone made that the tablet has not acknowledged."""
-    mine = {x["id"]: x for x in table["log"] if x["by"] == table["name"] and x["how"] != "fair"}
-    return [mine[i] for i in table.get("outbox", []) if i in mine]
+def route_fair(table: dict, rid: str, kind: str, player: str):
+    """Where a fair-roll link this device sends goes over the table: the
+    seat it is queued for (``"host"`` on a phone), or None (not at this
+    table, or away: the page shows the link to send instead). The tablet
+    sends a request to the connected seat named as its player, and every
+    later link of it to that seat only; a phone answers over the table
+    only what came over it."""
+    if table["role"] == "player":
+        dev = "host" if table["fair"].get(rid) == "host" and seat_link(table, "host") else None
+    else:
+        dev = table["fair"].get(rid)
+        if dev is None and kind == "q":
+            dev = next((s["device"] for s in table["seats"] if s["name"] == player), None)
+        if dev is not None and seat_link(table, dev) is None:
+            dev = None
+    if dev is None:
+        return table, None
+    return _remember_fair(table, rid, dev), dev
 
 
 def provenance(entry: dict) -> str:
@@ -598,22 +1043,102 @@ def provenance(entry: dict) -> str:
 
 # ---------------------------------------------------------------- storage
 
-_TABLE_KEYS = {"host": {"role", "table", "name", "next_slot", "peers", "log", "serial"},
+_STORED = {"host": {"v", "role", "table", "name", "next_slot", "seats", "log", "fair"},
+           "player": {"v", "role", "table", "slot", "name", "device", "tk", "host", "seated", "seats", "log",
+                      "fair"}}
+_OLD_STORED = {"host": {"role", "table", "name", "next_slot", "peers", "log", "serial"},
                "player": {"role", "table", "slot", "name", "device", "host", "peers", "log", "serial", "outbox"}}
 
 
 def dump(table: dict) -> str:
-    """The table as stored (counters reset: a reload means new channels)."""
-    peers = [{**p, "n_in": 0, "n_out": 0, "times": []} for p in table["peers"]]
-    return json.dumps({**table, "peers": peers}, ensure_ascii=False, separators=(",", ":"))
+    """The table as stored (the connections are not: a reload means new
+    channels; what waits in each seat's queue is kept)."""
+    seats = [{**s, "out": [{k: v for k, v in i.items() if k != "x"} for i in s["out"]]} for s in table["seats"]]
+    kept = {k: v for k, v in table.items() if k != "links"}
+    return json.dumps({**kept, "seats": seats}, ensure_ascii=False, separators=(",", ":"))
 
 
-def _load_peer(p) -> dict:
-    ok = (isinstance(p, dict) and (p.get("key") == "host" or type(p.get("key")) is int)
-          and isinstance(p.get("device"), str))
+def _want(ok, what: str) -> None:
     if not ok:
-        raise TableError("a player")
-    return _link_state(p["key"], name(p.get("name")), p["device"])
+        raise TableError(what)
+
+
+def _stored_name(v, what: str) -> str:
+    try:
+        return name(v)
+    except TableError:
+        raise TableError(f"{what} is not a name") from None
+
+
+def _load_item(i) -> dict:
+    _want(isinstance(i, dict) and i.get("t") in ("roll", "push", "fair"), "a queued message is not one")
+    if i["t"] == "roll":
+        refs = i.get("r")
+        _want(set(i) == {"t", "r"} and isinstance(refs, list) and 1 <= len(refs) <= MAX_BATCH
+              and all(isinstance(r, list) and len(r) == 2 and all(isinstance(v, str) for v in r) for r in refs),
+              "a queued roll is not one")
+        return {"t": "roll", "r": [list(r) for r in refs]}
+    if i["t"] == "push":
+        _want(set(i) == {"t", "y", "p", "l"} and i["y"] in rules.SYSTEMS and isinstance(i["p"], dict)
+              and isinstance(i["l"], str), "a queued setup is not one")
+        return dict(i)
+    _want(set(i) == {"t", "f"} and isinstance(i["f"], str) and len(i["f"]) <= 16_000, "a queued fair roll is not one")
+    return dict(i)
+
+
+def _load_seat(s, role: str) -> dict:
+    _want(isinstance(s, dict) and set(s) == {"device", "name", "tk", "out"}, "a seat is not one")
+    if role == "host":
+        _want(isinstance(s["device"], str) and DEVICE_RE.match(s["device"]), "a seat's device is not one")
+        _want(isinstance(s["tk"], str) and HEX64_RE.match(s["tk"]), "a seat's key is not one")
+    else:
+        _want(s["device"] == "host" and s["tk"] == "", "the tablet's seat is not one")
+    _want(isinstance(s["out"], list) and len(s["out"]) <= OUT_CAP, "a seat's queue is not a list")
+    return {"device": s["device"], "name": _stored_name(s["name"], "a seat's name"), "tk": s["tk"],
+            "out": [_load_item(i) for i in s["out"]]}
+
+
+def _load_v2(t: dict) -> dict:
+    role = t["role"]
+    _want(set(t) == _STORED[role], "its fields are not a table's")
+    _want(isinstance(t["table"], str) and TABLE_RE.match(t["table"]), "its table id is not one")
+    out = {"v": 2, "role": role, "table": t["table"], "name": _stored_name(t["name"], "its name"), "links": []}
+    if role == "host":
+        _want(type(t["next_slot"]) is int and 0 <= t["next_slot"] < 10_000, "its next seat is not a number")
+        out["next_slot"] = t["next_slot"]
+    else:
+        _want(type(t["slot"]) is int and 0 <= t["slot"] < 10_000, "its seat is not a number")
+        _want(isinstance(t["device"], str) and (t["device"] == "" or DEVICE_RE.match(t["device"])),
+              "its device is not one")
+        _want(isinstance(t["tk"], str) and (t["tk"] == "" or HEX64_RE.match(t["tk"])), "its key is not one")
+        _want(type(t["seated"]) is bool, "whether it is seated is not yes or no")
+        out.update(slot=t["slot"], device=t["device"], tk=t["tk"], seated=t["seated"],
+                   host=_stored_name(t["host"], "its GM's name"))
+    _want(isinstance(t["seats"], list) and len(t["seats"]) <= MAX_PEERS
+          and (role == "host" or len(t["seats"]) == 1), "its seats are not a list of seats")
+    out["seats"] = [_load_seat(s, role) for s in t["seats"]]
+    _want(len({s["device"] for s in out["seats"]}) == len(out["seats"]), "two seats have one device")
+    _want(isinstance(t["fair"], dict) and len(t["fair"]) <= FAIR_CAP and all(
+        RID_RE.match(k) and isinstance(v, str) for k, v in t["fair"].items()), "its fair rolls are not a list")
+    out["fair"] = dict(t["fair"])
+    return out
+
+
+def _load_old(t: dict) -> dict:
+    """A table an older page stored: its log is kept; the players join
+    again (their seats held no key to take them back with)."""
+    role = t["role"]
+    _want(isinstance(t["table"], str) and TABLE_RE.match(t["table"]), "its table id is not one")
+    me = _stored_name(t["name"], "its name")
+    out = {"v": 2, "role": role, "table": t["table"], "name": me, "links": [], "fair": {}}
+    if role == "host":
+        _want(type(t["next_slot"]) is int and 0 <= t["next_slot"] < 10_000, "its next seat is not a number")
+        return {**out, "next_slot": t["next_slot"], "seats": []}
+    _want(type(t["slot"]) is int and 0 <= t["slot"] < 10_000, "its seat is not a number")
+    _want(isinstance(t["outbox"], list) and all(isinstance(i, str) for i in t["outbox"]), "its outbox is not a list")
+    gm = _stored_name(t["host"], "its GM's name")
+    host_seat = {**_seat("host", gm, ""), "out": [{"t": "roll", "r": [[me, i]]} for i in t["outbox"][-OUT_CAP:]]}
+    return {**out, "slot": t["slot"], "device": "", "tk": "", "host": gm, "seated": False, "seats": [host_seat]}
 
 
 def _load_entry(e) -> dict:
@@ -623,22 +1148,39 @@ def _load_entry(e) -> dict:
     return {**checked, "by": name(e.get("by")), "how": e["how"]}
 
 
-def load(text) -> tuple[dict | None, int]:
-    """The stored table and how many of its log entries could not be read
-    again (each is replayed by the rules); None if there is none or it is
-    not a table at all."""
-    if not isinstance(text, str) or not text or len(text) > 5_000_000 or share._depth(text) > 64:
-        return None, 0
+_UNREADABLE = ("The live table kept on this device could not be read ({why}); it was set aside under a backup "
+               "key, and this device is at no table now.")
+
+
+def load(text) -> tuple[dict | None, str]:
+    """The stored table (None if there is none, or it cannot be read), and
+    a warning for the banner: the whole table unreadable (a field of the
+    wrong kind, damaged text), or some log entries that could not be
+    replayed again (each is, by the rules). Every field is checked for its
+    kind; none reaches the page unchecked."""
+    if not isinstance(text, str) or not text:
+        return None, ""
+    if len(text) > 5_000_000 or share._depth(text) > 64:
+        return None, _UNREADABLE.format(why="it is far too large or deep")
     try:
         t = json.loads(text)
-        if not (isinstance(t, dict) and t.get("role") in _TABLE_KEYS and set(t) == _TABLE_KEYS[t["role"]]):
-            return None, 0
-        peers = [_load_peer(p) for p in t["peers"]][:MAX_PEERS + 1]
-        name(t["name"])
-    except (TableError, ValueError, TypeError, RecursionError):
-        return None, 0
+    except (ValueError, RecursionError):
+        return None, _UNREADABLE.format(why="it is not valid data")
+    try:
+        _want(isinstance(t, dict) and isinstance(t.get("role"), str) and t["role"] in _STORED, "it is not a table")
+        if t.get("v") == 2:
+            table = _load_v2(t)
+        else:
+            _want("v" not in t and set(t) == _OLD_STORED[t["role"]], "its fields are not a table's")
+            table = _load_old(t)
+    except TableError as e:
+        return None, _UNREADABLE.format(why=str(e))
+    if not isinstance(t["log"], list):
+        return None, _UNREADABLE.format(why="its log is not a list")
     log, bad = _load_log(t["log"])
-    return {**t, "peers": peers, "log": log[:LOG_CAP]}, bad
+    warning = (f"{bad} table-log entr{'y' if bad == 1 else 'ies'} could not be read again and were left out "
+               "(the stored text is kept under a backup key).") if bad else ""
+    return {**table, "log": log[:LOG_CAP]}, warning
 
 
 def _load_log(entries) -> tuple[list, int]:
@@ -656,34 +1198,46 @@ def _load_log(entries) -> tuple[list, int]:
 
 def log_item(entry: dict, result, title: str, summary: str) -> str:
     """One table-log entry: who, the game, the outcome, the small dice and
-    how it came; every text escaped (``views``)."""
+    how it came; every text escaped (``views``), every name isolated."""
     import draw
     import views
 
     res = result or {}
     dice = res.get("dice") if isinstance(res.get("dice"), list) else []
     outcome = str(res.get("outcome", ""))
-    label = f'<span class="h-label">{views.esc(entry["l"])}</span>' if entry["l"] else ""
+    label = f'<bdi class="h-label">{views.esc(entry["l"])}</bdi>' if entry["l"] else ""
+    how = provenance(entry)
+    if entry["how"] == "phone":
+        how = f'rolled on <bdi>{views.esc(entry["by"])}</bdi>&#x27;s phone'
+    else:
+        how = views.esc(how)
     return (f'<li class="history-item table-entry" data-table-entry data-by="{views.esc(entry["by"])}" '
             f'data-how="{views.esc(entry["how"])}" data-outcome="{views.esc(outcome)}">'
             f'<span class="h-head"><span class="h-system">{views.esc(title)}</span>'
-            f'<span class="h-by">{views.esc(entry["by"])}</span></span>'
+            f'<bdi class="h-by">{views.esc(entry["by"])}</bdi></span>'
             f'<span class="h-outcome outcome-{views.esc(outcome)}">{views.esc(views.outcome_name(outcome))}</span>'
             f'<span class="h-summary">{views.bidi_text(summary)}</span>{label}'
             f'{draw.thumbnails(dice, size=24)}<span class="h-foot"><span class="h-how">'
-            f'{views.esc(provenance(entry))}</span></span></li>')
+            f'{how}</span></span></li>')
 
 
-def peer_row(p: dict, status: str, host: bool) -> str:
-    """A joined phone's row on the tablet (or the tablet's row on a phone)."""
+_STATUS_WORDS = {"open": "connected", "away": "away: rejoins with the table's code", "joining": "joining…",
+                 "failed": "could not connect", "stalled": "not answering: what is sent waits for it"}
+
+
+def peer_row(who: str, device: str, status: str, host: bool, waiting: int = 0) -> str:
+    """A seat's row on the tablet (or the tablet's row on a phone): the
+    name, isolated, the state of its connection in plain words, how many
+    things wait to reach it."""
     import views
 
-    words = {"open": "connected", "away": "away: rejoins with the table's code",
-             "failed": "could not connect"}.get(status, status)
+    words = _STATUS_WORDS.get(status, status)
+    if waiting and status != "open":
+        words += f" ({waiting} waiting to be sent)"
     tools = ""
-    if host:
-        tools = (f'<button type="button" data-table-push="{p["key"]}">Send this roll</button>'
-                 f'<button type="button" data-table-fair="{p["key"]}">Fair roll</button>')
-    return (f'<li class="table-peer" data-table-peer="{views.esc(p["name"])}" data-status="{views.esc(status)}">'
-            f'<span class="peer-name">{views.esc(p["name"])}</span>'
+    if host and device:
+        tools = (f'<button type="button" data-table-push="{views.esc(device)}">Send this roll</button>'
+                 f'<button type="button" data-table-fair="{views.esc(device)}">Fair roll</button>')
+    return (f'<li class="table-peer" data-table-peer="{views.esc(who)}" data-status="{views.esc(status)}">'
+            f'<bdi class="peer-name">{views.esc(who)}</bdi>'
             f'<span class="peer-status">{views.esc(words)}</span>{tools}</li>')

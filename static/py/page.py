@@ -9,7 +9,8 @@ Importing this module touches nothing of the browser: ``window`` and
 features built on it, in Node or a Worker, where there is no page.
 
 The features, each owning its state and its part of the DOM, in the order
-they import each other (a module imports only those before it): ``forms``
+they import each other (a module imports only those before it):
+``table_ui`` (the live table: its dialog, channels and log), ``forms``
 (the roll forms), ``trayview`` (each tab's game and its tray),
 ``oddspanel`` (the odds beside it), ``history`` (the roll history
 drawer), ``setups`` (saved setups), ``sharing`` (share links and QR),

@@ -1,13 +1,16 @@
-"""The live table's page wiring (issue 23): the Table dialog, the join
-codes, the channels (``static/js/rtc.mjs`` through ``window.diceRtc``) and
-the table log. Every decision about a link or a message is ``livetable``'s
-(pure); this module only moves text between it, the DOM and the channels.
+"""The live table's page wiring: the Table dialog, the join codes, the
+channels (``static/js/rtc.mjs`` through ``window.diceRtc``) and the table
+log. Every decision about a link, a message, a seat or what to send when
+is ``livetable``'s (pure); this module only moves text between it, the
+DOM, the channels and the clock (it calls ``livetable.pump`` when a
+message came, a roll was made, or the time ``pump`` asked for is up).
 
 The page calls four hooks: ``main`` calls ``install(api)`` at start and
 ``open_fragment`` for a URL fragment (True when it was a join code);
-``history`` calls ``on_history`` when an entry goes into the roll history,
-and ``fairpanel`` ``route_fair`` before a fair-roll link is shown to be
-copied (True when it went over the channel instead).
+``history`` calls ``on_history`` when an entry goes into the roll history
+(``step``: a step of the turn on show), and ``fairpanel`` ``route_fair``
+before a fair-roll link is shown to be copied (True when it went over the
+channel instead). This device's id and key are ``shell.device``'s.
 """
 
 import asyncio
@@ -15,20 +18,26 @@ import traceback
 
 import livetable as lt
 import rules
+from page import read_kept, write_store
+from shell import device, names
 
 #: The browser's, set by ``install``: importing this module touches nothing
 #: of the browser (the start-up bytecode and the snapshot import it in a
 #: Worker or Node, where there is no page).
-window = document = create_proxy = None
+window = document = create_proxy = create_once = None
 
 TABLE_KEY = "dice-table/table"
-DEVICE_KEY = "dice-table/device"
 STUN_KEY = "dice-table/stun"
+#: How long a connection that was turned away or pushed out stays open for
+#: its last message to leave.
+CLOSE_AFTER_MS = 1500
 
 #: The table as ``livetable`` keeps it (None: this device is at no table);
-#: each channel's status by peer key; the seat on offer; the roll id each
-#: tab's last roll went under (so its steps keep it).
-T = {"table": None, "status": {}, "offer": None, "last": {}, "refused": 0, "api": {}}
+#: the channels that could not open; the seat on offer and each offer's
+#: certificate fingerprint; refusals so far; the pump's timer; on a phone,
+#: why the tablet ended the channel.
+T = {"table": None, "failed": set(), "offer": None, "offer_fp": {}, "refused": 0, "api": {}, "timer": None,
+     "wake": None, "bye": "", "save_due": False, "pending_offer": None}
 _proxies = []
 
 
@@ -65,40 +74,39 @@ def entropy(n):
     return bytes(buf.to_py())
 
 
+def later(fn, ms):
+    """``fn()`` after ``ms`` (its proxy freed once called)."""
+    return window.setTimeout(create_once(lambda *_: fn()), max(0, int(ms)))
+
+
 # ---------------------------------------------------------------- storage
 
 def save():
-    try:
-        if T["table"] is None:
+    """Store the table soon (one write for a burst of messages)."""
+    if not T["save_due"]:
+        T["save_due"] = True
+        later(flush, 250)
+
+
+def flush(*_):
+    if not T["save_due"]:
+        return
+    T["save_due"] = False
+    if T["table"] is None:
+        try:
             window.localStorage.removeItem(TABLE_KEY)
-        else:
-            window.localStorage.setItem(TABLE_KEY, lt.dump(T["table"]))
-    except Exception:
-        say("The browser refused to store the table log (storage full?); it is kept until you close the page.",
-            "warning")
+        except Exception:
+            pass
+        return
+    write_store(TABLE_KEY, lt.dump(T["table"]),
+                "The browser refused to store the table log (storage full?); it is kept until you close the page.")
 
 
 def load():
-    try:
-        text = window.localStorage.getItem(TABLE_KEY)
-    except Exception:
-        return
-    table, bad = lt.load(str(text) if text else "")
+    """The stored table; a damaged one (or damaged entries) is set aside
+    under a backup key with a banner, like every stored key."""
+    table, _text, _warning = read_kept(TABLE_KEY, lt.load)
     T["table"] = table
-    if table is not None:
-        T["status"] = {p["key"]: "away" for p in table["peers"]}
-    if bad:
-        say(f"{bad} table-log entr{'y' if bad == 1 else 'ies'} could not be read again and were left out.",
-            "warning")
-
-
-def device_id():
-    text = window.localStorage.getItem(DEVICE_KEY)
-    if text and lt.ID_RE.match(str(text)):
-        return str(text)
-    dev = lt._token(entropy, 9)
-    window.localStorage.setItem(DEVICE_KEY, dev)
-    return dev
 
 
 def stun():
@@ -109,13 +117,21 @@ def stun():
 
 # ---------------------------------------------------------------- drawing
 
+def status_of(x):
+    """A connection's state for its row (``failed``: its channel never opened)."""
+    if x is not None and x["key"] in T["failed"]:
+        return "failed"
+    return lt.status(T["table"], x, now())
+
+
 def render():
     table = T["table"]
     q("#table-open").classList.toggle("at-table", table is not None)
     host = table is not None and table["role"] == "host"
     q("#table-host").hidden = not host
+    mine = lt.link(table, "host") if table is not None and not host else None
     # a phone's answer code is needed only until its channel opens
-    q("#table-player").hidden = table is None or host or T["status"].get("host") == "open"
+    q("#table-player").hidden = table is None or host or (mine is not None and mine["state"] != "new")
     q("#table-start").hidden = table is not None
     q("#table-leave").hidden = table is None
     if table is None:
@@ -123,15 +139,29 @@ def render():
         q("#table-log").innerHTML = ""
         q("#table-status").textContent = "This device is at no table."
         return
-    q("#table-peers").innerHTML = "".join(lt.peer_row(p, T["status"].get(p["key"], "away"), host)
-                                          for p in table["peers"])
-    n_open = sum(1 for s in T["status"].values() if s == "open")
-    q("#table-status").textContent = (
-        f"{table['name']}'s table: {len(table['peers'])} phone(s), {n_open} connected." if host
-        else f"At {table['host']}'s table as {table['name']}: "
-             + {"open": "connected.", "joining": "waiting for the tablet to read your answer."}.get(
-                 T["status"].get("host"), "not connected."))
+    q("#table-peers").innerHTML = peer_rows(table, host)
+    if host:
+        n_open = sum(1 for s in table["seats"] if status_of(lt.seat_link(table, s["device"])) == "open")
+        words = f"{table['name']}'s table: {len(table['seats'])} phone(s), {n_open} connected."
+    else:
+        state = "turned away: " + T["bye"] if T["bye"] else {
+            "open": "connected.", "joining": "waiting for the tablet to read your answer.",
+            "stalled": "not answering: your rolls wait until it does.", "failed": "could not connect.",
+        }.get(status_of(mine), "not connected.")
+        words = f"At {table['host']}'s table as {table['name']}: {state}"
+    q("#table-status").textContent = words
     render_log()
+
+
+def peer_rows(table, host):
+    if not host:
+        s = table["seats"][0]
+        return lt.peer_row(s["name"], "", status_of(lt.link(table, "host")), False, lt.waiting(table, "host"))
+    rows = [lt.peer_row(s["name"], s["device"], status_of(lt.seat_link(table, s["device"])), True,
+                        lt.waiting(table, s["device"])) for s in table["seats"]]
+    rows += [lt.peer_row(x["wanted"], "", status_of(x), True) for x in table["links"]
+             if not x["device"] and x["state"] not in ("gone",)]
+    return "".join(rows)
 
 
 def render_log():
@@ -177,7 +207,7 @@ def open_dialog(_=None):
 def start_table(_=None):
     name = T["api"]["roller"]() or "GM"
     T["table"] = lt.new_host(name, entropy)
-    T["status"] = {}
+    T["failed"] = set()
     save()
     render()
     spawn(make_offer())
@@ -187,11 +217,11 @@ def leave_table(_=None):
     table = T["table"]
     if table is None or not window.confirm("Leave this table? Its log on this device is deleted."):
         return
-    for p in table["peers"]:
-        rtc().close(rkey(p["key"]))
+    for x in table["links"]:
+        rtc().close(rkey(x["key"]))
     if T["offer"] is not None:
         rtc().close(rkey(T["offer"]))
-    T.update(table=None, status={}, offer=None)
+    T.update(table=None, failed=set(), offer=None, offer_fp={}, bye="")
     save()
     render()
 
@@ -205,30 +235,35 @@ async def make_offer():
     box.removeAttribute("data-link")
     q("#table-offer-qr").textContent = "Preparing the code…"
     sdp = await rtc().offer(rkey(meta["s"]), stun())
-    link = lt.encode_join("o", lt.parse_sdp(str(sdp)), meta)
+    desc = lt.parse_sdp(str(sdp))
+    T["offer_fp"][meta["s"]] = desc["f"]
+    link = lt.encode_join("o", desc, meta)
     await draw_code("#table-offer", T["api"]["page_url"]() + "#" + link, "data-table-offer")
 
 
 async def take_answer(text):
-    """The tablet takes a phone's answer link (pasted, scanned or opened)."""
+    """The tablet takes a phone's answer link (pasted, scanned or opened):
+    a connection for that seat; who sits there is settled on the channel."""
     got = lt.decode_join(text)
     if got["kind"] != "a":
         raise lt.TableError("That is a table's own code, not a player's answer.")
     if T["table"] is None or T["table"]["role"] != "host":
         raise lt.TableError("This device hosts no table: open Table and start one first.")
+    slot = got["meta"]["s"]
+    fo = T["offer_fp"].get(slot)
+    if fo is None and got["meta"]["t"] == T["table"]["table"] and slot < T["table"]["next_slot"]:
+        raise lt.TableError("This answer is for a code this tablet no longer shows (it was reloaded?): "
+                            "ask the player to scan the new code.")
     before = T["table"]
-    T["table"], p = lt.add_peer(before, got)  # before the channel can open
-    T["status"][p["key"]] = "joining"
+    T["table"], x = lt.add_link(before, got, fo or "")  # before the channel can open
     try:
-        await rtc().accept(rkey(p["key"]), lt.build_sdp(got["desc"], "a"))
+        await rtc().accept(rkey(x["key"]), lt.build_sdp(got["desc"], "a"))
     except Exception:
         T["table"] = before
-        T["status"].pop(p["key"], None)
         raise lt.TableError("This answer does not fit the code on show (an old one?): "
                             "ask the player to scan the new code.") from None
-    if T["offer"] == p["key"]:
+    if T["offer"] == x["key"]:
         T["offer"] = None
-    save()
     render()
     q("#table-paste").value = ""
     q("#table-paste-error").textContent = ""
@@ -236,23 +271,28 @@ async def take_answer(text):
         await make_offer()
 
 
-async def join(offer, name):
+async def join(offer, who):
     """The phone's side: its answer to the tablet's offer, as a code."""
     meta = offer["meta"]
+    me = device.this_device(who)
+    tk = device.table_key(me, meta["t"])
     old = T["table"]
-    dev = device_id()
     if old is not None and old["role"] == "player" and old["table"] == meta["t"]:
-        table = {**old, "slot": meta["s"], "name": lt.name(name, "player's name"), "host": meta["g"],
-                 "peers": [lt._link_state("host", meta["g"], "")]}
+        table = lt.join_again(old, offer, who, me["id"], tk)
     else:
-        table = lt.new_player(offer, name, dev)
-    T["table"], T["status"] = table, {"host": "joining"}
+        table = lt.new_player(offer, who, me["id"], tk)
+    rtc().close("host")
+    T["table"], T["bye"] = table, ""
+    T["failed"].discard("host")
     save()
     open_dialog()
     sdp = await rtc().answer("host", lt.build_sdp(offer["desc"], "o"), stun())
-    link = lt.encode_join("a", lt.parse_sdp(str(sdp)), {"t": meta["t"], "s": meta["s"], "w": table["name"], "d": dev})
-    q("#table-answer-help").textContent = (f"Show this code to {meta['g']}'s tablet (Table → Scan an answer), "
-                                           "or send the link.")
+    desc = lt.parse_sdp(str(sdp))
+    T["table"] = lt.player_link(T["table"], offer["desc"]["f"], desc["f"])
+    link = lt.encode_join("a", desc, {"t": meta["t"], "s": meta["s"], "w": T["table"]["name"]})
+    q("#table-answer-help").textContent = (f"Show this code to {names.isolate(meta['g'])}'s tablet "
+                                           "(Table → Scan an answer), or send the link.")
+    render()
     await draw_code("#table-answer", T["api"]["page_url"]() + "#" + link, "data-table-answer")
 
 
@@ -289,7 +329,7 @@ def open_fragment(frag):
 
 def join_with_name(_=None):
     got = T.get("pending_offer")
-    text = " ".join(str(q("#table-name").value).split())
+    text = names.clean(str(q("#table-name").value))
     if got is None or not text:
         q("#table-name-error").textContent = "Type your name: the table shows your rolls under it."
         return
@@ -324,6 +364,50 @@ def on_paste_key(event):
 
 # ---------------------------------------------------------------- the channels
 
+def pump_all():
+    """Send what each open channel may send now, and come back when the
+    protocol asks (the sender's bucket, a due acknowledgement, a resend)."""
+    table = T["table"]
+    if table is None:
+        return
+    wake = None
+    for x in list(table["links"]):
+        key = x["key"]
+        if not rtc().isOpen(rkey(key)):
+            continue
+        T["table"], texts, due = lt.pump(T["table"], key, now())
+        for text in texts:
+            rtc().send(rkey(key), text)
+        x = lt.link(T["table"], key)
+        if x["state"] == "gone" and not x["ctl"]:  # its bye has left: end it
+            later(lambda k=key: end_link(k), CLOSE_AFTER_MS)
+        elif due is not None:
+            wake = due if wake is None else min(wake, due)
+    if wake is not None and (T["wake"] is None or wake < T["wake"] or T["wake"] < now()):
+        if T["timer"] is not None:
+            window.clearTimeout(T["timer"])
+        T["wake"] = wake
+        T["timer"] = later(on_timer, wake - now())
+    save()
+
+
+def on_timer():
+    T["timer"] = T["wake"] = None
+    pump_all()
+    if T["table"] is not None:
+        render()
+
+
+def end_link(key):
+    if T["table"] is None:
+        return
+    x = lt.link(T["table"], key)
+    if x is not None and x["state"] == "gone":
+        rtc().close(rkey(key))
+        T["table"] = lt.closed(T["table"], key)
+        render()
+
+
 def on_rtc(key_text, kind, data):
     try:
         key = pkey(str(key_text))
@@ -335,79 +419,95 @@ def on_rtc(key_text, kind, data):
 
 
 def on_open(key, _data):
-    if lt.peer(T["table"], key) is None:
+    if lt.link(T["table"], key) is None:
         rtc().close(rkey(key))
         return
-    T["table"] = lt.reconnected(T["table"], key)
-    T["status"][key] = "open"
-    if T["table"]["role"] == "player":
-        for e in lt.outbox_entries(T["table"]):  # rolls made while away
-            post(key, "roll", e=lt.wire(e))
-        say(f"Joined {T['table']['host']}'s table: your rolls show on the tablet.", "info")
-    else:
-        p = lt.peer(T["table"], key)
-        say(f"{p['name']} joined the table.", "info")
-    save()
+    T["failed"].discard(key)
+    T["table"] = lt.opened(T["table"], key, entropy)
+    pump_all()
     render()
 
 
 def on_close(key, _data):
-    was = T["status"].get(key)
-    T["status"][key] = "away"
+    table = T["table"]
+    x = lt.link(table, key)
+    was = status_of(x) if x is not None else None
+    T["table"] = lt.closed(table, key)
     render()
-    if T["table"]["role"] == "player" and was == "open":
+    if table["role"] == "player" and was in ("open", "stalled") and not T["bye"]:
         say("The channel to the table closed. Your rolls are kept and sent when you rejoin: "
             "scan the table's code again.", "warning")
 
 
 def on_resume(key, _data):
     """The same channel back after a blink of the network (nothing lost)."""
-    T["status"][key] = "open"
-    if T["table"]["role"] == "player":
-        for e in lt.outbox_entries(T["table"]):  # rolls made during the blink
-            post(key, "roll", e=lt.wire(e))
-        save()
+    pump_all()
     render()
 
 
 def on_failed(key, data):
-    if T["status"].get(key) in ("open", "away"):  # it was connected: lost, not refused
+    x = lt.link(T["table"], key)
+    if x is not None and x["state"] == "ok":  # it was connected: lost, not refused
         on_close(key, data)
         return
-    T["status"][key] = "failed"
+    T["failed"].add(key)
+    T["table"] = lt.closed(T["table"], key)
     render()
     say(f"The table's channel could not open ({data}). The devices may not see each other on this network "
         "(or need a STUN server): use “Ask a player to roll”, the fair roll by links, instead.", "error")
 
 
 def on_message(key, data):
-    try:
-        T["table"], events = lt.receive(T["table"], key, data, now())
-    except lt.TableError as e:
-        T["refused"] += 1
-        q("#table-dialog").setAttribute("data-refused", str(T["refused"]))
-        say(str(e), "warning")
-        return
+    T["table"], events = lt.receive(T["table"], key, data, now())
     for ev in events:
         EVENTS[ev[0]](key, *ev[1:])
-    save()
+    pump_all()
 
 
-def on_entry(key, entry, result, fresh):
-    table = T["table"]
-    if table["role"] == "host":
-        post(key, "ack", id=entry["id"])
-        if fresh:
-            for p in table["peers"]:
-                if p["key"] != key and T["status"].get(p["key"]) == "open":
-                    post(p["key"], "roll", e=lt.wire(entry), by=entry["by"])
-    render_log()
+def on_refused(_key, words):
+    T["refused"] += 1
+    q("#table-dialog").setAttribute("data-refused", str(T["refused"]))
+    say(words, "warning")
+
+
+def on_entry(_key, entry, result, fresh):
+    if fresh:
+        render_log()
+
+
+def on_joined(key, who, back):
+    if T["offer"] == key:
+        T["offer"] = None
+        spawn(make_offer())
+    render()
+    say(f"{names.isolate(who)} {'is back at' if back else 'joined'} the table.", "info")
+
+
+def on_turned_away(_key, words):
+    T["refused"] += 1
+    q("#table-dialog").setAttribute("data-refused", str(T["refused"]))
+    render()
+    say(words, "warning")
+
+
+def on_welcome(_key, who, back):
+    T["bye"] = ""
+    render()
+    say(f"{'Back at' if back else 'Joined'} {names.isolate(T['table']['host'])}'s table as {names.isolate(who)}: "
+        "your rolls show on the tablet.", "info")
+
+
+def on_bye(_key, words):
+    T["bye"] = words
+    render()
+    say(f"The tablet ended this phone's connection: {words}", "error")
 
 
 def on_push(_key, system, spec, label):
     T["api"]["open_setup"](system, spec)
     what = f" ({label})" if label else ""
-    say(f"{T['table']['host']} sent a {rules.TITLES[system]} roll{what}: the form is filled in; press Roll.", "info")
+    say(f"{names.isolate(T['table']['host'])} sent a {rules.TITLES[system]} roll{what}: the form is filled in; "
+        "press Roll.", "info")
     q("#table-dialog").close()
 
 
@@ -417,79 +517,64 @@ def on_fair(_key, link):
 
 
 HANDLERS = {"open": on_open, "close": on_close, "failed": on_failed, "message": on_message, "resume": on_resume}
-EVENTS = {"entry": on_entry, "ack": lambda *_: None, "push": on_push, "fair": on_fair}
-
-
-def post(key, kind, **fields):
-    """Send one message; False if that channel is not open."""
-    if T["status"].get(key) != "open":
-        return False
-    table, text = lt.send(T["table"], key, kind, **fields)
-    if not rtc().send(rkey(key), text):
-        return False
-    T["table"] = table
-    return True
+EVENTS = {"entry": on_entry, "push": on_push, "fair": on_fair, "refused": on_refused, "joined": on_joined,
+          "pushed": lambda *_: render(), "turned-away": on_turned_away, "welcome": on_welcome, "bye": on_bye}
 
 
 # ---------------------------------------------------------------- hooks from main
 
-def on_history(entry, result):
-    """A roll made or verified here: into the table log, and over the
-    channels (a player's to the tablet, the tablet's to every phone)."""
+def on_history(entry, result, step=False):
+    """A roll made or verified here: into the table log, and queued for
+    the others (a player's to the tablet, the tablet's to every phone).
+    ``step``: a step of the turn on show (it keeps that roll's id)."""
     table = T["table"]
     if table is None or result is None:
         return
     if entry.get("source") == "fair":
         T["table"], _ = lt.fair_entry(table, {**entry, "result": result})
     elif entry.get("source") == "here":
-        system = result["system"]
-        T["table"], e = lt.own_entry(table, result, entry.get("label", ""), entry.get("time", 0),
-                                     T["last"].get(system))
-        T["last"][system] = e["id"]
-        for p in T["table"]["peers"]:
-            post(p["key"], "roll", e=lt.wire(e))
+        T["table"], _ = lt.own_entry(table, result, entry.get("label", ""), entry.get("time", 0), entropy, step)
     else:
         return
-    save()
+    pump_all()
     render_log()
 
 
 def route_fair(st, link):
-    """A fair-roll link to send: over the channel when the other side is
-    at this table and connected (True), else the page shows it to copy."""
+    """A fair-roll link to send: over the channel when the other side sits
+    at this table and is connected (True), else the page shows it to copy."""
     table = T["table"]
     if table is None:
         return False
-    if table["role"] == "player":
-        key = "host" if st["role"] == "player" else None
-    else:
-        who = st["msgs"][0]["w"]
-        key = next((p["key"] for p in table["peers"] if p["name"] == who and st["role"] == "gm"), None)
-    if key is None or not post(key, "fair", f=link):
+    T["table"], dev = lt.route_fair(table, st["rid"], link.split(".")[1], st["msgs"][0]["w"])
+    if dev is None:
         return False
-    save()
-    say(f"Sent over the table to {table['host'] if key == 'host' else st['msgs'][0]['w']}.", "info")
+    T["table"] = lt.post(T["table"], dev, "fair", f=link)
+    pump_all()
+    to = T["table"]["host"] if dev == "host" else lt.seat(T["table"], dev)["name"]
+    say(f"Sent over the table to {names.isolate(to)}.", "info")
     return True
 
 
 def push_setup(el):
-    key = int(str(el.dataset.tablePush))
+    dev = str(el.dataset.tablePush)
     got = T["api"]["current_spec"]()
-    if got is None:
+    s = lt.seat(T["table"], dev)
+    if got is None or s is None:
         return
     system, spec = got
-    p = lt.peer(T["table"], key)
-    if post(key, "push", y=system, p=spec, l=str(q("#table-push-label").value)[:lt.LABEL_MAX]):
-        save()
-        say(f"Sent the {rules.TITLES[system]} roll on show to {p['name']}.", "info")
-    else:
-        say(f"{p['name']} is not connected: nothing was sent.", "warning")
+    if lt.seat_link(T["table"], dev) is None:
+        say(f"{names.isolate(s['name'])} is not connected: nothing was sent.", "warning")
+        return
+    T["table"] = lt.post(T["table"], dev, "push", y=system, p=spec, l=str(q("#table-push-label").value)[:lt.LABEL_MAX])
+    pump_all()
+    say(f"Sent the {rules.TITLES[system]} roll on show to {names.isolate(s['name'])}.", "info")
 
 
 def ask_fair(el):
-    p = lt.peer(T["table"], int(str(el.dataset.tableFair)))
+    s = lt.seat(T["table"], str(el.dataset.tableFair))
     q("#table-dialog").close()
-    T["api"]["ask_player"](p["name"])
+    T["api"]["ask_player"](s["name"])
 
 
 # ---------------------------------------------------------------- the camera
@@ -552,13 +637,14 @@ def on_click(event):
 def install(api):
     """At start: the stored table, the listeners; the channels are gone
     after a reload, so every peer shows as away until it rejoins."""
-    global window, document, create_proxy
+    global window, document, create_proxy, create_once
+    from pyodide.ffi import create_once_callable as create_once
     from pyodide.ffi import create_proxy
     from pyscript import document, window
 
     T["api"] = api
     for target, name, fn in ((q("#table-dialog"), "click", on_click), (q("#table-paste"), "keydown", on_paste_key),
-                             (q("#table-open"), "click", open_dialog)):
+                             (q("#table-open"), "click", open_dialog), (window, "pagehide", flush)):
         p = create_proxy(fn)
         _proxies.append(p)
         target.addEventListener(name, p)

@@ -15,7 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PY = ROOT / "static" / "py"
 #: page's docstring order; main, the wiring, last.
-ORDER = ["page", "forms", "trayview", "oddspanel", "history", "setups", "sharing", "fairpanel", "backup", "main"]
+ORDER = ["page", "table_ui", "forms", "trayview", "oddspanel", "history", "setups", "sharing", "fairpanel", "backup", "main"]
 
 
 def imported(name: str) -> set:
