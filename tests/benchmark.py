@@ -996,13 +996,18 @@ def _table_sizes(links):
 
     out = {k: {"chars": len(v), "qr_version": segno.make(v, error="m", micro=False).version}
            for k, v in links.items()}
-    host = lt.new_host("The GM", lambda n: bytes(n))
+    rand = random.Random(1).randbytes
+    host = lt.new_host("The GM", rand)
     host, meta = lt.next_offer_meta(host)
-    phone = {**lt.new_player({"meta": meta}, "Dana", "dev"), "peers": [lt._link_state("host", "The GM", "")]}
+    phone = lt.new_player({"meta": meta}, "Dana", "A" * 12, "00" * 32)
+    phone = lt.player_link(phone, "11" * 32, "22" * 32)
+    phone = {**phone, "seated": True, "links": [{**phone["links"][0], "state": "ok", "device": "host"}]}
     for system in rules.SYSTEMS:
-        phone, e = lt.own_entry(phone, rules.roll(system, dict(rules.MODULES[system].DEFAULT_SPEC)), "", 0)
-        phone, text = lt.send(phone, "host", "roll", e=lt.wire(e))
-        out[f"roll message, {system}"] = {"chars": len(text)}
+        phone, _e = lt.own_entry(phone, rules.roll(system, dict(rules.MODULES[system].DEFAULT_SPEC)), "", 0, rand)
+        phone, texts, _ = lt.pump(phone, "host", 0)
+        out[f"roll message, {system}"] = {"chars": len(texts[-1])}
+        phone = {**phone, "seats": [{**phone["seats"][0], "out": []}],
+                 "links": [{**phone["links"][0], "sent": 0, "base": phone["links"][0]["base"] + 1}]}
     return out
 
 

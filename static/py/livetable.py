@@ -578,9 +578,9 @@ def _allowed(table: dict, x: dict, msg: dict) -> None:
 def receive(table: dict, key, text, now) -> tuple[dict, list]:
     """One message from the connection ``key``: the new table and what
     happened: ``("entry", entry, result, fresh)``, ``("push", system, spec,
-    label)``, ``("fair", link)``, ``("joined", key, name, back)``,
+    label)``, ``("fair", link)``, ``("joined", name, back)``,
     ``("pushed", key)`` (an older connection of that seat: it was sent a
-    bye), ``("turned-away", key, words)``, ``("welcome", name, back)``,
+    bye), ``("turned-away", words)``, ``("welcome", name, back)``,
     ``("bye", words)``, or ``("refused", words)`` naming the peer. A refused
     message changes nothing but the counters: one refused for the rate or
     for its place is not taken (its number comes again), one refused for
@@ -665,7 +665,7 @@ def _on_bye(table: dict, x: dict, msg: dict, now) -> tuple[dict, list]:
 
 def _turn_away(table: dict, x: dict, to_phone: str, to_gm: str) -> tuple[dict, list]:
     x = {**x, "state": "gone", "ctl": x["ctl"] + [{"t": "bye", "w": to_phone}]}
-    return _put_link(table, x), [("turned-away", x["key"], to_gm)]
+    return _put_link(table, x), [("turned-away", to_gm)]
 
 
 def _on_seat(table: dict, x: dict, msg: dict, now) -> tuple[dict, list]:
@@ -695,7 +695,7 @@ def _on_seat(table: dict, x: dict, msg: dict, now) -> tuple[dict, list]:
         return _turn_away(table, x, f"This table is full ({MAX_PEERS} phones).",
                           f"{names.isolate(wanted)} was turned away: the table is full.")
     table = {**table, "seats": table["seats"] + [_seat(dev, wanted, key)]}
-    return _sit(table, x, dev, wanted, False), [("joined", x["key"], wanted, False)]
+    return _sit(table, x, dev, wanted, False), [("joined", wanted, False)]
 
 
 def _take_back(table: dict, x: dict, s: dict, msg: dict) -> tuple[dict, list]:
@@ -717,7 +717,7 @@ def _take_back(table: dict, x: dict, s: dict, msg: dict) -> tuple[dict, list]:
                                 "page or tab of it): this one is ended."}
         table = _put_link(table, {**old, "state": "gone", "device": "", "ctl": old["ctl"] + [bye]})
         events.append(("pushed", old["key"]))
-    return _sit(table, x, s["device"], s["name"], True), events + [("joined", x["key"], s["name"], True)]
+    return _sit(table, x, s["device"], s["name"], True), events + [("joined", s["name"], True)]
 
 
 def _sit(table: dict, x: dict, dev: str, who: str, back: bool) -> dict:

@@ -246,8 +246,7 @@ class Table:
         return e
 
     def refused(self, side="host"):
-        return [ev[1] for ev in self.events[side] if ev[0] in ("refused", "turned-away", "bye")] + \
-            [ev[2] for ev in self.events[side] if ev[0] == "turned-away"]
+        return [ev[1] for ev in self.events[side] if ev[0] in ("refused", "turned-away", "bye")]
 
     def log(self, side, by=None):
         t = self.host if side == "host" else self.phones[side]
