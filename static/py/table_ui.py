@@ -31,6 +31,8 @@ STUN_KEY = "dice-table/stun"
 #: How long a connection that was turned away or pushed out stays open for
 #: its last message to leave.
 CLOSE_AFTER_MS = 1500
+#: How long a new channel has to sit down (answer the tablet's challenge).
+GREETING_MS = 15_000
 
 #: The table as ``livetable`` keeps it (None: this device is at no table);
 #: the channels that could not open; the seat on offer and each offer's
@@ -144,7 +146,7 @@ def render():
         n_open = sum(1 for s in table["seats"] if status_of(lt.seat_link(table, s["device"])) == "open")
         words = f"{table['name']}'s table: {len(table['seats'])} phone(s), {n_open} connected."
     else:
-        state = "turned away: " + T["bye"] if T["bye"] else {
+        state = "the tablet ended the connection. " + T["bye"] if T["bye"] else {
             "open": "connected.", "joining": "waiting for the tablet to read your answer.",
             "stalled": "not answering: your rolls wait until it does.", "failed": "could not connect.",
         }.get(status_of(mine), "not connected.")
@@ -426,6 +428,19 @@ def on_open(key, _data):
     T["table"] = lt.opened(T["table"], key, entropy)
     pump_all()
     render()
+    if T["table"]["role"] == "host":
+        later(lambda: unseated(key), GREETING_MS)
+
+
+def unseated(key):
+    """A channel that has not sat down after ``GREETING_MS`` (it never
+    answered the challenge) is ended: it holds no seat and no slot."""
+    x = lt.link(T["table"], key) if T["table"] is not None else None
+    if x is not None and x["state"] == "hello":
+        rtc().close(rkey(key))
+        T["table"] = lt.closed(T["table"], key)
+        render()
+        say(f"A phone ({names.isolate(x['wanted'])}) opened a channel but did not sit down; it was ended.", "warning")
 
 
 def on_close(key, _data):
