@@ -90,8 +90,6 @@ True
 from __future__ import annotations
 
 import base64
-import hashlib
-import hmac
 import ipaddress
 import json
 import re
@@ -466,6 +464,9 @@ def proof(tk: str, table_id: str, device: str, nonce: str, fo: str, fa: str) -> 
     """A phone's proof of its seat on one connection: HMAC-SHA256 under its
     table key of the table, the device, the tablet's challenge and both
     certificates' fingerprints."""
+    import hashlib  # not before ready: a first visit sits at no table
+    import hmac
+
     msg = b"\x00".join(v.encode() for v in (table_id, device, nonce, fo, fa))
     return hmac.new(bytes.fromhex(tk), PROOF_TAG + b"\x00" + msg, hashlib.sha256).hexdigest()
 
@@ -702,10 +703,12 @@ def _take_back(table: dict, x: dict, s: dict, msg: dict) -> tuple[dict, list]:
     """A known device takes its seat back only with its key: a proof made
     for this connection, or (a phone that forgot it sat here) the key
     itself. The older connection, if still open, is told and ended."""
+    from hmac import compare_digest
+
     if "m" in msg:
-        ok = hmac.compare_digest(msg["m"], proof(s["tk"], table["table"], s["device"], x["nonce"], x["fo"], x["fa"]))
+        ok = compare_digest(msg["m"], proof(s["tk"], table["table"], s["device"], x["nonce"], x["fo"], x["fa"]))
     else:
-        ok = hmac.compare_digest(msg["k"], s["tk"])
+        ok = compare_digest(msg["k"], s["tk"])
     if not ok:
         return _turn_away(table, x, f"This phone claims {s['name']}'s seat but could not prove it is that phone.",
                           f"A phone claimed {names.isolate(s['name'])}'s seat but could not prove it is that "
