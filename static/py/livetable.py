@@ -1199,15 +1199,38 @@ def _load_log(entries) -> tuple[list, int]:
 
 # ---------------------------------------------------------------- drawing (pure HTML)
 
-def log_item(entry: dict, result, title: str, summary: str) -> str:
-    """One table-log entry: who, the game, the outcome, the small dice and
-    how it came; every text escaped (``views``), every name isolated."""
+def turns_open(log: list) -> set:
+    """The entries whose turn may still be going on: each roller's newest
+    (a roller's next roll ends the turn before it; a fair roll is done)."""
+    seen, out = set(), set()
+    for e in log:
+        if e["how"] != "fair" and e["by"] not in seen:
+            out.add((e["by"], e["id"]))
+        seen.add(e["by"])
+    return out
+
+
+def notice(entry: dict, outcome: str, title: str) -> str:
+    """A brief line for another's roll (a phone's notice).
+
+    >>> notice({"by": "Eli"}, "Success", "ALKEMY")
+    '\u2068Eli\u2069 rolled ALKEMY: Success'
+    """
+    return f"{names.isolate(entry['by'])} rolled {title}: {outcome}"
+
+
+def log_item(entry: dict, result, title: str, summary: str, so_far: bool = False) -> str:
+    """One table-log entry: who, the game, the outcome ("So far: …" while
+    its turn may go on), the small dice and how it came; every text
+    escaped (``views``), every name isolated."""
     import draw
     import views
 
     res = result or {}
     dice = res.get("dice") if isinstance(res.get("dice"), list) else []
     outcome = str(res.get("outcome", ""))
+    words = views.outcome_name(outcome)
+    words = f"So far: {words.lower()}" if so_far else words
     label = f'<bdi class="h-label">{views.esc(entry["l"])}</bdi>' if entry["l"] else ""
     how = provenance(entry)
     if entry["how"] == "phone":
@@ -1215,10 +1238,11 @@ def log_item(entry: dict, result, title: str, summary: str) -> str:
     else:
         how = views.esc(how)
     return (f'<li class="history-item table-entry" data-table-entry data-by="{views.esc(entry["by"])}" '
-            f'data-how="{views.esc(entry["how"])}" data-outcome="{views.esc(outcome)}">'
+            f'data-how="{views.esc(entry["how"])}" data-outcome="{views.esc(outcome)}"'
+            f'{" data-so-far" if so_far else ""}>'
             f'<span class="h-head"><span class="h-system">{views.esc(title)}</span>'
             f'<bdi class="h-by">{views.esc(entry["by"])}</bdi></span>'
-            f'<span class="h-outcome outcome-{views.esc(outcome)}">{views.esc(views.outcome_name(outcome))}</span>'
+            f'<span class="h-outcome outcome-{views.esc(outcome)}">{views.esc(words)}</span>'
             f'<span class="h-summary">{views.bidi_text(summary)}</span>{label}'
             f'{draw.thumbnails(dice, size=24)}<span class="h-foot"><span class="h-how">'
             f'{how}</span></span></li>')

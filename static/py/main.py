@@ -21,8 +21,10 @@ import page
 import rules
 import setups
 import sharing
+import tab
 import table_ui
 import trayview
+import views
 from page import CURRENT, banner, create_proxy, document, guard, js_none, q, system_of, ui_for, window
 from trayview import STATE
 
@@ -258,6 +260,8 @@ def table_api():
 
     return {"banner": banner, "roller": lambda: history.HISTORY["roller"], "set_roller": set_name,
             "page_url": sharing.page_url, "summary": lambda result: ui_for(result["system"]).summary(result),
+            "in_progress": lambda result: tab.in_progress(ui_for(result["system"]), result),
+            "outcome_name": lambda result: views.outcome_name(str(result.get("outcome", ""))),
             "open_setup": guard(setups.fill_system_form), "open_fair_link": guard(fairpanel.open_fair_link),
             "ask_player": ask, "current_spec": lambda: (lambda s: (CURRENT["system"], s) if s is not None else None)(
                 forms.read_spec(CURRENT["system"]))}

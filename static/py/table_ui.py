@@ -129,6 +129,7 @@ def status_of(x):
 def render():
     table = T["table"]
     q("#table-open").classList.toggle("at-table", table is not None)
+    document.body.classList.toggle("at-table", table is not None)
     host = table is not None and table["role"] == "host"
     q("#table-host").hidden = not host
     mine = lt.link(table, "host") if table is not None and not host else None
@@ -139,6 +140,8 @@ def render():
     if table is None:
         q("#table-peers").innerHTML = ""
         q("#table-log").innerHTML = ""
+        q("#table-feed").hidden = True
+        q("#table-count").textContent = ""
         q("#table-status").textContent = "This device is at no table."
         return
     q("#table-peers").innerHTML = peer_rows(table, host)
@@ -166,17 +169,61 @@ def peer_rows(table, host):
     return "".join(rows)
 
 
-def render_log():
+#: Where the feed stands beside the tab (app.css says the same).
+FEED_MEDIA = "(min-width: 900px) and (orientation: landscape)"
+#: Entries in the feed, and in the dialog's log.
+FEED_SIZE, LOG_SHOWN = 20, 100
+#: How long a phone's notice of another's roll stays.
+NOTICE_MS = 4000
+#: Each log entry's replayed result, by (roller, id, stages): a burst of
+#: messages draws the log many times, and a roll is replayed once.
+_REPLAYED = {}
+
+
+def replayed(e):
+    key = (e["by"], e["id"], len(e["g"]))
+    if key not in _REPLAYED:
+        try:
+            _REPLAYED[key] = rules.replay(e["y"], e["p"], e["g"])
+        except Exception:
+            _REPLAYED[key] = None
+        if len(_REPLAYED) > 4 * lt.LOG_CAP:
+            _REPLAYED.clear()
+    return _REPLAYED[key]
+
+
+def log_html(entries, open_turns):
     summary = T["api"]["summary"]
     items = []
-    for e in T["table"]["log"][:100]:
-        try:
-            result = rules.replay(e["y"], e["p"], e["g"])
-        except Exception:
-            result = None
-        items.append(lt.log_item(e, result, rules.TITLES[e["y"]], summary(result) if result else ""))
-    q("#table-log").innerHTML = "".join(items)
-    q("#table-log-count").textContent = str(len(T["table"]["log"]))
+    for e in entries:
+        result = replayed(e)
+        so_far = (e["by"], e["id"]) in open_turns and T["api"]["in_progress"](result)
+        items.append(lt.log_item(e, result, rules.TITLES[e["y"]], summary(result) if result else "", so_far))
+    return "".join(items)
+
+
+def render_log():
+    """The dialog's log, the feed beside the tab and the count on the Table button."""
+    log = T["table"]["log"]
+    open_turns = lt.turns_open(log)
+    html = log_html(log[:LOG_SHOWN], open_turns)
+    q("#table-log").innerHTML = html
+    q("#table-log-count").textContent = str(len(log))
+    q("#table-count").textContent = str(len(log)) if log else ""
+    q("#table-feed-list").innerHTML = log_html(log[:FEED_SIZE], open_turns) if log[:FEED_SIZE] else ""
+    q("#table-feed").hidden = not log
+
+
+def show_notice(entry, result):
+    """A brief notice of another's roll where the feed is not in view."""
+    if window.matchMedia(FEED_MEDIA).matches or result is None:
+        return
+    toast = q("#table-toast")
+    toast.textContent = lt.notice(entry, T["api"]["outcome_name"](result), rules.TITLES[entry["y"]])
+    toast.hidden = False
+    T["notice"] = T.get("notice", 0) + 1
+    mine = T["notice"]
+    later(lambda: setattr(toast, "hidden", True) if T["notice"] == mine else None, NOTICE_MS)
 
 
 async def draw_code(box_id, url, marker):
@@ -488,6 +535,7 @@ def on_refused(_key, words):
 def on_entry(_key, entry, result, fresh):
     if fresh:
         render_log()
+        show_notice(entry, result)
 
 
 def on_joined(key, who, back):

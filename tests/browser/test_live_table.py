@@ -136,8 +136,11 @@ def banner(page):
 
 
 def test_two_pages_join_and_a_phone_roll_reaches_the_tablet(rtc_browser, base_url):
-    """Join by links; a roll on the phone shows in the tablet's log, rebuilt
-    there by the rules and labelled as rolled on Dana's phone."""
+    """Join by links; a roll on the phone shows on the tablet with no
+    dialog open: in the feed beside the tab at 1024×768 (landscape), in
+    view, rebuilt there by the rules and labelled as rolled on Dana's
+    phone, counted on the Table button. The tablet's roll reaches the
+    phone (390×844, no room for the feed) as a brief notice."""
     with watched_page(rtc_browser, base_url) as tablet, \
             watched_page(rtc_browser, base_url, viewport=(390, 844)) as phone:
         named(tablet, "The GM")
@@ -145,12 +148,25 @@ def test_two_pages_join_and_a_phone_roll_reaches_the_tablet(rtc_browser, base_ur
         link = host(tablet)
         assert "#t2.o." in link
         join(tablet, phone, link)
+        tablet.click("#table-close")
         roll(phone)
-        tablet.wait_for_selector('[data-table-entry][data-by="Dana"]', state="attached", timeout=SLOW)
+        feed = tablet.locator('#table-feed [data-table-entry][data-by="Dana"]')
+        feed.first.wait_for(state="visible", timeout=SLOW)
+        assert feed.first.is_visible() and not tablet.locator("#table-dialog[open]").count()
+        box = feed.first.bounding_box()
+        assert box["x"] + box["width"] <= 1024 and box["y"] + box["height"] <= 768  # in view
         item = entries(tablet, "Dana").first
         assert "rolled on Dana's phone" in item.inner_text()
         phone_outcome = entries(phone, "Dana").first.get_attribute("data-outcome")
         assert item.get_attribute("data-outcome") == phone_outcome
+        assert tablet.inner_text("#table-count") == "1"
+        assert phone.locator("#table-feed").is_hidden()
+        roll(tablet)
+        phone.wait_for_selector("#table-toast:not([hidden])", timeout=SLOW)
+        assert "The GM rolled Jadeclaw" in phone.inner_text("#table-toast").replace("\u2068", "").replace("\u2069", "")
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        tablet.screenshot(path=str(SHOTS / "table-feed-1024x768.png"))
+        phone.screenshot(path=str(SHOTS / "table-notice-390x844.png"))
 
 
 def test_three_pages_join_and_every_roll_shows_everywhere(rtc_browser, base_url):

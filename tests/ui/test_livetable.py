@@ -757,6 +757,20 @@ def test_a_fair_entry_is_the_only_verified_one():
     assert lt.provenance(e) == "fair roll, verified" and host["log"][0] is e
 
 
+def test_a_turn_in_progress_says_so_far_until_its_roller_rolls_again():
+    """A roller's newest roll is the one whose turn may go on (the page
+    asks the tab whether a step could still change it); their next roll
+    ends it; a fair roll is never "so far"."""
+    log = [{"by": "Dana", "id": "b", "how": "phone"}, {"by": "Eli", "id": "c", "how": "fair"},
+           {"by": "Dana", "id": "a", "how": "phone"}, {"by": "Eli", "id": "d", "how": "phone"}]
+    assert lt.turns_open(log) == {("Dana", "b")}
+    r = jadeclaw_result()
+    entry = {"id": "1", "by": "Dana", "how": "phone", "y": "jadeclaw", "p": r["spec"], "g": r["stages"],
+             "l": "", "at": 0}
+    assert "So far: " in lt.log_item(entry, r, "Jadeclaw", "", so_far=True)
+    assert "So far" not in lt.log_item(entry, r, "Jadeclaw", "")
+
+
 def test_log_item_escapes_every_text():
     r = jadeclaw_result()
     entry = {"id": "1", "by": "<b>x</b>", "how": "phone", "y": "jadeclaw", "p": r["spec"], "g": r["stages"],
