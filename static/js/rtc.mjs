@@ -189,8 +189,33 @@ function stopScan() {
   scanning = null;
 }
 
+// ---------------------------------------------------------------- the screen
+
+// While this device hosts a table its screen stays on where the browser has
+// a Screen Wake Lock (taken again when the page comes back into view; the
+// browser drops it when the page is hidden). Without one, nothing happens.
+let awake = { on: false, lock: null };
+
+async function takeLock() {
+  if (!awake.on || awake.lock || document.visibilityState !== "visible") return;
+  try {
+    awake.lock = await navigator.wakeLock.request("screen");
+    awake.lock.addEventListener("release", () => { awake.lock = null; });
+  } catch (e) { awake.lock = null; /* refused (battery saver, no permission): the screen may sleep */ }
+}
+
+function keepAwake(on) {
+  if (!("wakeLock" in navigator) || awake.on === Boolean(on)) return;
+  awake.on = Boolean(on);
+  if (awake.on) takeLock();
+  else if (awake.lock) { awake.lock.release().catch(() => {}); awake.lock = null; }
+}
+
+document.addEventListener("visibilitychange", () => { takeLock(); });
+
 window.diceRtc = {
   listen: (fn) => { listener = fn; },
-  offer, answer, accept, send, isOpen, close, scan, stopScan,
+  offer, answer, accept, send, isOpen, close, scan, stopScan, keepAwake,
+  isAwake: () => Boolean(awake.lock),
   hasCamera: () => Boolean(navigator.mediaDevices && navigator.mediaDevices.getUserMedia),
 };

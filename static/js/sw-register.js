@@ -23,7 +23,16 @@ function offerUpdate(registration) {
   const button = document.getElementById("update-reload");
   if (!banner || !button) return;
   banner.hidden = false;
-  button.addEventListener("click", () => {
+  button.addEventListener("click", (event) => {
+    // A new version never takes over a live table by itself: reloading the
+    // tablet means every phone scans again (README, "The live table").
+    if (document.body.classList.contains("at-table")
+        && !window.confirm("This device is at a live table: reloading ends every connection, and each phone "
+                           + "must scan the table's code again. Reload now?")) {
+      event.stopImmediatePropagation();
+      offerUpdate(registration);
+      return;
+    }
     const waiting = registration.waiting;
     if (!waiting) { location.reload(); return; }
     button.disabled = true;

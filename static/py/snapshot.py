@@ -123,7 +123,7 @@ def plan(cwd: str | None = None, modules=None, skip_files=("__pycache__",)) -> s
 
     >>> p = json.loads(plan(cwd=str(_HERE), modules={"json": json, "main": None}))
     >>> p["modules"][0], "main" in p["modules"], p["modules"][1]
-    ('json', False, 'ui_milhamah')
+    ('json', False, 'livetable')
     """
     cwd = cwd or os.getcwd()
     names, files = ours(cwd, skip_files)

@@ -135,8 +135,19 @@ def render():
     mine = lt.link(table, "host") if table is not None and not host else None
     # a phone's answer code is needed only until its channel opens
     q("#table-player").hidden = table is None or host or (mine is not None and mine["state"] != "new")
-    q("#table-start").hidden = table is not None
+    joining = table is None and T["pending_offer"] is not None
+    q("#table-start").hidden = table is not None or joining
     q("#table-leave").hidden = table is None
+    q("#table-title").textContent = (f"Join {T['pending_offer']['meta']['g']}'s table" if joining else
+                                     f"Join {table['host']}'s table" if table is not None and not host
+                                     and (mine is None or mine["state"] != "ok") else "The live table")
+    for el in document.querySelectorAll("[data-table-share]"):
+        el.hidden = not hasattr(window.navigator, "share")
+    rtc().keepAwake(host)
+    if joining:
+        q("#table-status").textContent = (f"{T['pending_offer']['meta']['g']} invites you to the table: type "
+                                          "your name, then Join.")
+        return
     if table is None:
         q("#table-peers").innerHTML = ""
         q("#table-log").innerHTML = ""
@@ -634,6 +645,56 @@ def push_setup(el):
     say(f"Sent the {rules.TITLES[system]} roll on show to {names.isolate(s['name'])}.", "info")
 
 
+def push_all(_el=None):
+    """The roll on show in the tablet's form, to every connected player at once."""
+    got = T["api"]["current_spec"]()
+    table = T["table"]
+    if got is None or table is None:
+        return
+    system, spec = got
+    label = str(q("#table-push-label").value)[:lt.LABEL_MAX]
+    sent = [s for s in table["seats"] if lt.seat_link(table, s["device"]) is not None]
+    for s in sent:
+        T["table"] = lt.post(T["table"], s["device"], "push", y=system, p=spec, l=label)
+    pump_all()
+    away = len(table["seats"]) - len(sent)
+    say(f"Sent the {rules.TITLES[system]} roll on show to {len(sent)} player(s)"
+        + (f"; {away} not connected got nothing." if away else "."), "info" if sent else "warning")
+
+
+async def copy_code(el):
+    field = q(str(el.dataset.tableCopy))
+    note = el.parentElement.querySelector(".table-copied")
+    try:
+        await window.navigator.clipboard.writeText(str(field.value))
+        note.textContent = "Copied."
+    except Exception:
+        field.select()
+        note.textContent = "Copied." if document.execCommand("copy") else "Select the link and copy it."
+
+
+async def share_code(el):
+    from pyodide.ffi import to_js
+
+    field = q(str(el.dataset.tableShare))
+    try:
+        await window.navigator.share(to_js({"title": "The dice table", "url": str(field.value)},
+                                           dict_converter=window.Object.fromEntries))
+    except Exception:
+        pass  # the share sheet was closed
+
+
+def on_leave_page(event):
+    """Leaving the page while hosting asks first: the phones would each have
+    to scan again."""
+    table = T["table"]
+    if table is not None and table["role"] == "host" and any(
+            lt.seat_link(table, s["device"]) for s in table["seats"]):
+        flush()
+        event.preventDefault()
+        event.returnValue = ""
+
+
 def ask_fair(el):
     s = lt.seat(T["table"], str(el.dataset.tableFair))
     q("#table-dialog").close()
@@ -678,6 +739,9 @@ CLICKS = (
     ("[data-table-push]", push_setup),
     ("[data-table-fair]", ask_fair),
     ("#table-start", start_table),
+    ("#table-push-all", push_all),
+    ("[data-table-copy]", lambda el: spawn(copy_code(el))),
+    ("[data-table-share]", lambda el: spawn(share_code(el))),
     ("#table-leave", leave_table),
     ("#table-scan", scan_answer),
     ("#table-scan-stop", stop_scan),
@@ -707,7 +771,8 @@ def install(api):
 
     T["api"] = api
     for target, name, fn in ((q("#table-dialog"), "click", on_click), (q("#table-paste"), "keydown", on_paste_key),
-                             (q("#table-open"), "click", open_dialog), (window, "pagehide", flush)):
+                             (q("#table-open"), "click", open_dialog), (window, "pagehide", flush),
+                             (window, "beforeunload", on_leave_page)):
         p = create_proxy(fn)
         _proxies.append(p)
         target.addEventListener(name, p)

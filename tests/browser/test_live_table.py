@@ -91,7 +91,8 @@ def answer(phone, link, name=None):
     """The phone opens the tablet's link (a phone with no name yet is asked
     for ``name`` first); its answer link."""
     phone.evaluate("() => { const e = document.querySelector('[data-table-answer]'); if (e) e.removeAttribute('data-link'); }")
-    phone.evaluate("(u) => { location.hash = u.split('#')[1]; }", link)
+    if link:
+        phone.evaluate("(u) => { location.hash = u.split('#')[1]; }", link)
     if name:
         phone.fill("#table-name", name)
         phone.click("#table-join")
@@ -122,12 +123,12 @@ def roll(page, system="jadeclaw"):
 
 
 def entries(page, by=None):
-    sel = "[data-table-entry]" + (f'[data-by="{by}"]' if by else "")
+    sel = "#table-log [data-table-entry]" + (f'[data-by="{by}"]' if by else "")
     return page.locator(sel)
 
 
 def wait_entries(page, by, n, timeout=SLOW):
-    page.wait_for_function(f"() => document.querySelectorAll('[data-table-entry][data-by=\"{by}\"]').length === {n}",
+    page.wait_for_function(f"() => document.querySelectorAll('#table-log [data-table-entry][data-by=\"{by}\"]').length === {n}",
                            timeout=timeout)
 
 
@@ -180,7 +181,15 @@ def test_three_pages_join_and_every_roll_shows_everywhere(rtc_browser, base_url)
         named(dana, "Dana")
         link = host(tablet)
         join(tablet, dana, link)
-        join(tablet, eli, offer_link(tablet, link), name="Eli")  # Eli's phone had no name yet
+        # Eli's phone has no name yet: the join screen asks it first, and offers no table of its own
+        eli.evaluate("(u) => { location.hash = u.split('#')[1]; }", offer_link(tablet, link))
+        eli.wait_for_selector("#table-name:visible", timeout=SLOW)
+        assert eli.inner_text("#table-title") == "Join The GM's table"
+        assert eli.locator("#table-start").is_hidden()
+        top = lambda sel: eli.locator(sel).bounding_box()["y"]
+        assert top("#table-name") < top("#table-status")
+        join(tablet, eli, None, name="Eli")
+        assert eli.locator('#table-answer [data-table-copy]').count() == 1
         roll(dana)
         roll(eli, "open_tale")
         for name in ("Dana", "Eli"):
@@ -192,7 +201,15 @@ def test_three_pages_join_and_every_roll_shows_everywhere(rtc_browser, base_url)
             phone.wait_for_selector('[data-table-entry][data-by="The GM"]', state="attached", timeout=SLOW)
         assert "rolled on the tablet" in entries(dana, "The GM").first.inner_text()
         assert entries(tablet).count() == 3
+        # one setup to everyone at once
+        tablet.fill("#form-jadeclaw [name=dice]", "3d10")
         tablet.click("[data-table-open]")
+        tablet.fill("#table-push-label", "Everyone: spot the ambush")
+        tablet.click("#table-push-all")
+        for phone in (dana, eli):
+            phone.wait_for_function("() => document.querySelector('#banner').textContent.includes('spot the ambush')",
+                                    timeout=SLOW)
+            assert phone.input_value("#form-jadeclaw [name=dice]") == tablet.input_value("#form-jadeclaw [name=dice]")
         tablet.wait_for_selector('[data-table-peer][data-status="open"] >> nth=1')
         SHOTS.mkdir(parents=True, exist_ok=True)
         tablet.screenshot(path=str(SHOTS / "table-tablet-1024x768.png"))
@@ -302,7 +319,7 @@ def test_a_pushed_setup_a_fair_roll_a_reload_and_hostile_messages(rtc_browser, b
         # hostile messages from the phone, straight onto the channel
         tablet_before = entries(tablet).count()
         roll(phone, "open_tale")  # (the Jadeclaw tab shows the fair roll)
-        tablet.wait_for_function(f"() => document.querySelectorAll('[data-table-entry]').length > {tablet_before}")
+        tablet.wait_for_function(f"() => document.querySelectorAll('#table-log [data-table-entry]').length > {tablet_before}")
         phone.wait_for_timeout(500)  # its acknowledgement has come back
         logged = json.loads(tablet.evaluate("() => localStorage.getItem('dice-table/table')"))["log"]
         sent = [e for e in logged if e["by"] == "Dana" and e["how"] == "phone"][0]
@@ -333,7 +350,7 @@ def test_a_pushed_setup_a_fair_roll_a_reload_and_hostile_messages(rtc_browser, b
         tablet.wait_for_selector(f'#table-dialog[data-refused="{len(hostile) - 1}"]', state="attached", timeout=SLOW)
         tablet.wait_for_timeout(300)
         assert entries(tablet).count() == before + 1 and entries(phone).count() == phone_before  # the label is cleaned, escaped
-        assert tablet.locator("#table-log img").count() == 0
+        assert tablet.locator("#table-log img, #table-feed img").count() == 0
         assert entries(tablet).filter(has_text="ALKEMY").filter(has_text="fair roll, verified").count() == 0
         assert "From Dana: refused" in banner(tablet)
 
@@ -424,12 +441,14 @@ def test_a_dropped_phone_rejoins_and_both_logs_stay_whole(rtc_browser, base_url)
         wait_entries(phone, "The GM", 1)
         assert entries(phone, "Dana").count() == 3
         assert tablet.locator("[data-table-peer]").count() == 1
+        tablet.watch.accept_dialogs = 1  # leaving a live table asks first
         tablet.reload()
         tablet.wait_for_selector("body[data-ready]", state="attached", timeout=SLOW)
         tablet.click("[data-table-open]")
         assert entries(tablet, "Dana").count() == 3
         tablet.wait_for_selector('[data-table-peer="Dana"][data-status="away"]', state="attached")
         offer_link(tablet)
+        assert any(d.startswith("beforeunload") for d in tablet.watch.dialogs)
 
 
 def write_y4m(path, text=None, size=(640, 480), frames=3):
