@@ -52,6 +52,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 import rules  # noqa: E402
 
+
 def snapshot_site() -> Path:
     """A copy of the site as it is now (the vendored runtime linked, not
     copied), with the floor page and its own precache list: the benchmark
@@ -535,9 +536,8 @@ def mirage_sweep(n: int = 60, seed: int = 2126) -> list:
     time, every odds cache emptied first): the roll, its advice (on a tie
     where the spec can tie) and the tab's odds questions, as the page asks
     them. Returns rows (ms, spec, work, exact), slowest first."""
-    import tab
-    import ui_mirage
     from rules.mirage import prayer as mp
+    from tabs import tab, ui_mirage
 
     rng = random.Random(seed)
     rows = []
@@ -673,7 +673,7 @@ def sweep_one(system: str, ui, spec: dict, seed: int) -> tuple[float, dict]:
     dice), advise, the tab's questions after the roll; and what it said."""
     import random
 
-    import tab
+    from tabs import tab
 
     _forget_odds()
     t = time.process_time()
@@ -718,7 +718,7 @@ def sweep(n: int, seed: int, systems) -> dict:
 
     out = {}
     for system in systems:
-        ui = importlib.import_module("ui_" + system)
+        ui = importlib.import_module("tabs.ui_" + system)
         rnd = random.Random(f"{seed}:{system}")
         rows, refused = [], 0
         for spec in _hand_picked(system):  # the worst specs built by hand (tests/rules/test_bounds.py)
@@ -830,7 +830,7 @@ def odds_figures(pw, base: str, reps: int, heavy_reps: int = 3, heavy_timeout_ms
     """Issue 26 in the browser, odds in the Worker: per heavy spec, the
     longest main-thread task while typing and rolling it, click -> dice and
     click -> odds shown; per system's default roll, click -> odds shown."""
-    import share
+    from links import share
 
     out = {"heavy": {}, "default": {}}
     browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -992,13 +992,13 @@ def _table_sizes(links):
     and each game's default roll as a message over the channel."""
     import segno
 
-    import livetable as lt
+    from table import livetable as lt
 
     out = {k: {"chars": len(v), "qr_version": segno.make(v, error="m", micro=False).version}
            for k, v in links.items()}
     host = lt.new_host("The GM", lambda n: bytes(n))
     host, meta = lt.next_offer_meta(host)
-    phone = {**lt.new_player({"meta": meta}, "Dana", "dev"), "peers": [lt._link_state("host", "The GM", "")]}
+    phone = {**lt.new_player({"meta": meta}, "Dana", "dev"), "peers": [lt.link_state("host", "The GM", "")]}
     for system in rules.SYSTEMS:
         phone, e = lt.own_entry(phone, rules.roll(system, dict(rules.MODULES[system].DEFAULT_SPEC)), "", 0)
         phone, text = lt.send(phone, "host", "roll", e=lt.wire(e))

@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LIMIT, AVERAGE = 20, 4.0
 
 
-def _blocks(globs=("rules/**/*.py", "static/py/*.py")):
+def _blocks(globs=("rules/**/*.py", "static/py/**/*.py")):
     """Every function, method and class radon scores, with where it is."""
     for path in sorted(p for g in globs for p in ROOT.glob(g)):
         for block in radon_complexity.cc_visit(path.read_text(encoding="utf-8")):

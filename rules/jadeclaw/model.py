@@ -56,7 +56,7 @@ from ..dice import (MAX_POOL, SIZES, Die, SpecError, check_keys, format_pool, ge
 __all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "DIFFICULTIES", "QUALITIES", "DAMAGE_TYPES",
            "normalize", "roll", "act", "odds", "level_pool", "apply_bonuses", "prepare", "prepare_side",
            "side", "Side", "opposition", "quality_name", "contest", "pair_hits", "damage_pairs",
-           "auto_success", "levels_table", "score_dist", "hits_dist", "damage_dist"]
+           "auto_success", "levels_table", "score_dist", "hits_dist", "damage_dist", "label_difficulty"]
 
 NAME = "jadeclaw"
 TITLE = "Jadeclaw"
@@ -194,7 +194,7 @@ def opposition(spec: dict) -> tuple[str | None, list[int] | dict | None]:
     """The label and the dice a Simple Roll is against: a Difficulty's dice,
     opposing dice, dice on the table, or ``(None, None)``."""
     if spec["difficulty"]:
-        return _label_difficulty(spec["difficulty"]), DIFFICULTIES[spec["difficulty"]]
+        return label_difficulty(spec["difficulty"]), DIFFICULTIES[spec["difficulty"]]
     if spec["opponent"] is not None:
         if isinstance(spec["opponent"], dict):
             return "Dice on the table", spec["opponent"]
@@ -202,7 +202,7 @@ def opposition(spec: dict) -> tuple[str | None, list[int] | dict | None]:
     return None, None
 
 
-def _label_difficulty(key: str) -> str:
+def label_difficulty(key: str) -> str:
     return key.replace("_", " ").title()
 
 

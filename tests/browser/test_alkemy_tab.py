@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from conftest import open_app  # noqa: E402  (tests/browser/conftest.py)
 
 pytestmark = pytest.mark.browser
@@ -194,8 +193,9 @@ def test_bonus_roll_choices_side_by_side_one_tap_each(browser, base_url):
     the stored history)."""
     import json
 
-    import store
     from conftest import show_history, watched_page
+
+    from records import store
     script = ("localStorage.setItem('dice-table/history', "
               f"{json.dumps(store.dump([store.new_entry(_forced_bonus_roll(), label='forced')]))});")
     with watched_page(browser, base_url, init_script=script) as page:

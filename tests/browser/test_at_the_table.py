@@ -9,11 +9,10 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import open_app, watched_page  # noqa: E402  (tests/browser/conftest.py)
 
 import rules
-import share
+from links import share
 from rules.dice import ScriptedRng
 
 pytestmark = pytest.mark.browser

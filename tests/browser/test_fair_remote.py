@@ -13,11 +13,10 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import ROOT, show_history, watched_page
 
-import fair
-import share
+from fairrolls import fair
+from links import share
 
 pytestmark = pytest.mark.browser
 

@@ -19,11 +19,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, watched_page
 
-import fair
-import share
+from fairrolls import fair
+from links import share
 
 pytestmark = pytest.mark.browser
 

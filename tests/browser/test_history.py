@@ -11,11 +11,10 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, show_history, watched_page
 
 import rules
-import store
+from records import store
 
 pytestmark = pytest.mark.browser
 

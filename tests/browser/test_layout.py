@@ -14,7 +14,6 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
-
 from conftest import ROOT, open_app, show_history, watched_page  # noqa: E402  (tests/browser/conftest.py)
 
 import cases
@@ -366,7 +365,7 @@ def test_section_titles_stay_inside_their_boxes_and_the_header_is_small(pages, s
 def _history_with(results) -> str:
     import json
 
-    import store
+    from records import store
     entries = [store.new_entry(r, label="forced") for r in results]
     return f"localStorage.setItem('dice-table/history', {json.dumps(store.dump(entries))});"
 

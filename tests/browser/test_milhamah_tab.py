@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from conftest import open_app, show_history, watched_page  # noqa: E402  (tests/browser/conftest.py)
 
 pytestmark = pytest.mark.browser
@@ -121,7 +120,7 @@ def _history_script(results) -> str:
     dice it chose."""
     import json
 
-    import store
+    from records import store
     entries = [store.new_entry(r, label="forced") for r in results]
     return f"localStorage.setItem('dice-table/history', {json.dumps(store.dump(entries))});"
 
@@ -129,8 +128,8 @@ def _history_script(results) -> str:
 def _forced_natural_vs_opponent():
     """A first-roll natural אשר against a reacting חנן at zero letters."""
     import rules
-    from rules.milhamah import model as M
     from rules.dice import ScriptedRng
+    from rules.milhamah import model as M
     ra = {f: i + 1 for i, f in enumerate(M.die_faces("red", "A"))}
     rb = {f: i + 1 for i, f in enumerate(M.die_faces("red", "B"))}
     ba = {f: i + 1 for i, f in enumerate(M.die_faces("blue", "A"))}

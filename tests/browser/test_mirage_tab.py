@@ -6,7 +6,6 @@ opposed mode shows the opponent; the tab fits 768x1024 and 390x844."""
 from __future__ import annotations
 
 import pytest
-
 from conftest import open_app  # noqa: E402  (tests/browser/conftest.py)
 
 pytestmark = pytest.mark.browser
@@ -254,7 +253,7 @@ def _history_script(results) -> str:
     page stores them), so a test opens a roll whose dice it chose."""
     import json
 
-    import store
+    from records import store
     entries = [store.new_entry(r, label="forced") for r in results]
     return f"localStorage.setItem('dice-table/history', {json.dumps(store.dump(entries))});"
 

@@ -7,10 +7,9 @@ import json
 import re
 
 import pytest
-
 from conftest import open_app, show_history
 
-import share
+from links import share
 
 pytestmark = pytest.mark.browser
 

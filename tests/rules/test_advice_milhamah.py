@@ -32,13 +32,12 @@ import sys
 from fractions import Fraction
 
 import pytest
+from test_odds_match_rolls import _merged
 
 import rules
-from rules.milhamah import model as M
 from rules.dice import ScriptedRng
-
-import fairness
-from test_odds_match_rolls import _merged
+from rules.milhamah import model as M
+from trust import dicecheck
 
 OUT = M.OUTCOMES
 MEET = {"success_at_cost", "success", "natural_success", "critical_success"}
@@ -396,4 +395,4 @@ def test_turns_that_take_the_advice_follow_the_odds(spec):
     expected = {k: p * n for k, p in o["outcome"].items() if p > 0}
     assert not set(seen) - set(expected), (seen, o["outcome"])
     obs, exp = _merged(seen, expected)
-    assert fairness.p_value(fairness.chi_square(obs, exp), len(obs) - 1) >= fairness.ALPHA, (seen, expected)
+    assert dicecheck.p_value(dicecheck.chi_square(obs, exp), len(obs) - 1) >= dicecheck.ALPHA, (seen, expected)

@@ -29,14 +29,12 @@ import sys
 from fractions import Fraction
 
 import pytest
+from test_odds_match_rolls import _merged
 
 import rules
-from rules.milhamah import model as M
-from rules.milhamah import probability as MO
 from rules.dice import ScriptedRng
-
-import fairness
-from test_odds_match_rolls import _merged
+from rules.milhamah import model as M, probability as MO
+from trust import dicecheck
 
 OUT = M.OUTCOMES
 MEET = {"success_at_cost", "success", "natural_success", "critical_success"}
@@ -345,7 +343,7 @@ def test_turns_played_by_the_advice_follow_the_odds(spec):
     expected = {k: p * n for k, p in o["outcome"].items() if p > 0}
     assert not set(seen) - set(expected), (seen, o["outcome"])
     obs, exp = _merged(seen, expected)
-    assert fairness.p_value(fairness.chi_square(obs, exp), len(obs) - 1) >= fairness.ALPHA, (seen, expected)
+    assert dicecheck.p_value(dicecheck.chi_square(obs, exp), len(obs) - 1) >= dicecheck.ALPHA, (seen, expected)
 
 
 def test_the_played_check_catches_the_old_policy():
@@ -363,7 +361,7 @@ def test_the_played_check_catches_the_old_policy():
             r = rules.act("milhamah", spec, r, {"do": "reroll", "dice": dice}, rng)
         seen[r["outcome"]] = seen.get(r["outcome"], 0) + 1
     obs, exp = _merged(seen, {k: p * n for k, p in o["outcome"].items() if p > 0})
-    assert fairness.p_value(fairness.chi_square(obs, exp), len(obs) - 1) < fairness.ALPHA
+    assert dicecheck.p_value(dicecheck.chi_square(obs, exp), len(obs) - 1) < dicecheck.ALPHA
 
 
 # --------------------------------------------------------------------------

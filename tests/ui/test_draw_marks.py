@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-import draw
+from drawing import draw
 
 SIZES = (4, 6, 8, 10, 12)
 

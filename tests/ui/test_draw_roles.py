@@ -13,7 +13,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "static" / "py"))
 
-import draw  # noqa: E402
+from drawing import draw  # noqa: E402
 
 ROLES = ("kept", "dropped", "frozen", "rerolled", "exploded", "wild", "success", "imaginary")
 

@@ -16,12 +16,12 @@ import re
 from pathlib import Path
 
 import pytest
-
-import fair
-import rules
-import share
-from rules.dice import ScriptedRng
 from test_fair import MILHAMAH, Device, kind, refused, repack
+
+import rules
+from fairrolls import fair
+from links import share
+from rules.dice import ScriptedRng
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 MIL2 = {**MILHAMAH, "rounds": 2}

@@ -10,9 +10,8 @@ import random
 
 import pytest
 
-import oddsclient
-import oddswork
 import rules
+from odds import oddsclient, oddswork
 
 
 def drive(asks):

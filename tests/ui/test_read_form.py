@@ -8,11 +8,9 @@ from __future__ import annotations
 import pytest
 
 import rules
-import tab
-import ui_alkemy
-import ui_milhamah
 from static_form import static_form
-from tabs import tab_modules
+from tab_registry import tab_modules
+from tabs import tab, ui_alkemy, ui_milhamah
 
 TABS = tab_modules()
 GARBAGE = ["!!"]
@@ -90,6 +88,7 @@ def test_an_error_no_field_explains_stops_the_search():
 def _number_boxes(system: str) -> list[str]:
     """The names of ``#form-<system>``'s number boxes, read from index.html."""
     import re
+
     from static_form import INDEX
     html = INDEX.read_text(encoding="utf-8")
     start = html.index(f'id="form-{system}"')

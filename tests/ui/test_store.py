@@ -1,4 +1,4 @@
-"""The history store (static/py/store.py, issue 16 item 8): an entry keeps
+"""The history store (static/py/records/store.py, issue 16 item 8): an entry keeps
 only what replays its roll, and replaying gives the whole result back; the
 cap drops the oldest visibly; a damaged store keeps what is sound; stores
 and exports of the first version are read and converted; an import says
@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 import cases
-import fair
 import rules
-import store
+from fairrolls import fair
+from records import store
 from rules.dice import SpecError
 
 DATA = Path(__file__).resolve().parent / "data"

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-import store
+from records import store
 
 DEEP = "[" * 10_000 + "]" * 10_000
 DEEP_OBJ = '{"a":' * 10_000 + "1" + "}" * 10_000

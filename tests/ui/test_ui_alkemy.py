@@ -1,4 +1,4 @@
-"""The ALKEMY tab's pure Python (static/py/ui_alkemy.py): form to spec and
+"""The ALKEMY tab's pure Python (static/py/tabs/ui_alkemy.py): form to spec and
 back, the tray with tappable dice and the keep button, the odds panel, the
 reference (seed 003; RULES-NOTES ALKEMY 1-3)."""
 
@@ -9,9 +9,9 @@ import re
 import pytest
 
 import rules
-import ui_alkemy as ui
-from tabs import odds_panel
 from rules.dice import ScriptedRng, SpecError
+from tab_registry import odds_panel
+from tabs import ui_alkemy as ui
 
 SYSTEM = "alkemy"
 

@@ -1,4 +1,4 @@
-"""The Jadeclaw tab's pure Python (static/py/ui_jadeclaw.py): form fields to
+"""The Jadeclaw tab's pure Python (static/py/tabs/ui_jadeclaw.py): form fields to
 spec and back, the tray HTML (Penalty rolls side by side with the kept one
 marked, damage pairs as columns with hits), the combination-roll flow, the
 odds panel and the levels reference computed from the rule."""
@@ -10,10 +10,10 @@ import re
 import pytest
 
 import rules
-import ui_jadeclaw as ui
-from tabs import odds_panel
-from rules.jadeclaw import model as jc
 from rules.dice import ScriptedRng, SpecError
+from rules.jadeclaw import model as jc
+from tab_registry import odds_panel
+from tabs import ui_jadeclaw as ui
 
 DEFAULT_FIELDS = {"kind": ["simple"], "dice": ["d12 & d8"], "level": [""], "table_faces": [""],
                   "table_sides": [""], "include": [""], "remove": ["0"], "limit": [""], "bonuses": ["0"],

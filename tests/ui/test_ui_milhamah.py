@@ -1,4 +1,4 @@
-"""The Milhamah tab's pure functions (static/py/ui_milhamah.py) under
+"""The Milhamah tab's pure functions (static/py/tabs/ui_milhamah.py) under
 CPython: form <-> spec, what the tray shows and offers, which dice a step
 takes, the odds panel, escaping."""
 
@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 import rules
-import ui_milhamah as U
-from tabs import odds_panel
-from rules.milhamah import model as M
 from rules.dice import ScriptedRng, SpecError
+from rules.milhamah import model as M
 from static_form import static_form
+from tab_registry import odds_panel
+from tabs import ui_milhamah as U
 
 ROOT = Path(__file__).resolve().parents[2]
 SLOW = 3.0 if sys.platform == "emscripten" else 1.0

@@ -1,4 +1,4 @@
-"""The Mirage tab's pure Python (static/py/ui_mirage.py): the form in
+"""The Mirage tab's pure Python (static/py/tabs/ui_mirage.py): the form in
 index.html opens with a valid roll, form <-> spec round-trips, errors land on
 controls that exist, the tray draws what the rules allow (Pray only when
 allowed), Conditions persist through ``fields_after``, and text is escaped."""
@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 import rules
-import ui_mirage as ui
-from tabs import odds_panel
-from rules.mirage import model as mirage
 from rules.dice import ScriptedRng, SpecError
+from rules.mirage import model as mirage
 from static_form import static_form
+from tab_registry import odds_panel
+from tabs import ui_mirage as ui
 
 INDEX = Path(__file__).resolve().parents[2] / "index.html"
 
@@ -493,7 +493,7 @@ def test_the_outcome_line_reads_as_a_player_says_it():
 def test_a_prayer_still_open_reads_so_far():
     """Issue 22 item 6: a failure that may still be prayed for is "in
     progress" (the history says "so far"); after the prayer it is final."""
-    import tab
+    from tabs import tab
     r = _roll({"attribute": 6, "skill": 6, "difficulty": "average"}, [3, 4])
     assert r["outcome"] == "failure" and tab.in_progress(ui, r)
     p = rules.act("mirage", r["spec"], r, {"do": "pray", "dice": [0]}, ScriptedRng([5]))

@@ -1,4 +1,4 @@
-"""The Open Tale tab's pure Python (static/py/ui_open_tale.py): the form in
+"""The Open Tale tab's pure Python (static/py/tabs/ui_open_tale.py): the form in
 index.html opens with a valid roll (level 5, the most even pair), every
 level's pair group has its most even pair checked, form <-> spec round-trips,
 errors land on controls that exist, the tray draws the reroll (old face
@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 import rules
-import ui_open_tale as ui
-from tabs import odds_panel
-from rules.open_tale import model as ot
 from rules.dice import ScriptedRng, SpecError
+from rules.open_tale import model as ot
 from static_form import static_form
+from tab_registry import odds_panel
+from tabs import ui_open_tale as ui
 
 INDEX = Path(__file__).resolve().parents[2] / "index.html"
 
