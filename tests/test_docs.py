@@ -33,7 +33,7 @@ SKIP_PATHS = ("static/vendor/",)
 #: the file's three digits, or the file's whole name).
 CITATIONS = {
     "an issue number": re.compile(r"\bissues?[ _]?#?\d", re.I),
-    "a rules text by its file": re.compile(r"seed[ ]0|\b00\d_[0-9a-f]{16}\b"),
+    "a rules text by its file": re.compile(r"seed[ _-]?0|\b00\d_[0-9a-f]{16}\b", re.I),
 }
 
 MAX_README_LINES = 300
@@ -183,7 +183,8 @@ SP = " "  # so that this file does not hold the words it looks for
 
 @pytest.mark.parametrize("text, hits", [
     (f"as issue{SP}26 asked", 1), (f"Issues{SP}21 and 26", 1), ("def issue" "26(pw):", 1), (f"(issue{SP}#9)", 1),
-    (f"(seed{SP}000, Opposed Rolls)", 1), ("read 002_" "4445bd2161667f0a.txt", 1),
+    (f"(seed{SP}000, Opposed Rolls)", 1), (f"(Seed{SP}001, 3.2)", 1), ("ids=['seed" "001-3.2-x']", 1),
+    ("read 002_" "4445bd2161667f0a.txt", 1),
     ("see https://github.com/pyodide/pyodide/issues/6254", 0), ("Mirage, Prayer", 0),
     ("the issue of trust", 0), ("seed 26", 0), ("random.Random(0)", 0),
 ])
