@@ -1,4 +1,4 @@
-"""The house rules of ``rules/`` (issue 24, "One game, one place"): its
+"""The house rules of ``rules/`` (one game, one place): its
 modules talk through named public functions and the result dict, and their
 imports run one way.
 

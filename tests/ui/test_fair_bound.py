@@ -1,4 +1,4 @@
-"""Fair rolls, second pass (issue 25): a request bound to the device that
+"""Fair rolls, second pass: a request bound to the device that
 answers first, in words both pages can show; the GM voiding a wrong answer
 and asking again; a choice of play fixed in the first answer ("play my turn
 by the advice", "I take no steps") so the GM's page finishes the turn with
@@ -328,7 +328,7 @@ def test_stored_states_with_derived_moves_load_and_a_changed_one_does_not():
 # --------------------------------------------------------------------------
 # The hand-off table of docs/FAIR-ROLLS.md, played.
 
-def _readme_table():
+def _handoff_table():
     text = HANDOFFS.read_text(encoding="utf-8")
     block = text[text.index("**Hand-offs**"):]
     rows = re.findall(r"^\| ([^|]+?) \| (\d+) \| (\d+) \| `([a-z ]+)` \|$", block, re.M)
@@ -410,7 +410,7 @@ def test_the_hand_off_table_is_what_the_pages_do():
     played by the advice, takes three."""
     if not HANDOFFS.exists():  # under Pyodide only the code is copied in; CPython checks the docs
         pytest.skip("docs/FAIR-ROLLS.md is not in this file system")
-    table = _readme_table()
+    table = _handoff_table()
     assert len(table) == 6
     for name, (before, now, links) in table.items():
         assert _play(name) == links and len(links) == now, name

@@ -1,4 +1,4 @@
-"""The page split by what it does (issue 24): each feature module imports
+"""The page split by what it does: each feature module imports
 only those before it in ``page``'s order (no import circle, not even one
 inside a function), none touches the browser when imported (the start-up
 bytecode and the memory snapshot import them where there is no page), and
