@@ -1,6 +1,6 @@
 """Run inside the vendored Pyodide by .ci/pycache.mjs: the Python the page
 imports before it is ready, as one zip of sources and their bytecode
-(README "Speed").
+(docs/SPEED.md).
 
 Every page file is written into ``CWD`` first, where PyScript would write
 it (so each code object names the file a traceback will show). The start

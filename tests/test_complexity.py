@@ -1,7 +1,7 @@
-"""The code stays small (issue 17): no function in ``rules/`` (each game's
+"""The code stays small: no function in ``rules/`` (each game's
 folder included) or ``static/py/`` above 20 in radon's cyclomatic
 complexity, and the average under 4, of both together and of ``rules/``
-alone (issue 24) — measured with radon, pinned as a test-only tool."""
+alone — measured with radon, pinned as a test-only tool."""
 from pathlib import Path
 
 import pytest

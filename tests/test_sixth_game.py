@@ -1,4 +1,4 @@
-"""Issue 24, "Prove it": a sixth game touches at most three existing files.
+"""Prove it: a sixth game touches at most three existing files.
 
 A throw-away game, Sixth ("roll N d6, each die on 5 or more is a hit; so
 many hits succeed"), is added to a temporary copy of the repository as
@@ -45,7 +45,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: The most existing files a new game may touch (issue 24).
+#: The most existing files a new game may touch.
 MOST_TOUCHED = 3
 
 # ---------------------------------------------------------------- the game's new files

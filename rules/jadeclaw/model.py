@@ -1077,7 +1077,7 @@ def hits_dist(damage: list[int], soak: list[int], damage_type: str = "normal",
 #: Damage odds are exact while the scan stays under this much work (its
 #: states, weighted by their size: about 70 ms under CPython); past it they
 #: are sampled with a seed derived from the spec, with about this many
-#: random numbers, so the page never freezes. Issue 26: 40 000 sent small
+#: random numbers, so the page never freezes. A limit of 40 000 sent small
 #: pools (5d12 & 5d4 against nothing) to sampling; at 200 000 the heaviest
 #: pools give up after about 0.2 s and sample in about 0.03 s.
 EXACT_DAMAGE_WORK = 200_000

@@ -1,4 +1,4 @@
-// The odds beside the page (issue 26; README "Odds beside the page"): a
+// The odds beside the page (docs/SPEED.md, "Odds beside the page"): a
 // second Python in a module Worker, so that no odds question ever holds up
 // a tap, a scroll or a roll. The page (static/py/odds/oddsclient.py) starts it
 // once it is ready and sends it the files its own start wrote, so nothing

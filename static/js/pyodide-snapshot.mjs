@@ -1,4 +1,4 @@
-// The interpreter module pyscript.toml names (issue 14; README "Returning
+// The interpreter module pyscript.toml names (docs/SPEED.md, "Returning
 // visits"). PyScript imports it in place of Pyodide's pyodide.mjs, reads its
 // `version` and calls its `loadPyodide({stdout, stderr, indexURL, …})`; all
 // else ([files], the `pyscript` module, `when`, the DOM) stays PyScript's.

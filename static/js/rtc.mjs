@@ -1,4 +1,4 @@
-// The live table's WebRTC and camera (issue 23): one RTCPeerConnection and
+// The live table's WebRTC and camera (docs/LIVE-TABLE.md): one RTCPeerConnection and
 // one ordered data channel per phone, kept here by a key the page's Python
 // chooses. Python (static/py/table/table_ui.py) decides everything else: what
 // the offer and answer links carry (static/py/table/livetable.py), what a

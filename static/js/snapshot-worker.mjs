@@ -1,4 +1,4 @@
-// Makes the page's Python memory snapshot, away from the page (issue 14).
+// Makes the page's Python memory snapshot, away from the page (docs/SPEED.md).
 // A throw-away module Worker: an interpreter loaded with _makeSnapshot cannot
 // drive a page, and starting one takes seconds of CPU that must not block a
 // roll. The page (pyodide-snapshot.mjs) sends its plan: the files its own
@@ -36,7 +36,7 @@ async function make({ key, plan, contents }) {
     module.destroy();
   }
   // Pyodide restores into its default heap (INITIAL_MEMORY is not honoured,
-  // pyodide issue 6254): a snapshot of a heap that grew would not restore.
+  // pyodide/pyodide#6254): a snapshot of a heap that grew would not restore.
   if (py._module.HEAP8.length !== heap) {
     return { ok: false, reason: "too-big", message: `the heap grew to ${py._module.HEAP8.length} bytes` };
   }

@@ -1,4 +1,4 @@
-"""Fair rolls at a distance on the page (issue 15): a GM's page (an upright
+"""Fair rolls at a distance on the page (docs/FAIR-ROLLS.md): a GM's page (an upright
 tablet), a player's page (a phone) and a third party's page (a landscape
 tablet), each its own browser context with no network, pass the links only
 as a chat would: each link is read from the share dialog (``#share-link``)

@@ -1,4 +1,4 @@
-"""A fair-roll request link posted in a group chat (issue 25): a second
+"""A fair-roll request link posted in a group chat (docs/FAIR-ROLLS.md, "Who answered"): a second
 device answers first. The GM's page (a landscape tablet), Dana's phone
 and Eve's phone are each their own browser context with no network; links
 pass only as a chat would (read from the share dialog, opened by setting

@@ -1,4 +1,4 @@
-"""The roll history on the page (issue 16, item 8): the name set once on
+"""The roll history on the page (docs/RULES-DECISIONS.md, The page): the name set once on
 this device goes on each roll and survives a reload; the filter by game and
 by roller or character; a long history is drawn a page at a time, each
 entry replayed from its stored draws; a first-version store opens; an entry

@@ -1,4 +1,4 @@
-"""The Milhamah tab in a real browser (issue 3): the shoresh typed on the
+"""The Milhamah tab in a real browser: the shoresh typed on the
 Hebrew letter pad, a roll, two dice frozen by tapping, a reroll that leaves
 them as they were, the outcome and its explanation, the opponent's fields,
 the faces view, and both tablet and phone widths without sideways scroll.
@@ -141,7 +141,7 @@ def _forced_natural_vs_opponent():
 
 @pytest.mark.parametrize("size", [(1024, 768), (768, 1024), (390, 844)], ids=["landscape", "tablet", "phone"])
 def test_let_them_react_order(browser, base_url, size):
-    """Issue 16 item 4 and issue 21: opposed, a natural: the rewards side
+    """Opposed, a natural: the rewards side
     by side with their chances ("let them react" advised: as sure to
     succeed, and critical unless the opponent finds a letter), one tap
     each; the opponent reacts first (their choices, no hit location), its

@@ -1,4 +1,4 @@
-"""Odds beside the page (issue 26): a second Python in a Web Worker answers
+"""Odds beside the page (docs/SPEED.md): a second Python in a Web Worker answers
 the odds questions and best play's advice, so the dice, the outcome and the
 buttons never wait for them.
 
@@ -230,7 +230,7 @@ def test_a_step_needing_advice_works_before_it_comes(browser, base_url):
         before = page.locator("#history-list [data-history-entry]").count()
         page.click('#tray-milhamah [data-act="reroll"]')
         page.wait_for_selector("#tray-milhamah svg.role-rerolled")  # rerolled at once
-        # the roll and its reroll are one history entry (issue 22)
+        # the roll and its reroll are one history entry
         assert page.locator("#history-list [data-history-entry]").count() == before
         assert page.locator("#tray-milhamah svg.die").count() >= 4
         page.evaluate("window.__hold = false")

@@ -1,4 +1,4 @@
-"""Honest dice (issue 9, point 1): every kind of die is fair through the real
+"""Honest dice (docs/TRUST.md): every kind of die is fair through the real
 code path, the same check catches a biased die, and the default source is
 the operating system's cryptographic one, which picks a face by rejection,
 never by a modulo.

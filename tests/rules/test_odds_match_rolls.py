@@ -1,5 +1,5 @@
-"""The odds a player reads are the odds the dice give (issue 9, "honest
-dice"): for specs of every system, many seeded rolls through ``rules.roll``
+"""The odds a player reads are the odds the dice give (docs/TRUST.md, "The
+odds are the dice's odds"): for specs of every system, many seeded rolls through ``rules.roll``
 land on each value and outcome as often as ``rules.odds`` says, by the same
 chi-square check as the fairness tests (``dicecheck.p_value``, flagged below
 0.001; bins a fair sample would fill with fewer than 5 are merged). Seeded,

@@ -1,4 +1,4 @@
-"""Roles and states are not carried by colour alone (issue 8, point 6): each
+"""Roles and states are not carried by colour alone: each
 role a die can take draws a mark of its own — a badge shape, a dash
 pattern, a second rim, a struck line — that survives in greyscale, and the
 die's text equivalent names the role."""

@@ -1,4 +1,4 @@
-"""One dice-row drawer (issue 24): every tab's tray and the history's
+"""One dice-row drawer: every tab's tray and the history's
 thumbnails draw their dice through ``draw.tray``, and its layouts give
 Jadeclaw's damage pairs as columns and Open Tale's explosions as chains.
 

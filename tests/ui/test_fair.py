@@ -1,4 +1,4 @@
-"""Fair rolls at a distance (static/py/fairrolls/fair.py, issue 15): whole protocol
+"""Fair rolls at a distance (static/py/fairrolls/fair.py, docs/FAIR-ROLLS.md): whole protocol
 runs passed between a GM's page and a player's page as link strings only,
 every tampering refused with its message, the rng's known answers and its
 fairness, link sizes, the stored state and the history labels.

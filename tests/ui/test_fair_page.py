@@ -205,7 +205,7 @@ def test_open_steps_is_read_from_each_systems_flags():
     assert fair.open_steps({"system": "alkemy", "opponent": "junk"}) == (False, False)
 
 
-# ---------------------------------------------------------------- issue 25: words and states
+# ---------------------------------------------------------------- who answered: words and states
 
 DEV = {"name": "Dana's phone", "key": "7e" * 16}
 

@@ -1,4 +1,4 @@
-"""Each tab's form survives a reload (issue 16, item 3): the fields are
+"""Each tab's form survives a reload (docs/RULES-DECISIONS.md, The page): the fields are
 stored, loaded with every shape checked, and read through the tab and the
 rules before they are filled in, so a corrupt or hostile store gives
 messages and the forms' defaults, never an exception."""

@@ -1,4 +1,4 @@
-"""The live table's protocol (static/py/table/livetable.py, issue 23): the join
+"""The live table's protocol (static/py/table/livetable.py, docs/LIVE-TABLE.md): the join
 codes carry only the ICE credentials, the fingerprint and the candidates,
 and a valid SDP is rebuilt from them; every message is checked for size,
 shape, order, replay, rate and names; entries are rebuilt by the rules."""

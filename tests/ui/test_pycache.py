@@ -1,4 +1,4 @@
-"""The start-up zip a first visit unpacks (.ci/pycache.py, README "Speed"),
+"""The start-up zip a first visit unpacks (.ci/pycache.py, docs/SPEED.md),
 built here by CPython from a copy of the page's files laid out as PyScript
 writes them: it holds the sources and bytecode of what main.py imports
 before ready and not what the page imports later, every page file reaches

@@ -1,4 +1,4 @@
-"""Every field at fault is named at once (issue 16, item 5): ``tab.read_form``
+"""Every field at fault is named at once (docs/RULES-DECISIONS.md, The page): ``tab.read_form``
 sets each wrong field back to its default and reads the form again, so a
 form with two mistakes shows two messages, each at its own field; a number
 box holding text that is not a number is a mistake too, not its default."""
@@ -49,7 +49,7 @@ def test_every_wrong_field_is_named_at_once(ui):
 
 
 def test_alkemy_characteristic_and_bonus_are_both_named():
-    """The issue's case: characteristic −5 with bonus 50 names both, with
+    """Two faults: characteristic −5 with bonus 50 names both, with
     the rules' own words."""
     defaults = static_form("alkemy").fields
     reading = tab.read_form(ui_alkemy, {**defaults, "characteristic": ["-5"], "bonus": ["50"]}, defaults)
@@ -101,7 +101,7 @@ CASES = [(ui, name) for ui in TABS for name in _number_boxes(ui.SYSTEM)]
 
 @pytest.mark.parametrize("ui,name", CASES, ids=[f"{u.SYSTEM}-{n}" for u, n in CASES])
 def test_every_empty_number_box_means_its_default(ui, name):
-    """Issue 22 item 7, README "The page": each number box of each tab, left
+    """docs/RULES-DECISIONS.md, "The page": each number box of each tab, left
     empty, reads as the value the form opens with (and is named in
     ``filled``, for the page to show it); one that opens empty (Open Tale's
     target) stays empty and means none. Never an error."""

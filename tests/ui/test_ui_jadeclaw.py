@@ -264,7 +264,7 @@ def test_opposing_penalty_rolls_side_by_side_their_worst_kept():
 
 
 def test_outcome_lines_never_say_the_same_word_twice():
-    """Issue 16's words: "Scored 5", not "Scored Score 5"; "2 hits", not
+    """Plain words: "Scored 5", not "Scored Score 5"; "2 hits", not
     "Hits 2 hits"; opposed, the name then the two Scores."""
     banner = re.compile(r'<p class="outcome[^>]*>(.*?)</p>')
     strip = re.compile(r"<[^>]+>")

@@ -29,7 +29,7 @@ __all__ = ["die_svg", "tray", "thumbnails", "LAYOUTS", "shape_points", "HEBREW_N
 
 #: What ``html.escape(text, quote=True)`` replaces. Importing ``html`` costs
 #: a start its entity table and a large regex (about 30 ms in the browser,
-#: README "Speed"), for a function this page uses only in this form.
+#: docs/SPEED.md), for a function this page uses only in this form.
 _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;"})
 
 
@@ -429,7 +429,7 @@ def tray(dice: list, keys: list | None = None, *, layout: str = "row", selected=
       item of ``dice`` is a die, or a list of dice drawn in one slot (a
       column, a chain; None in it draws a dash).
     - ``keys`` (one per die, None for a die that takes no tap) mark each die
-      with ``data-die`` (README "Markers the tests rely on"); a tappable
+      with ``data-die`` (docs/CONTRACT.md, "Markers the tests rely on"); a tappable
       die is also a button showing ``selected``. With ``tappable=False``
       the dice keep their marker but are not buttons (a side that may not
       choose).

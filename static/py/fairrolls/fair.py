@@ -1,4 +1,4 @@
-"""Fair rolls at a distance (issue 15): dice that neither the GM nor the
+"""Fair rolls at a distance (docs/FAIR-ROLLS.md): dice that neither the GM nor the
 player can steer, decided by both sides' secrets, passed in links with no
 server, and checkable by anyone offline. Pure: no DOM, no clock (the page
 passes ``now``), stdlib only (``hashlib``, ``hmac``, ``secrets``).

@@ -1,4 +1,4 @@
-"""What the page shows of a fair roll at a distance (issue 15): the panel
+"""What the page shows of a fair roll at a distance (docs/FAIR-ROLLS.md): the panel
 above a tab's dice while a request is on show, a row of the Requests list,
 the words beside a link to send, which of the tray's step buttons a side
 may use. Pure: every function takes ``fair.view`` (or a verified view) and

@@ -1,5 +1,5 @@
 """The page's side of the odds Worker: which question is current, which
-answer is stale (issue 26; README "Odds beside the page").
+answer is stale (docs/SPEED.md, "Odds beside the page").
 
 ``Questions`` is pure: it numbers every question with a serial, keeps at
 most one in flight and one waiting (a newer question replaces the waiting

@@ -1,6 +1,6 @@
 """The odds panel beside each tray: the questions a tab asks now, put to
 the odds Worker (``oddsclient``) or worked out here where it could not
-start (``oddswork``), and drawn when they come (README "Odds beside the
+start (``oddswork``), and drawn when they come (docs/SPEED.md, "Odds beside the
 page"); the odds follow the form as it is typed in.
 
 The state, in ``ODDS``: the Worker's questions and transport, and each
@@ -24,7 +24,7 @@ ODDS = {"questions": None, "transport": None, "timers": {}, "proxies": {}}
 def render_odds(system):
     """Ask the odds questions the tab needs now (and best play's advice for
     a result that has none yet): of the odds Worker, drawing the answer when
-    it comes, or here where the Worker could not start (README "Odds
+    it comes, or here where the Worker could not start (docs/SPEED.md, "Odds
     beside the page")."""
     st = STATE[system]
     if st["spec"] is None:

@@ -1,4 +1,4 @@
-"""The odds panel's work, done beside the page (issue 26; README "Odds
+"""The odds panel's work, done beside the page (docs/SPEED.md, "Odds
 beside the page").
 
 The page rolls with ``rules.roll(..., advise=False)``, draws the dice and

@@ -45,7 +45,7 @@ HISTORY = {"entries": [], "dropped": 0, "serial": 0, "pending": False, "limit": 
 def add_history(system, result, label="", source="here"):
     """A roll made or opened here goes into the history, under the name set
     on this device. A step of the turn on show updates that turn's entry in
-    place (one turn, one entry: issue 22)."""
+    place (one turn, one entry: docs/RULES-DECISIONS.md, The page)."""
     st = STATE[system]
     i = next((n for n, e in enumerate(HISTORY["entries"]) if e.get("id") == st["entry"]), None)
     if i is not None and source == "here" and store.continues(HISTORY["entries"][i], result):

@@ -2,7 +2,7 @@
 with every entry checked, so a corrupt, old or hostile store gives a clear
 message and loses none of the entries that are sound. Pure; no DOM.
 
-**What is stored** (issue 16, item 8): only what replays a roll, never the
+**What is stored** (docs/TRUST.md, "A link cannot lie"): only what replays a roll, never the
 result the rules rebuild from it. An entry is ``system``, ``spec`` (as the
 rules normalized it), ``stages`` (each action with its draws), ``time``
 (ms), ``label``, ``roller`` (the name set on the device that rolled, or the
@@ -183,7 +183,7 @@ def add(entries: list, entry: dict) -> tuple[list, int]:
 
 
 def continues(e: dict, result: dict) -> bool:
-    """Is ``result`` a later step of the turn ``e`` holds (issue 22: one turn
+    """Is ``result`` a later step of the turn ``e`` holds (one turn
     is one entry)? The same game and spec, and the entry's stages are the
     first stages of the result's, with more after them. A result made here
     only: a shared or fair entry is a record of someone else's turn.

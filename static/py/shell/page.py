@@ -102,7 +102,7 @@ class Later:
     """A module of ours imported at its first use, not before ready. A first
     visit has no fair-roll request, link or entry, so it starts without
     ``fair`` (and the hashlib, hmac and secrets it imports) or ``fairview``;
-    ``main.start`` imports them once the page is idle (README "Speed")."""
+    ``main.start`` imports them once the page is idle (docs/SPEED.md)."""
 
     def __init__(self, name):
         self.name = name

@@ -1,5 +1,5 @@
 """What goes into a memory snapshot of the page's Python, and what runs
-after one is restored (issue 14; README "Returning visits").
+after one is restored (docs/SPEED.md, "Returning visits").
 
 A snapshot is a copy of the interpreter's memory, made on the device in a
 throw-away Worker (static/js/snapshot-worker.mjs) and restored by

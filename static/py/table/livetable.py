@@ -1,4 +1,4 @@
-"""The live table (issue 23): players' phones join the GM's tablet over a
+"""The live table (docs/LIVE-TABLE.md): players' phones join the GM's tablet over a
 WebRTC data channel, with no server; every roll made on a joined device
 shows in the table log of the others. Pure: no DOM, no clock (the page
 passes ``now``), no randomness of its own (the page passes ``entropy``).

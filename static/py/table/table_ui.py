@@ -1,4 +1,4 @@
-"""The live table's page wiring (issue 23): the Table dialog, the join
+"""The live table's page wiring (docs/LIVE-TABLE.md): the Table dialog, the join
 codes, the channels (``static/js/rtc.mjs`` through ``window.diceRtc``) and
 the table log. Every decision about a link or a message is ``livetable``'s
 (pure); this module only moves text between it, the DOM and the channels.

@@ -162,7 +162,7 @@ class Reading(NamedTuple):
 
 
 def empty_numbers(fields: dict, defaults: dict, numbers=()) -> dict:
-    """README "The page": an empty number box means the value the form opens
+    """docs/RULES-DECISIONS.md, "The page": an empty number box means the value the form opens
     with (every tab alike), and the box then shows it. A box that opens
     empty (Open Tale's target) stays empty: there, empty means "none".
 

@@ -152,7 +152,7 @@ STALE_NOTE = ('<p class="stale-note" data-stale role="alert">Not rolled: the for
 
 
 def refused(system, form):
-    """A Roll the form's errors refused (issue 22 item 3): the result on
+    """A Roll the form's errors refused (docs/RULES-DECISIONS.md, The page): the result on
     show is marked as the previous roll, not this one, and the first error
     is brought into view (centred: never under the fixed Roll button)."""
     if STATE[system]["result"] is not None:

@@ -322,7 +322,7 @@ def _keep_label(result: dict, sel: dict) -> str:
 
 def _keep_part(result: dict, ui: dict) -> str:
     if ui.get("readonly") or not any((_hand(result, s) or {}).get("choice") for s in _sides(result)):
-        return ""  # a shared result offers no step (issue 22 item 8)
+        return ""  # a shared result offers no step (docs/RULES-DECISIONS.md, The page)
     sel = selection(result, ui)
     disabled = "" if sel["ok"] else " disabled"
     return (f'<div class="alk-keep"><button type="button" data-act="keep"{disabled}>'
@@ -376,8 +376,8 @@ def _looks(result: dict, choice: dict) -> tuple:
 
 def _choices(result: dict, ui: dict) -> str:
     """Every pair each side may keep now, side by side with its chance;
-    best play's marked (``result["choices"]``, README Rules decisions).
-    A shared result offers none (issue 22 item 8)."""
+    best play's marked (``result["choices"]``, docs/RULES-DECISIONS.md).
+    A shared result offers none."""
     if ui.get("readonly"):
         return ""
     title = "Keep which pair?" + (" (either side)" if result.get("mode") == "opposed" else "")

@@ -609,7 +609,7 @@ def choices_html(result: dict) -> str:
 
 
 def readonly_note(result: dict) -> str:
-    """A read-only result shared mid-turn (issue 22 item 8): whose turn it
+    """A read-only result shared mid-turn (docs/RULES-DECISIONS.md, The page): whose turn it
     was and what they could still do, since nobody can do it here.
 
     >>> print(readonly_note({"turn": "opponent", "opponent": {"allowed": ["reroll", "stand"]}}))
@@ -689,7 +689,7 @@ def _uncounted_wild(result: dict) -> bool:
 
 def spelled_html(result: dict) -> str:
     """"The dice also spell: שלם (be whole, at peace), …" (the common roots
-    in the final dice, most used first; seed 000 lets the Narrator allude
+    in the final dice, most used first; Milhamah RPG, Critical failure, lets the Narrator allude
     to them)."""
     found = [x for x in result.get("also_spell") or () if isinstance(x, dict)]
     if not found:

@@ -254,7 +254,7 @@ def _headline(result: dict) -> str:
 
 
 def _steps_line(result: dict) -> str:
-    """The base dice before and after stepping (issue 5: the result shows
+    """The base dice before and after stepping (the result shows
     both), e.g. 'Base dice d10 & d6, steps +1: d10 & d8'.
 
     >>> _steps_line({"base": [["attribute", 10], ["skill", 6]], "stepped": [["attribute", 10], ["skill", 8]],
@@ -333,7 +333,7 @@ def _marked(result: dict, ui: dict) -> set:
 
 def _own_row(result: dict, ui: dict) -> str:
     dice = result.get("dice") or []
-    if ui.get("readonly"):  # a shared result: nothing to tap, no advice (issue 22 item 8)
+    if ui.get("readonly"):  # a shared result: nothing to tap, no advice
         note = " (shared before any prayer: the roller could still pray)" if _can_pray(result) else ""
         return dice_row(dice, keys=None, selected=(), caption="Their dice" + note, advised=set())
     can = _can_pray(result)
@@ -512,9 +512,9 @@ def choice_why(result: dict) -> str:
 
 def _choices_part(result: dict, ui: dict) -> str:
     """Every step the rules allow now, side by side with its odds when
-    played best afterwards; best play's marked, and why (issue 21)."""
+    played best afterwards; best play's marked, and why."""
     if len(result.get("choices") or []) < 2 or ui.get("readonly"):
-        return ""  # a shared result offers no step (issue 22 item 8)
+        return ""  # a shared result offers no step
     why = choice_why(result)
     return (views.choices_html(result, lambda a: choice_label(a, result), choice_figures)
             + (f'<p class="hint mirage-why" data-why>Why: {views.esc(why)}.</p>' if why else ""))

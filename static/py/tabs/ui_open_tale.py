@@ -351,7 +351,7 @@ def _differ_item(c: dict) -> str:
 
 
 def render_reference() -> str:
-    """Seed 001, 3.4's table beside ours (RULES-NOTES Open Tale 4): each cell
+    """Open Tale, 3.4's table beside ours (RULES-NOTES Open Tale 4): each cell
     shows the text's numbers and the computed ones; a number that differs is
     marked by a sign and words, not by colour alone."""
     comp = ot.table_comparison()

@@ -1,4 +1,4 @@
-"""The fairness check a doubting player can run (issue 9, "Honest dice"):
+"""The fairness check a doubting player can run (docs/TRUST.md, "Honest dice"):
 roll every kind of die the page uses many times, through the same code path
 and the same random source as a real roll, count the faces, and compare the
 counts with what a fair die gives by Pearson's chi-square goodness of fit.
