@@ -25,7 +25,7 @@ function offerUpdate(registration) {
   banner.hidden = false;
   button.addEventListener("click", (event) => {
     // A new version never takes over a live table by itself: reloading the
-    // tablet means every phone scans again (README, "The live table").
+    // tablet means every phone scans again (docs/LIVE-TABLE.md).
     if (document.body.classList.contains("at-table")
         && !window.confirm("This device is at a live table: reloading ends every connection, and each phone "
                            + "must scan the table's code again. Reload now?")) {

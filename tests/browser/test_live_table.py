@@ -25,7 +25,7 @@ import pytest
 
 from conftest import CHROMIUM, LAUNCH_ARGS, ROOT, show_history, watched_page
 
-import fair
+from fairrolls import fair
 
 pytestmark = pytest.mark.browser
 

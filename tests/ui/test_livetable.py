@@ -16,11 +16,11 @@ import re
 
 import pytest
 
-import fair
-import livetable as lt
 import rules
+from fairrolls import fair
 from rules.dice import ScriptedRng
 from shell import device, names
+from table import livetable as lt
 
 #: A Chromium offer as measured on these machines (host candidates, a TCP
 #: one added to show it is left out).

@@ -12,7 +12,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import livetable as lt
+from table import livetable as lt
 from test_livetable import GOOD, Table, jadeclaw_result
 
 SETTINGS = dict(deadline=None, derandomize=True, database=None, max_examples=300,

@@ -117,7 +117,7 @@ def this_device(default_name: str = "") -> dict:
     ``default_name``); a stored older form is rewritten in the new one, an
     unreadable one kept aside with a banner."""
     if not DEVICE:
-        from page import banner, keep_backup, read_store
+        from shell.page import banner, keep_backup, read_store
 
         text = read_store(KEY)
         me, warning, changed = parse(text, name=default_name)
@@ -139,6 +139,6 @@ def set_name(name: str) -> dict:
 
 
 def _save():
-    from page import write_store
+    from shell.page import write_store
 
     write_store(KEY, dump(DEVICE), "The browser refused to store this device's name and key (storage full?).")

@@ -20,7 +20,7 @@ maintained packages ship it): every phone would download it for names of
 at most 40 characters at one table, and the look-alikes that matter there
 are Latin, Cyrillic and Greek letters, which NFKC and this table cover.
 Names in other scripts (Hebrew, say) are compared as they are, after NFKC
-and case folding. Decided in README, "The live table".
+and case folding. Decided in docs/LIVE-TABLE.md, "Names".
 
 >>> clean("Da\\u200bna"), clean("\\u202eDana"), clean("Ｄａｎａ")
 ('Dana', 'Dana', 'Dana')
