@@ -138,35 +138,43 @@ def render():
     joining = table is None and T["pending_offer"] is not None
     q("#table-start").hidden = table is not None or joining
     q("#table-leave").hidden = table is None
-    q("#table-title").textContent = (f"Join {T['pending_offer']['meta']['g']}'s table" if joining else
-                                     f"Join {table['host']}'s table" if table is not None and not host
-                                     and (mine is None or mine["state"] != "ok") else "The live table")
+    q("#table-title").textContent = title(table, host, mine, joining)
     for el in document.querySelectorAll("[data-table-share]"):
         el.hidden = not hasattr(window.navigator, "share")
     rtc().keepAwake(host)
     if joining:
         q("#table-status").textContent = (f"{T['pending_offer']['meta']['g']} invites you to the table: type "
                                           "your name, then Join.")
-        return
-    if table is None:
+    elif table is None:
         q("#table-peers").innerHTML = ""
         q("#table-log").innerHTML = ""
         q("#table-feed").hidden = True
         q("#table-count").textContent = ""
         q("#table-status").textContent = "This device is at no table."
-        return
-    q("#table-peers").innerHTML = peer_rows(table, host)
+    else:
+        q("#table-peers").innerHTML = peer_rows(table, host)
+        q("#table-status").textContent = status_words(table, host, mine)
+        render_log()
+
+
+def title(table, host, mine, joining):
+    """The dialog's title: on a phone joining, whose table it joins."""
+    if joining:
+        return f"Join {T['pending_offer']['meta']['g']}'s table"
+    if table is not None and not host and (mine is None or mine["state"] != "ok"):
+        return f"Join {table['host']}'s table"
+    return "The live table"
+
+
+def status_words(table, host, mine):
     if host:
         n_open = sum(1 for s in table["seats"] if status_of(lt.seat_link(table, s["device"])) == "open")
-        words = f"{table['name']}'s table: {len(table['seats'])} phone(s), {n_open} connected."
-    else:
-        state = "the tablet ended the connection. " + T["bye"] if T["bye"] else {
-            "open": "connected.", "joining": "waiting for the tablet to read your answer.",
-            "stalled": "not answering: your rolls wait until it does.", "failed": "could not connect.",
-        }.get(status_of(mine), "not connected.")
-        words = f"At {table['host']}'s table as {table['name']}: {state}"
-    q("#table-status").textContent = words
-    render_log()
+        return f"{table['name']}'s table: {len(table['seats'])} phone(s), {n_open} connected."
+    state = "the tablet ended the connection. " + T["bye"] if T["bye"] else {
+        "open": "connected.", "joining": "waiting for the tablet to read your answer.",
+        "stalled": "not answering: your rolls wait until it does.", "failed": "could not connect.",
+    }.get(status_of(mine), "not connected.")
+    return f"At {table['host']}'s table as {table['name']}: {state}"
 
 
 def peer_rows(table, host):
