@@ -973,19 +973,30 @@ def strict_cold(pw, url: str, selector: str) -> float:
 TABLE_ARGS = ["--allow-loopback-in-peer-connection", "--disable-features=WebRtcHideLocalIpsWithMdns"]
 
 
-def _table_join(tablet, phone, link):
-    """One join by links; (phone: link -> answer code, tablet: answer -> channel open) in ms."""
+def _table_join(tablet, phone, link, name):
+    """One join by links (two scans at a real table); (phone: link ->
+    answer code, tablet: answer -> seated and open) in ms."""
     t0 = time.perf_counter()
+    phone.evaluate("() => { const e = document.querySelector('[data-table-answer]');"
+                   " if (e) e.removeAttribute('data-link'); }")
     phone.evaluate("(u) => { location.hash = u.split('#')[1]; }", link)
-    phone.wait_for_selector("[data-table-answer][data-link]", timeout=60_000)
+    phone.wait_for_selector("[data-table-answer][data-link]", state="attached", timeout=60_000)
     t1 = time.perf_counter()
     answer = phone.get_attribute("[data-table-answer]", "data-link")
+    if not tablet.locator("#table-dialog[open]").count():
+        tablet.click("[data-table-open]")
     tablet.fill("[data-table-paste]", answer)
     t2 = time.perf_counter()
     tablet.press("[data-table-paste]", "Enter")
-    tablet.wait_for_selector('[data-table-peer][data-status="open"]', state="attached", timeout=60_000)
+    tablet.wait_for_selector(f'[data-table-peer="{name}"][data-status="open"]', state="attached", timeout=60_000)
     t3 = time.perf_counter()
     return (t1 - t0) * 1000, (t3 - t2) * 1000, answer
+
+
+def _offer(tablet, old=None):
+    tablet.wait_for_function("(old) => { const e = document.querySelector('[data-table-offer][data-link]');"
+                             " return e && e.dataset.link !== old; }", arg=old, timeout=60_000)
+    return tablet.get_attribute("[data-table-offer]", "data-link")
 
 
 def _table_sizes(links):
@@ -1012,48 +1023,91 @@ def _table_sizes(links):
     return out
 
 
+#: Phones at the benchmark's table.
+TABLE_PHONES = 4
+#: The burst: rolls on one phone as fast as the page takes them.
+TABLE_BURST = 35
+
+
+def _page(browser, base, size, name):
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    ctx.add_init_script(f"localStorage.setItem('dice-table/roller', {json.dumps(name)})")
+    page = ctx.new_page()
+    page.on("dialog", lambda d: d.accept())  # leaving a live table asks first
+    page.goto(base)
+    page.wait_for_selector("body[data-ready]", state="attached", timeout=120_000)
+    return page
+
+
+def _logged(tablet, by):
+    return tablet.evaluate(f"() => document.querySelectorAll('#table-log [data-table-entry][data-by=\"{by}\"]').length")
+
+
 def bench_table(runs, rolls):
-    """Per run: a tablet and a phone (two contexts of one Chromium) join by
-    links; then ``rolls`` Jadeclaw rolls on the phone, each timed from the
-    click (in the phone's page) to its entry in the tablet's log (a
-    MutationObserver there; one machine clock)."""
-    joins, opens, lags, links = [], [], [], {}
+    """Per run: a tablet (1024×768) and TABLE_PHONES phones (390×844), each
+    its own context of one Chromium, join by links. Then ``rolls`` Jadeclaw
+    rolls on each phone in turn, each timed from the click (in the phone's
+    page) to its entry in the tablet's feed beside the tab (a
+    MutationObserver there; one machine clock); a burst of TABLE_BURST
+    rolls on one phone, timed from its first click until the tablet's log
+    holds them all; and a reload of the tablet, timed until every phone
+    sits again (each with its two scans: the phone reads the tablet's new
+    code, the tablet reads the phone's answer)."""
+    joins, opens, lags, bursts, reloads, links = [], [], [], [], [], {}
+    names = [f"P{i + 1}" for i in range(TABLE_PHONES)]
     with sync_playwright() as pw:
         httpd, base = serve(ROOT)
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS + TABLE_ARGS)
         for _ in range(runs):
-            pages = []
-            for size in ((1024, 768), (390, 844)):
-                ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
-                ctx.add_init_script("localStorage.setItem('dice-table/roller', 'Dana')")
-                page = ctx.new_page()
-                page.goto(base)
-                page.wait_for_selector("body[data-ready]", state="attached", timeout=120_000)
-                pages.append(page)
-            tablet, phone = pages
+            tablet = _page(browser, base, (1024, 768), "The GM")
+            phones = [_page(browser, base, (390, 844), n) for n in names]
             tablet.click("[data-table-open]")
             tablet.click("#table-start")
-            tablet.wait_for_selector("[data-table-offer][data-link]", state="attached", timeout=60_000)
-            links["offer"] = tablet.get_attribute("[data-table-offer]", "data-link")
-            a, b, links["answer"] = _table_join(tablet, phone, links["offer"])
-            joins.append(a)
-            opens.append(b)
+            link = links["offer"] = _offer(tablet)
+            for name, phone in zip(names, phones):
+                a, b, links["answer"] = _table_join(tablet, phone, link, name)
+                joins.append(a)
+                opens.append(b)
+                link = _offer(tablet, link)
+            tablet.click("#table-close")
             tablet.evaluate("""() => { window.benchSeen = [];
-                new MutationObserver(() => window.benchSeen.push(Date.now()))
-                  .observe(document.querySelector('#table-log'), {childList: true}); }""")
-            phone.evaluate("() => document.querySelector('#table-dialog').close()")
-            phone.click("#tabbtn-jadeclaw")
+                new MutationObserver(() => { const e = document.querySelector('#table-feed-list [data-table-entry]');
+                    window.benchSeen.push([Date.now(), e ? e.dataset.by : '']); })
+                  .observe(document.querySelector('#table-feed-list'), {childList: true}); }""")
+            for phone in phones:
+                phone.evaluate("() => document.querySelector('#table-dialog').close()")
+                phone.click("#tabbtn-jadeclaw")
             for i in range(rolls):
-                t = phone.evaluate("() => { const t = Date.now(); "
-                                   "document.querySelector('#form-jadeclaw [data-roll]').click(); return t; }")
-                tablet.wait_for_function(f"() => window.benchSeen.length > {i}", timeout=10_000)
-                lags.append(tablet.evaluate(f"() => window.benchSeen[{i}]") - t)
-            for page in pages:
+                for name, phone in zip(names, phones):
+                    seen = tablet.evaluate("() => window.benchSeen.length")
+                    t = phone.evaluate("() => { const t = Date.now(); "
+                                       "document.querySelector('#form-jadeclaw [data-roll]').click(); return t; }")
+                    tablet.wait_for_function(f"() => window.benchSeen.slice({seen}).some(x => x[1] === '{name}')",
+                                             timeout=20_000)
+                    lags.append(tablet.evaluate(f"() => window.benchSeen.slice({seen}).find(x => x[1] === '{name}')[0]") - t)
+            before = _logged(tablet, names[0])
+            t0 = time.perf_counter()
+            phones[0].evaluate(f"() => {{ for (let i = 0; i < {TABLE_BURST}; i++) "
+                               "document.querySelector('#form-jadeclaw [data-roll]').click(); }")
+            tablet.wait_for_function(f"() => document.querySelectorAll('#table-log [data-table-entry][data-by=\"{names[0]}\"]')"
+                                     f".length >= {before + TABLE_BURST}", timeout=120_000)
+            bursts.append((time.perf_counter() - t0) * 1000)
+            t0 = time.perf_counter()
+            tablet.reload()
+            tablet.wait_for_selector("body[data-ready]", state="attached", timeout=120_000)
+            tablet.click("[data-table-open]")
+            link = _offer(tablet)
+            for name, phone in zip(names, phones):
+                _table_join(tablet, phone, link, name)
+                link = _offer(tablet, link)
+            reloads.append((time.perf_counter() - t0) * 1000)
+            for page in [tablet] + phones:
                 page.context.close()
         browser.close()
         httpd.shutdown()
-    return {"runs": runs, "rolls": rolls, "join_phone_ms": joins, "join_open_ms": opens, "roll_to_log_ms": lags,
-            "sizes": _table_sizes(links), "load_average": os.getloadavg()}
+    return {"runs": runs, "rolls": rolls, "phones": TABLE_PHONES, "join_phone_ms": joins, "join_open_ms": opens,
+            "roll_to_feed_ms": lags, "burst_ms": bursts, "burst": TABLE_BURST, "reload_ms": reloads,
+            "reload_scans": 2 * TABLE_PHONES, "sizes": _table_sizes(links), "load_average": os.getloadavg()}
 
 
 def print_table(r):
@@ -1061,10 +1115,14 @@ def print_table(r):
         xs = sorted(xs)
         return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
 
-    print(f"live table, {r['runs']} joins, {r['runs'] * r['rolls']} rolls, load {r['load_average'][0]:.1f}")
+    print(f"live table, {r['runs']} run(s), {r['phones']} phones, {r['runs'] * r['rolls'] * r['phones']} rolls, "
+          f"load {r['load_average'][0]:.1f}")
     for key, what in (("join_phone_ms", "phone: join link opened -> answer code ready"),
-                      ("join_open_ms", "tablet: answer pasted -> channel open"),
-                      ("roll_to_log_ms", "roll on the phone -> entry in the tablet's log")):
+                      ("join_open_ms", "tablet: answer pasted -> seated, channel open"),
+                      ("roll_to_feed_ms", f"roll on a phone -> entry in the tablet's feed ({r['phones']} phones)"),
+                      ("burst_ms", f"a burst of {r['burst']} rolls on one phone -> all in the tablet's log"),
+                      ("reload_ms", f"the tablet reloads -> all {r['phones']} phones seated again "
+                                    f"({r['reload_scans']} scans)")):
         print(f"  {what}: p50 {p(r[key], 0.5):.0f} ms, p95 {p(r[key], 0.95):.0f} ms, max {max(r[key]):.0f} ms")
     for k, v in r["sizes"].items():
         print(f"  {k}: {v['chars']} characters" + (f", QR version {v['qr_version']}" if "qr_version" in v else ""))
@@ -1090,10 +1148,14 @@ def main():
     ap.add_argument("--odds", action="store_true",
                     help="only the odds beside the page, their memory, the strict cold start")
     ap.add_argument("--table", action="store_true",
-                    help="only the live table: join time, roll -> tablet log, message and QR code sizes")
+                    help="only the live table: join time, roll -> the tablet's feed with 4 phones, a burst of 35, "
+                         "what a tablet reload costs, message and QR code sizes (written to table.json)")
     a = ap.parse_args()
     if a.table:
-        print_table(bench_table(a.runs, a.clicks))
+        result = bench_table(a.runs, a.clicks)
+        print_table(result)
+        Path(a.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(a.out).with_name("table.json").write_text(json.dumps(result, indent=1))
         return
     if a.mirage_sweep:
         print_mirage(mirage_sweep())

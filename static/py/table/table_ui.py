@@ -251,7 +251,7 @@ async def draw_code(box_id, url, marker):
     box.setAttribute("data-link", url)
     q(box_id + "-link").value = url
     try:
-        import qr
+        from links import qr
 
         await qr.load()
         q(box_id + "-qr").innerHTML = qr.svg(url)
