@@ -112,8 +112,14 @@ def join(tablet, phone, link, name=None):
     Enter); both see the channel open and the phone seated."""
     paste(tablet, answer(phone, link, name))
     name = phone.input_value("#roller-name")
-    tablet.wait_for_selector(f'[data-table-peer="{name}"][data-status="open"]', timeout=SLOW)
-    phone.wait_for_selector('[data-table-peer][data-status="open"]', timeout=SLOW)
+    try:
+        tablet.wait_for_selector(f'[data-table-peer="{name}"][data-status="open"]', state="attached", timeout=SLOW)
+        phone.wait_for_selector('[data-table-peer][data-status="open"]', state="attached", timeout=SLOW)
+    except Exception:  # say where each side stood
+        for page in (tablet, phone):
+            print(page.inner_text("#table-status"), "|", page.inner_text("#table-peers"), "|",
+                  page.inner_text("#banner"), "|", page.inner_text("#table-paste-error"))
+        raise
 
 
 def roll(page, system="jadeclaw"):
@@ -498,7 +504,13 @@ def test_the_tablet_scans_the_answer_from_the_camera(playwright_instance, base_u
             phone.wait_for_selector("[data-table-answer][data-link]", timeout=SLOW)
             write_y4m(video, phone.get_attribute("[data-table-answer]", "data-link"))
             tablet.click("#table-scan")
-            tablet.wait_for_selector('[data-table-peer="Dana"][data-status="open"]', timeout=SLOW)
+            try:
+                tablet.wait_for_selector('[data-table-peer="Dana"][data-status="open"]', state="attached", timeout=SLOW)
+            except Exception:  # say where each side stood
+                for page in (tablet, phone):
+                    print(page.inner_text("#table-status"), "|", page.inner_text("#table-peers"), "|",
+                          page.inner_text("#banner"), "|", page.inner_text("#table-paste-error"))
+                raise
             assert tablet.input_value("[data-table-paste]") == ""
             assert tablet.evaluate("() => typeof window.jsQR") == "function"
             assert tablet.locator("#table-video").is_hidden()

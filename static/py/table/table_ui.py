@@ -32,7 +32,7 @@ STUN_KEY = "dice-table/stun"
 #: its last message to leave.
 CLOSE_AFTER_MS = 1500
 #: How long a new channel has to sit down (answer the tablet's challenge).
-GREETING_MS = 15_000
+GREETING_MS = 30_000
 
 #: The table as ``livetable`` keeps it (None: this device is at no table);
 #: the channels that could not open; the seat on offer and each offer's
