@@ -52,8 +52,9 @@ from typing import Any, NamedTuple
 
 from ..dice import (MAX_POOL, SIZES, Die, SpecError, check_keys, format_pool, get_bool,
                    get_choice, get_int, get_size, get_sizes, name_key, roll_die, spec_seed)
+from ..system import check_action
 
-__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "DIFFICULTIES", "QUALITIES", "DAMAGE_TYPES",
+__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "STEPS", "DIFFICULTIES", "QUALITIES", "DAMAGE_TYPES",
            "normalize", "roll", "act", "odds", "level_pool", "apply_bonuses", "prepare", "prepare_side",
            "side", "Side", "opposition", "quality_name", "contest", "pair_hits", "damage_pairs",
            "auto_success", "levels_table", "score_dist", "hits_dist", "damage_dist"]
@@ -61,13 +62,18 @@ __all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "DIFFICULTIES", "QUALITI
 NAME = "jadeclaw"
 TITLE = "Jadeclaw"
 
-OUTCOMES = ("botch", "double_botch", "overwhelming_failure", "failure", "tie",
-            "scored", "success", "overwhelming_success", "no_hits", "hits")
+#: Every outcome, worst to best (the page colours them by this rank): a
+#: Damage Roll's two sit among a Simple Roll's, "no hits" with the
+#: neutral ones and "hits" with the successes.
+OUTCOMES = ("botch", "double_botch", "overwhelming_failure", "failure", "no_hits", "tie",
+            "scored", "success", "hits", "overwhelming_success")
 
 #: The contest outcomes of a Simple Roll against opposition, worst to best.
 CONTEST_OUTCOMES = ("botch", "double_botch", "overwhelming_failure", "failure", "tie",
                     "success", "overwhelming_success")
 
+#: No step after a roll: everything is decided before it (DESIGN.md verbs).
+STEPS: dict = {}
 DEFAULT_SPEC = {"kind": "simple", "dice": [12, 8], "difficulty": "routine"}
 
 #: "How big should Difficulty Dice be?" (the text's table).
@@ -783,7 +789,8 @@ def _pair(d: dict | None, s: dict, kind: str) -> dict:
 
 
 def act(spec, result, action, rng):
-    raise SpecError("action", "Jadeclaw allows no step after a roll")
+    """Jadeclaw allows no step after a roll (``STEPS`` is empty)."""
+    check_action(action, STEPS, TITLE)
 
 
 # --------------------------------------------------------------------------
@@ -1168,5 +1175,5 @@ def odds(spec: dict, result: dict | None = None, action: Any = None) -> dict:
     (True, True, 1.0)
     """
     if action is not None:
-        raise SpecError("action", "Jadeclaw allows no step after a roll")
+        check_action(action, STEPS, TITLE)
     return _damage_odds(spec) if spec["kind"] == "damage" else _simple_odds(spec)

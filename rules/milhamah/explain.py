@@ -261,7 +261,8 @@ def _hit(t: _Turn) -> list:
 
 
 def _first_left(t: _Turn) -> list:
-    if t.ev["first_bonus_kept"] and "reroll" in t.result["allowed"]:
+    if t.ev["first_bonus_kept"] and any(a["do"] == "reroll" and a.get("side", "initiator") == "initiator"
+                                        for a in t.result["allowed"]):
         return ["You may stop and keep the first-roll bonus, or reroll and forfeit it."]
     return []
 

@@ -46,14 +46,15 @@ from typing import Any
 
 from ..dice import Die, SpecError, check_keys, get_bool, get_int, name_key
 from ..stages import rebuild
+from ..system import check_action
 from . import explain
 from .letters import COLOURS, DATA, FINALS, LETTER_NAMES, LETTERS, SIDES, WILD, load_dice, written
 
-__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "LETTERS", "WILD", "COLOURS", "FINALS",
+__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "STEPS", "LETTERS", "WILD", "COLOURS", "FINALS",
            "DIFFICULTIES", "COMBAT", "HIT_LOCATIONS", "LETTER_NAMES", "ROOTS", "VERBS",
            "normalize", "roll", "act", "fold_shoresh", "die_faces", "spelled",
            "faces_table", "written", "dice_of", "pool_from_pair", "load_dice", "load_roots",
-           "effective_difficulty", "load_track", "evaluate", "allowed_verbs", "whose_turn", "x_per_side",
+           "effective_difficulty", "load_track", "evaluate", "allowed_verbs", "open_actions", "whose_turn", "x_per_side",
            "side_spec", "needed_successes", "letters_needed", "is_die_index"]
 
 NAME = "milhamah"
@@ -82,10 +83,12 @@ MAX_X = 12
 MAX_ROUNDS = 4
 NATURAL_REWARDS = ("successes", "merit")
 OPPOSED_REWARDS = ("uncounterable", "critical")
-#: The steps after a roll (DESIGN.md verbs; ``stand`` ends a side's turn in
-#: an opposed roll, ``accept`` ends an unopposed turn with the dice as they
-#: lie, README "Rules decisions").
-VERBS = ("reroll", "cipher", "natural", "stand", "accept", "hit_location")
+#: The steps after a roll and the keys each takes (DESIGN.md verbs;
+#: ``stand`` ends a side's turn in an opposed roll, ``accept`` ends an
+#: unopposed turn with the dice as they lie, README "Rules decisions").
+STEPS = {"reroll": ("dice", "side"), "cipher": ("dice", "side"), "natural": ("reward", "side"),
+         "stand": ("side",), "accept": ("side",), "hit_location": ("side",) + tuple(k for k, _hi, _d in HIT_BOXES)}
+VERBS = tuple(STEPS)
 
 DEFAULT_SPEC = {"shoresh": "אשר", "pool": {"red": 4, "green": 4, "blue": 0},
                 "rerolls": 3, "difficulty": "challenging"}
@@ -539,12 +542,10 @@ def act(spec: dict, result: dict, action: dict, rng) -> dict:
 # it did (for the explanation).
 
 def _step(spec: dict, track: dict, action: dict, rng) -> dict:
-    verb = action.get("do")
+    verb = check_action(action, STEPS, TITLE)["do"]
     side = action.get("side", "initiator")
     if not isinstance(side, str) or side not in track["sides"]:
         raise SpecError("side", "must be initiator" + (" or opponent" if spec["opponent"] else ""))
-    if verb not in _STEPS:
-        raise SpecError("action", "Milhamah steps are " + ", ".join(VERBS[:-1]) + " and " + VERBS[-1])
     if verb not in allowed_verbs(spec, track)[side]:
         raise SpecError("action", f"{verb} is not allowed now for the {side}: " + _why_not(spec, track, side, verb))
     done = _STEPS[verb](spec, track, side, action, rng)
@@ -831,7 +832,7 @@ def _dice_out(spec: dict, side: str, s: dict, c: dict, dropped: bool) -> list:
     return out
 
 
-def _side_out(spec: dict, track: dict, ev: dict, side: str, allowed: list) -> dict:
+def _side_out(spec: dict, track: dict, ev: dict, side: str) -> dict:
     s = track["sides"][side]
     sp = side_spec(spec, side)
     c = ev[side]
@@ -841,7 +842,21 @@ def _side_out(spec: dict, track: dict, ev: dict, side: str, allowed: list) -> di
             "first_natural": bool(s["first_natural"]), "x": x_per_side(spec)[side],
             "rounds_left": max(0, sp["rounds"] - s["rounds"]),
             "ciphers_left": max(0, sp["cipher"] - s["ciphers"]),
-            "allowed": allowed, "closed": s["closed"], "reward": s["reward"]}
+            "closed": s["closed"], "reward": s["reward"]}
+
+
+def open_actions(spec: dict, allowed: dict) -> list:
+    """``allowed_verbs`` as the result's ``allowed`` (the contract): each
+    verb as an action, with its side when the roll is opposed.
+
+    >>> open_actions({"opponent": None}, {"initiator": ["reroll", "accept"]})
+    [{'do': 'reroll'}, {'do': 'accept'}]
+    >>> open_actions({"opponent": {"shoresh": "שר"}}, {"initiator": [], "opponent": ["stand"]})
+    [{'do': 'stand', 'side': 'opponent'}]
+    """
+    if not spec["opponent"]:
+        return [{"do": v} for v in allowed["initiator"]]
+    return [{"do": v, "side": side} for side in ("initiator", "opponent") for v in allowed[side]]
 
 
 def whose_turn(spec: dict, track: dict, ev: dict, allowed: dict) -> str | None:
@@ -858,7 +873,7 @@ def _present(spec: dict, track: dict) -> dict:
     spell, and why (``explain``)."""
     ev = evaluate(spec, track)
     allowed = allowed_verbs(spec, track, ev)
-    me = _side_out(spec, track, ev, "initiator", allowed["initiator"])
+    me = _side_out(spec, track, ev, "initiator")
     result: dict = {
         "dice": me["dice"], "value": me["successes"], "bonus": ev["bonus"], "total": ev["total"],
         "needed": ev["needed"], "outcome": ev["outcome"],
@@ -866,12 +881,12 @@ def _present(spec: dict, track: dict) -> dict:
         "natural": me["natural"], "first_natural": me["first_natural"],
         "first_bonus_kept": ev["first_bonus_kept"], "natural_pending": ev["pending"],
         "x": me["x"], "rounds_left": me["rounds_left"], "ciphers_left": me["ciphers_left"],
-        "allowed": me["allowed"], "reward": ev["reward"] if me["natural"] else None,
+        "allowed": open_actions(spec, allowed), "reward": ev["reward"] if me["natural"] else None,
         "merit_point": bool(me["natural"] and ev["reward"] == "merit"),
         "turn": whose_turn(spec, track, ev, allowed),
     }
     if spec["opponent"]:
-        result.update(_opposed_out(spec, track, ev, _side_out(spec, track, ev, "opponent", allowed["opponent"])))
+        result.update(_opposed_out(spec, track, ev, _side_out(spec, track, ev, "opponent")))
     if track["hit"]:
         result["hit"] = _hit(track["hit"], result.get("margin", ev["total"]))
     result.update(_for_the_narrator(spec, ev))
@@ -893,8 +908,7 @@ def _opposed_out(spec: dict, track: dict, ev: dict, o: dict) -> dict:
     """The opponent's side, the modifier, and what a failed or botched
     initiator gives the opponent (RULES-NOTES Milhamah 7, "Critical
     failure")."""
-    out = {"opponent": o, "modifier": spec["rerolls"] - spec["opponent"]["rerolls"],
-           "allowed_opponent": o["allowed"]}
+    out = {"opponent": o, "modifier": spec["rerolls"] - spec["opponent"]["rerolls"]}
     if ev["outcome"] in ("failure", "botch"):
         out["counter"] = _counters(spec["opponent"], ev["initiator"]["faces"])
     if ev["outcome"] == "botch":

@@ -41,11 +41,12 @@ from typing import Any
 from ..dice import (SpecError, check_keys, convolve, dist_to_json, get_bool, get_choice, get_int,
                    get_size, get_sizes, name_key, roll_die, step_down, step_up)
 from ..stages import rebuild
+from ..system import check_action
 from .explain import die_label, explain
 from .tables import (ATTRIBUTES, CONDITION_NAMES, DIFFICULTY, LEGEND, MAX_TIEBREAKS, SKILLS, TABLES,
                      condition_type)
 
-__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "TABLES", "LEGEND", "SKILLS", "ATTRIBUTES",
+__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "STEPS", "TABLES", "LEGEND", "SKILLS", "ATTRIBUTES",
            "DIFFICULTY", "CONDITION_NAMES", "KIND_COLOURS", "BASE_SIZES", "MAX_TIEBREAKS",
            "normalize", "roll", "act", "odds", "step_pool", "check_not_broken", "successes_on",
            "condition_type", "success_dist", "state_of", "side_plan", "plan_sizes", "prayer_plan",
@@ -55,6 +56,9 @@ NAME = "mirage"
 TITLE = "Mirage"
 
 OUTCOMES = ("failure", "tie", "success", "success_with_bonus")
+#: The steps after a roll and the keys each takes (``act``); only the active
+#: side steps, so ``side`` is "initiator" when given.
+STEPS = {"pray": ("dice", "bonus", "side"), "tiebreak": ("side",), "accept": ("side",)}
 
 #: Base and gear dice are d6 to d12 (RULES-NOTES Mirage 1).
 BASE_SIZES = (6, 8, 10, 12)
@@ -378,10 +382,7 @@ def state_of(spec: dict, result: Any) -> dict:
 
 
 def _check_step(spec: dict, action: dict) -> str:
-    verb = action.get("do")
-    if verb not in _STEPS:
-        raise SpecError("action", "Mirage allows 'pray' after a roll, 'tiebreak' after an "
-                        "opposed roll that tied, and 'accept' to take the dice as they lie")
+    verb = check_action(action, STEPS, TITLE)["do"]
     check_not_broken(spec)
     return verb
 
@@ -404,7 +405,6 @@ def _side_ok(action: dict) -> None:
 
 def _prayer_args(spec: dict, state: dict, action: dict) -> tuple[list, int]:
     """The dice a prayer rerolls and its bonus, checked against the rules."""
-    check_keys(action, ("do", "dice", "bonus", "side"), "action")
     _side_ok(action)
     if spec["passive"]:
         raise SpecError("action", "no prayer on a passive roll: you can only pray when you "
@@ -530,7 +530,6 @@ def tiebreak_side(spec: dict, state: dict) -> dict:
 
 
 def _check_tiebreak(spec: dict, state: dict, action: dict) -> None:
-    check_keys(action, ("do", "side"), "action")
     _side_ok(action)
     if spec["opponent"] is None or _round_outcome(state["rounds"][-1]) != "tie":
         raise SpecError("action", "a tie-break is only for an opposed roll that ended in a tie "
@@ -563,7 +562,6 @@ def can_tiebreak(state: dict) -> bool:
 def _accept(spec: dict, state: dict, action: dict, rng) -> dict:
     """Take the dice as they lie (issue 21): no draws, and no step after it;
     only while a step is open (a prayer or a tie-break)."""
-    check_keys(action, ("do", "side"), "action")
     _side_ok(action)
     if not (_can_pray(spec, state) or can_tiebreak(state)):
         raise SpecError("action", "no step is open: the dice already stand as they lie")
@@ -571,6 +569,13 @@ def _accept(spec: dict, state: dict, action: dict, rng) -> dict:
 
 
 _STEPS = {"pray": _pray, "tiebreak": _tiebreak, "accept": _accept}
+
+
+def _open_actions(spec: dict, state: dict) -> list:
+    """The result's ``allowed``: a prayer, a tie-break, and accepting the
+    dice while either is open."""
+    pray, tiebreak = _can_pray(spec, state), can_tiebreak(state)
+    return [{"do": "pray"}] * pray + [{"do": "tiebreak"}] * tiebreak + [{"do": "accept"}] * (pray or tiebreak)
 
 
 # --------------------------------------------------------------------------
@@ -608,6 +613,7 @@ def _build(spec: dict, state: dict) -> dict:
         "tiebreaks": len(rounds) - 1,
         "can_tiebreak": can_tiebreak(state),
         "accepted": bool(state.get("accepted")),
+        "allowed": _open_actions(spec, state),
     }
     result["explain"] = explain(spec, result)
     return result

@@ -26,10 +26,11 @@ from typing import Any
 
 from ..dice import (SIZES, Die, SpecError, check_keys, get_bool, get_choice,
                    get_int, get_sizes, name_key, roll_die)
+from ..system import check_action
 from .explain import explain
 from .terms import MODIFIERS, NET_NAMES, PICK_HIGH, modifier_text, net_modifier, pair_text, power
 
-__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "MODIFIERS", "TIE_BREAKS", "EXPLOSION_CAP", "SCORE_BOUND",
+__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "STEPS", "MODIFIERS", "TIE_BREAKS", "EXPLOSION_CAP", "SCORE_BOUND",
            "power", "valid_pairs", "even_pair", "net_modifier", "normalize", "roll", "act",
            "odds", "score_dist", "expected_minimum", "expected_table", "TEXT_TABLE",
            "table_comparison"]
@@ -62,6 +63,8 @@ TABLE_BOUND = 48
 #: Seed 001, 3.2: at most this many modifiers may be named at once.
 MAX_MODIFIERS = 8
 
+#: No step after a roll: everything is decided before it (DESIGN.md verbs).
+STEPS: dict = {}
 DEFAULT_SPEC = {"level": 5, "dice": [8, 8], "heroic": False, "modifiers": [],
                 "tie_break": "best", "target": None}
 
@@ -384,6 +387,7 @@ def roll(spec: dict, rng) -> dict:
         "capped": any(d.get("capped") for d in dice),
         "cap": EXPLOSION_CAP,
         "target": spec["target"],
+        "allowed": [],  # no step after a roll
     }
     result["explain"] = explain(spec, result)
     return result
@@ -397,8 +401,7 @@ def act(spec, result, action, rng):
     ...
     rules.dice.SpecError: action: Open Tale allows no step after a roll (got 'reroll')
     """
-    verb = action.get("do") if isinstance(action, dict) else None
-    raise SpecError("action", f"Open Tale allows no step after a roll (got {str(verb)[:30]!r})")
+    check_action(action, STEPS, TITLE)
 
 
 # --------------------------------------------------------------------------
@@ -591,7 +594,7 @@ def odds(spec: dict, result: dict | None = None, action: Any = None) -> dict:
     (True, 6, 6, 0.0625)
     """
     if action is not None:
-        raise SpecError("action", "Open Tale allows no step after a roll")
+        check_action(action, STEPS, TITLE)
     sizes = list(spec["dice"]) + ([4] if spec["heroic"] else [])
     net = net_modifier(spec["modifiers"])
     target = spec["target"]

@@ -668,7 +668,7 @@ def log_item(entry: dict, result, title: str, summary: str) -> str:
             f'data-how="{views.esc(entry["how"])}" data-outcome="{views.esc(outcome)}">'
             f'<span class="h-head"><span class="h-system">{views.esc(title)}</span>'
             f'<span class="h-by">{views.esc(entry["by"])}</span></span>'
-            f'<span class="h-outcome outcome-{views.esc(outcome)}">{views.esc(views.outcome_name(outcome))}</span>'
+            f'<span class="h-outcome {views.outcome_band(entry["y"], outcome)}">{views.esc(views.outcome_name(outcome))}</span>'
             f'<span class="h-summary">{views.bidi_text(summary)}</span>{label}'
             f'{draw.thumbnails(dice, size=24)}<span class="h-foot"><span class="h-how">'
             f'{views.esc(provenance(entry))}</span></span></li>')

@@ -37,6 +37,7 @@ import rules
 from rules.milhamah import model as M
 from rules.dice import ScriptedRng
 
+import cases
 import fairness
 from test_odds_match_rolls import _merged
 
@@ -105,7 +106,7 @@ class Walk:
     def turn(self, r: dict):
         if r["turn"]:
             return r["turn"]
-        return "hit" if "hit_location" in r["allowed"] else None
+        return "hit" if "hit_location" in cases.verbs(r) else None
 
     def actions(self, r: dict, side: str) -> list:
         """Every allowed action but a cipher flip, as (action, dice)."""
@@ -114,7 +115,7 @@ class Walk:
             side = "initiator"
         else:
             s = r if side == "initiator" else r["opponent"]
-            verbs = s["allowed"]
+            verbs = cases.verbs(r, side)
             out = []
             if "reroll" in verbs:
                 n = len(s["dice"])
@@ -291,10 +292,10 @@ def test_the_reactor_rerolls_its_one_chance_to_stop_the_critical():
     advice is that reroll, and the choices say both."""
     spec = rules.normalize("milhamah", ISSUE_SPEC)
     r = rules.roll("milhamah", spec, ScriptedRng(ISSUE_DRAWS))
-    assert r["natural"] and r["opponent"]["matches"] == 0 and "natural" in r["allowed"]
+    assert r["natural"] and r["opponent"]["matches"] == 0 and "natural" in cases.verbs(r)
     c = rules.act("milhamah", spec, r, {"do": "natural", "reward": "critical", "side": "initiator"},
                   ScriptedRng([]))
-    assert c["outcome"] == "critical_success" and c["allowed_opponent"] == ["reroll", "stand"]
+    assert c["outcome"] == "critical_success" and cases.verbs(c, "opponent") == ["reroll", "stand"]
     stand = rules.act("milhamah", spec, c, {"do": "stand", "side": "opponent"}, ScriptedRng([]), advise=False)
     assert stand["outcome"] == "critical_success"
     crit = {}
