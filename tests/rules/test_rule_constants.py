@@ -46,12 +46,13 @@ MOST_TOUCHED = 3
 #: What runs in the copy: the Mirage rules suites and the tab's.
 SUITES = ["rules/mirage", "tests/rules/test_mirage.py", "tests/rules/test_advice_mirage.py",
           "tests/rules/test_mirage_best_prayer.py", "tests/rules/test_odds_match_rolls.py",
-          "tests/ui/test_ui_mirage.py", "static/py/ui_mirage.py"]
+          "tests/ui/test_ui_mirage.py", "static/py/tabs/ui_mirage.py"]
 #: The probe run in the copy: the odds, an explanation and the page's words.
 PROBE = """
 import json, sys
 sys.path[:0] = ["static/py", "tests"]
-import rules, ui_mirage
+import rules
+from tabs import ui_mirage
 from rules.dice import ScriptedRng
 two_d6 = rules.odds("mirage", {"attribute": 6, "skill": 6})
 d12 = rules.odds("mirage", {"attribute": 12})

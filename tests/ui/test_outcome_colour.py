@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import rules
-import views
-from tabs import tab_modules
+from drawing import views
+from tab_registry import tab_modules
 
 CSS = (Path(__file__).resolve().parents[2] / "static" / "css" / "app.css").read_text(encoding="utf-8")
 BAND = re.compile(r"outcome-band-(\d+)")
