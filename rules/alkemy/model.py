@@ -429,7 +429,7 @@ def _kept_counts(values: tuple, net: int) -> tuple:
     counts: dict[int, int] = {}
     for combo in product(values, repeat=n):
         s = sorted(combo)
-        k = s[-1] + s[-2] if net > 0 else s[0] + s[1]
+        k = sum(s[-KEPT:]) if net > 0 else sum(s[:KEPT])
         counts[k] = counts.get(k, 0) + 1
     return tuple(sorted(counts.items())), len(values) ** n
 

@@ -91,12 +91,17 @@ DIFFICULTIES = {
 #: Qualities worst to best; "none" is an untrained character (skill level 0).
 #: "Every 5 Levels of Skill improves Quality" (RULES-NOTES Jadeclaw 5).
 QUALITIES = ("none", "basic", "expert", "heroic", "legendary", "mythic")
+QUALITY_STEP = 5
 
 #: "No Damage is both Slaying and Enervated - the two effects cancel".
 DAMAGE_TYPES = ("normal", "slaying", "enervated", "slaying_and_enervated")
 
 #: A Score this far ahead (or behind) Overwhelms ("'5 or more': Overwhelming").
 OVERWHELM = 5
+#: A damage die that Overwhelms its soak die (or any Slaying hit) scores
+#: this many hits; a 1 never hits ("Summary of Die Rolls", Damage).
+OVERWHELM_HITS = 2
+NEVER_HITS = 1
 
 MAX_LEVEL = 60
 MAX_MODS = 20
@@ -122,8 +127,8 @@ def level_pool(level: int) -> list[int]:
     >>> level_pool(0), level_pool(3), level_pool(6), level_pool(10)
     ([], [8], [12, 4], [12, 12])
     """
-    twelves, rest = divmod(level, 5)
-    return [12] * twelves + ([SIZES[rest - 1]] if rest else [])
+    twelves, rest = divmod(level, len(SIZES))
+    return [SIZES[-1]] * twelves + ([SIZES[rest - 1]] if rest else [])
 
 
 def apply_bonuses(sizes: list[int], bonuses: int) -> list[int]:
@@ -504,7 +509,7 @@ def quality_name(q: Any) -> str | None:
     if q is None:
         return None
     if isinstance(q, int):
-        return QUALITIES[min((q + 4) // 5, len(QUALITIES) - 1)]
+        return QUALITIES[min((q + QUALITY_STEP - 1) // QUALITY_STEP, len(QUALITIES) - 1)]
     return q
 
 
@@ -550,14 +555,14 @@ def pair_hits(damage: int, soak: int, damage_type: str = "normal") -> int:
     >>> pair_hits(4, 3, "slaying"), pair_hits(7, 3, "enervated"), pair_hits(8, 3, "enervated")
     (2, 0, 1)
     """
-    if damage <= 1 or damage <= soak:
+    if damage <= NEVER_HITS or damage <= soak:
         return 0
     over = damage - soak >= OVERWHELM
     if damage_type == "slaying":
-        return 2
+        return OVERWHELM_HITS
     if damage_type == "enervated":
         return 1 if over else 0
-    return 2 if over else 1
+    return OVERWHELM_HITS if over else 1
 
 
 def _effective_type(damage_type: str) -> str:
@@ -949,7 +954,7 @@ class _Scan:
         self.n_soak = sum(len(g.sizes) for g in soak)
         self.one = one
         self.budget = budget
-        self.hit = [[pair_hits(u, w, kind) for w in range(13)] for u in range(13)]
+        self.hit = [[pair_hits(u, w, kind) for w in range(SIZES[-1] + 1)] for u in range(SIZES[-1] + 1)]
         self.clamp = 1 if kind == "slaying" else OVERWHELM
 
     def run(self) -> dict[int, Any]:
@@ -1140,7 +1145,7 @@ def _faces_hits(d: list[int], s: list[int], hit: list) -> int:
 def _sampled_hits(spec: dict, sides: tuple, kind: str) -> dict:
     rnd = random.Random(spec_seed("jadeclaw", spec, "damage-odds")).random
     n = max(500, min(3000, DAMAGE_SAMPLE_DRAWS // max(1, len(sides[0][1]) + len(sides[1][1]))))
-    hit = [[pair_hits(u, w, kind) for w in range(13)] for u in range(13)]
+    hit = [[pair_hits(u, w, kind) for w in range(SIZES[-1] + 1)] for u in range(SIZES[-1] + 1)]
     tally: dict[int, int] = {}
     for _ in range(n):
         h = _faces_hits(_sample_faces(rnd, *sides[0]), _sample_faces(rnd, *sides[1]), hit)

@@ -163,8 +163,8 @@ def _bonus_line(t: _Turn, kind: str, n: int) -> str:
     if not t.opp:
         return f"+{n} success bonus for the natural shoresh (one per letter)."
     if t.ev["pending"]:
-        return "+1 if you take \"+1 and cannot be countered\" for the natural shoresh."
-    return "+1 for the natural shoresh, and the opponent cannot react or counter."
+        return f"+{n} if you take \"+1 and cannot be countered\" for the natural shoresh."
+    return f"+{n} for the natural shoresh, and the opponent cannot react or counter."
 
 
 def _bonuses(t: _Turn) -> list:

@@ -48,9 +48,12 @@ from ..dice import Die, SpecError, check_keys, get_bool, get_int, name_key
 from ..stages import rebuild
 from ..system import check_action
 from . import explain
-from .letters import COLOURS, DATA, FINALS, LETTER_NAMES, LETTERS, SIDES, WILD, load_dice, written
+from .letters import (COLOURS, DATA, DICE_PER_COLOUR, FINALS, LETTER_NAMES, LETTERS, SIDES, UNCOUNTERABLE_BONUS,
+                      WILD, load_dice, written)
 
-__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "STEPS", "LETTERS", "WILD", "COLOURS", "FINALS",
+__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "STEPS", "LETTERS", "WILD", "COLOURS", "FINALS", "SIDES",
+           "DICE_PER_COLOUR", "COLOURS_ROLLED", "SHORESH_MIN", "SHORESH_MAX", "FIRST_BONUS", "COMBAT_STEP",
+           "UNCOUNTERABLE_BONUS",
            "DIFFICULTIES", "COMBAT", "HIT_LOCATIONS", "LETTER_NAMES", "ROOTS", "VERBS",
            "normalize", "roll", "act", "fold_shoresh", "die_faces", "spelled",
            "faces_table", "written", "dice_of", "pool_from_pair", "load_dice", "load_roots",
@@ -78,7 +81,15 @@ HIT_LOCATIONS: dict = dict(DATA["hit_locations"])
 HIT_BOXES = (("armour", 99, 0), ("vig", 99, 0), ("light", 12, 1), ("serious", 12, 1),
              ("critical", 12, 1))
 
-MAX_DICE = 4 * len(COLOURS)
+MAX_DICE = DICE_PER_COLOUR * len(COLOURS)
+#: "Roll Mechanics": the normal roll is of this many colours.
+COLOURS_ROLLED = 2
+#: A shoresh has this many letters, at least and at most.
+SHORESH_MIN, SHORESH_MAX = 2, 4
+#: The first-roll natural's bonus and the combat modifiers' step, as the
+#: spec's defaults (RULES-NOTES Milhamah 4 and 9).
+FIRST_BONUS = 1
+COMBAT_STEP = 1
 MAX_X = 12
 MAX_ROUNDS = 4
 NATURAL_REWARDS = ("successes", "merit")
@@ -136,12 +147,12 @@ def fold_shoresh(text: Any, field: str = "shoresh") -> str:
     rules.dice.SpecError: shoresh: 'X' is not a Hebrew letter; use 2 to 4 of א-ת (final forms ך ם ן ף ץ fold)
     """
     if not isinstance(text, str):
-        raise SpecError(field, f"must be 2 to 4 Hebrew letters (got {type(text).__name__})")
+        raise SpecError(field, f"must be {SHORESH_MIN} to {SHORESH_MAX} Hebrew letters (got {type(text).__name__})")
     if len(text) > 60:
-        raise SpecError(field, "is too long: a shoresh has 2 to 4 letters")
+        raise SpecError(field, f"is too long: a shoresh has {SHORESH_MIN} to {SHORESH_MAX} letters")
     out = [_letter(ch, field) for ch in text if not _ignored(ch)]
-    if not 2 <= len(out) <= 4:
-        raise SpecError(field, f"must have 2 to 4 letters (got {len(out)})")
+    if not SHORESH_MIN <= len(out) <= SHORESH_MAX:
+        raise SpecError(field, f"must have {SHORESH_MIN} to {SHORESH_MAX} letters (got {len(out)})")
     return "".join(out)
 
 
@@ -193,7 +204,7 @@ def _pool_of_colours(v: Any, field: str) -> dict:
     for c in (_colour(c, field) for c in v):
         if counts[c]:
             raise SpecError(field, f"names {c} twice")
-        counts[c] = 4
+        counts[c] = DICE_PER_COLOUR
     return counts
 
 
@@ -202,7 +213,7 @@ def _pool_of_counts(v: dict, field: str) -> dict:
         raise SpecError(field, "must map colours to counts")
     counts = {c: 0 for c in COLOURS}
     for c, n in v.items():
-        counts[_colour(c, field)] = get_int({"n": n}, "n", 0, 4, default=0, field=field)
+        counts[_colour(c, field)] = get_int({"n": n}, "n", 0, DICE_PER_COLOUR, default=0, field=field)
     return counts
 
 
@@ -244,8 +255,8 @@ def normalize(spec: Any) -> dict:
     out["reaction"] = get_bool(spec, "reaction", False)
     out["difficulty"] = _difficulty(spec)
     out["combat"] = _combat(spec.get("combat"))
-    out["combat_step"] = get_int(spec, "combat_step", 0, 3, 1)
-    out["first_bonus"] = get_int(spec, "first_bonus", 0, 4, 1)
+    out["combat_step"] = get_int(spec, "combat_step", 0, 3, COMBAT_STEP)
+    out["first_bonus"] = get_int(spec, "first_bonus", 0, 4, FIRST_BONUS)
     out["pocketed"] = get_int(spec, "pocketed", 0, MAX_DICE, 0)
     out["modifier_to_x"] = get_bool(spec, "modifier_to_x", True)
     out["opponent"] = _opponent(spec.get("opponent"))
@@ -314,12 +325,12 @@ def pool_from_pair(pair: Any, field: str = "pair") -> dict:
     {'red': 4, 'green': 0, 'blue': 4}
     """
     names = re.findall(r"[^+,&\s]+", pair) if isinstance(pair, str) else pair
-    if not isinstance(names, (list, tuple)) or len(names) != 2:
+    if not isinstance(names, (list, tuple)) or len(names) != COLOURS_ROLLED:
         raise SpecError(field, "must be two colours, e.g. red+green")
     chosen = {_colour(p, field) for p in names}
-    if len(chosen) != 2:
+    if len(chosen) != COLOURS_ROLLED:
         raise SpecError(field, "must be two different colours")
-    return {c: 4 * (c in chosen) for c in COLOURS}
+    return {c: DICE_PER_COLOUR * (c in chosen) for c in COLOURS}
 
 
 def _apply_change(side: dict, pre: str = "") -> dict:
@@ -345,9 +356,10 @@ def _fullest(counts: dict) -> str:
 
 
 def _colour_with_room(counts: dict, chosen: list, forbid: list, pre: str) -> str:
-    room = [c for c in COLOURS if c not in forbid and counts[c] < 4]
+    room = [c for c in COLOURS if c not in forbid and counts[c] < DICE_PER_COLOUR]
     if not room:
-        raise SpecError(pre + "dice_change", "no room for more dice: at most 4 of each allowed colour")
+        raise SpecError(pre + "dice_change",
+                        f"no room for more dice: at most {DICE_PER_COLOUR} of each allowed colour")
     return next((c for c in room if c in chosen), room[0])
 
 
@@ -758,7 +770,7 @@ def _bonus_parts(spec: dict, s: dict, me: dict, reward: str) -> list:
     """The bonuses on top of the dice, as (kind, n): the first-roll natural
     (RULES-NOTES Milhamah 4), the natural's reward, successes pocketed from
     an opponent's botch."""
-    reward_bonus = {"uncounterable": 1, "successes": len(spec["shoresh"])}.get(reward, 0)
+    reward_bonus = {"uncounterable": UNCOUNTERABLE_BONUS, "successes": len(spec["shoresh"])}.get(reward, 0)
     parts = [("first", spec["first_bonus"] if _first_kept(s, me) else 0),
              ("natural", reward_bonus if me["natural"] else 0), ("pocketed", spec["pocketed"])]
     return [(kind, n) for kind, n in parts if n]

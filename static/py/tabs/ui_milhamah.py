@@ -529,7 +529,8 @@ def _natural_buttons(result: dict) -> list:
     if "natural" not in verbs(result) or _has_choices(result):
         return []
     if isinstance(result.get("opponent"), dict):
-        return [_button("natural:uncounterable", "Natural: take +1, cannot be countered (ends your turn)"),
+        return [_button("natural:uncounterable",
+                        f"Natural: take +{M.UNCOUNTERABLE_BONUS}, cannot be countered (ends your turn)"),
                 _button("natural:critical", "Natural: let them react, critical if they get 0 (ends your turn)")]
     n = len(str((result.get("spec") or {}).get("shoresh") or "אשר"))
     return [_button("natural:successes", f"Natural: take +{n} successes (ends your turn)"),
@@ -554,7 +555,8 @@ def _has_choices(result: dict) -> bool:
     return isinstance(choices, list) and len(choices) > 1
 
 
-_REWARD_LABELS = {"merit": "Natural: a Merit Point", "uncounterable": "Natural: +1, cannot be countered",
+_REWARD_LABELS = {"merit": "Natural: a Merit Point",
+                  "uncounterable": f"Natural: +{M.UNCOUNTERABLE_BONUS}, cannot be countered",
                   "critical": "Natural: let them react (critical if they get 0)"}
 
 
@@ -966,12 +968,13 @@ def _face_html(colour: str, faces: list, i: int) -> str:
 
 
 def _design_html(c: dict, name: str, faces: list) -> str:
-    # face i above face 13 - i: each column is an opposite pair
-    cols = "".join(f'<span class="m-opp" role="group" aria-label="opposite faces {i + 1} and {12 - i}">'
-                   f"{_face_html(c['colour'], faces, i)}{_face_html(c['colour'], faces, 11 - i)}</span>"
-                   for i in range(6))
+    # face i above face SIDES + 1 - i: each column is an opposite pair
+    n = M.SIDES
+    cols = "".join(f'<span class="m-opp" role="group" aria-label="opposite faces {i + 1} and {n - i}">'
+                   f"{_face_html(c['colour'], faces, i)}{_face_html(c['colour'], faces, n - 1 - i)}</span>"
+                   for i in range(n // 2))
     return (f'<div class="m-design"><p class="m-design-title">Design {views.esc(name)} '
-            f'({c["dice"].count(name)} of the 4 {views.esc(c["colour"])} dice): each column is a pair of '
+            f'({c["dice"].count(name)} of the {M.DICE_PER_COLOUR} {views.esc(c["colour"])} dice): each column is a pair of '
             f'opposite faces</p><div class="m-faces">{cols}</div></div>')
 
 
@@ -1014,7 +1017,8 @@ def render_reference() -> str:
         f"<th>Letter</th><th>Location</th><th>Letter</th><th>Location</th></tr></thead><tbody>{hits}</tbody>"
         "</table></div></div>"
         '<ul class="m-rules">'
-        "<li>Roll 8D of two colours (status effects add or remove dice, or forbid a colour). Each die "
+        f"<li>Roll {M.COLOURS_ROLLED * M.DICE_PER_COLOUR}D of two colours (status effects add or remove dice, "
+        "or forbid a colour). Each die "
         "showing a letter of the shoresh is a success (a doubled letter counts once per die); wilds count "
         "when acting, not when reacting. Final forms fold to their base letters.</li>"
         "<li>Freeze any dice and reroll up to X of the others (X = attribute + skill ± modifiers); a status "
@@ -1022,7 +1026,8 @@ def render_reference() -> str:
         "<li>More successes than needed: success; equal: success at a cost; fewer: failure; no shoresh "
         "letter at all: botch, worse for each wild.</li>"
         "<li>Natural shoresh (every letter, no wilds): a success bonus of one per letter or a Merit Point; "
-        "on the first roll +1 more (lost if you reroll). Opposed: +1 and uncounterable, or let the "
+        f"on the first roll +{M.FIRST_BONUS} more (lost if you reroll). Opposed: +{M.UNCOUNTERABLE_BONUS} and "
+        "uncounterable, or let the "
         "opponent react for a critical if they get no success.</li>"
         "<li>Combat: difficulty −1 if the enemy is already fighting someone else or surprised, +1 for "
         "cover or if they just ambushed you.</li>"
