@@ -73,14 +73,18 @@ def check(module: Any) -> Any:
     missing = [n for n in NAMES if not hasattr(module, n)]
     if missing or not isinstance(module, System):
         raise TypeError(f"system {getattr(module, 'NAME', module)!r} lacks {', '.join(missing)}")
-    if not (isinstance(module.OUTCOMES, tuple) and module.OUTCOMES
-            and all(isinstance(o, str) for o in module.OUTCOMES)):
+    if not _names(module.OUTCOMES) or not module.OUTCOMES:
         raise TypeError(f"system {module.NAME!r}: OUTCOMES must be a tuple of names, worst to best")
-    if not (isinstance(module.STEPS, dict) and all(
-            isinstance(v, str) and v != "roll" and isinstance(keys, tuple) and all(isinstance(k, str) for k in keys)
-            for v, keys in module.STEPS.items())):
+    steps = module.STEPS
+    if not (isinstance(steps, dict) and _names(tuple(steps)) and "roll" not in steps
+            and all(_names(keys) for keys in steps.values())):
         raise TypeError(f"system {module.NAME!r}: STEPS must map each verb (not 'roll') to a tuple of its keys")
     return module
+
+
+def _names(value: Any) -> bool:
+    """A tuple of strings."""
+    return isinstance(value, tuple) and all(isinstance(v, str) for v in value)
 
 
 def check_action(action: Any, steps: dict, title: str) -> dict:
