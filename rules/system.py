@@ -73,13 +73,17 @@ def check(module: Any) -> Any:
     missing = [n for n in NAMES if not hasattr(module, n)]
     if missing or not isinstance(module, System):
         raise TypeError(f"system {getattr(module, 'NAME', module)!r} lacks {', '.join(missing)}")
-    if not _names(module.OUTCOMES) or not module.OUTCOMES:
+    if not (_names(module.OUTCOMES) and module.OUTCOMES):
         raise TypeError(f"system {module.NAME!r}: OUTCOMES must be a tuple of names, worst to best")
-    steps = module.STEPS
-    if not (isinstance(steps, dict) and _names(tuple(steps)) and "roll" not in steps
-            and all(_names(keys) for keys in steps.values())):
+    if not _steps(module.STEPS):
         raise TypeError(f"system {module.NAME!r}: STEPS must map each verb (not 'roll') to a tuple of its keys")
     return module
+
+
+def _steps(steps: Any) -> bool:
+    """A dict of verbs (not "roll"), each to a tuple of its keys."""
+    return (isinstance(steps, dict) and _names(tuple(steps)) and "roll" not in steps
+            and all(_names(keys) for keys in steps.values()))
 
 
 def _names(value: Any) -> bool:
@@ -109,14 +113,16 @@ def check_action(action: Any, steps: dict, title: str) -> dict:
         raise SpecError("action", "must be an object with a 'do' verb")
     verb = action["do"]
     if verb not in steps:
-        allows = f"allows {', '.join(steps)} after a roll" if steps else "allows no step after a roll"
-        raise SpecError("action", f"{title} {allows} (got {verb[:30]!r})")
-    keys = steps[verb]
-    unknown = [k for k in action if k != "do" and k not in keys]
+        raise SpecError("action", f"{title} allows {_listed(steps, 'no step')} after a roll (got {verb[:30]!r})")
+    unknown = [k for k in action if k != "do" and k not in steps[verb]]
     if unknown:
-        takes = f"which takes {', '.join(keys)}" if keys else "which takes nothing more"
-        raise SpecError("action", f"{str(unknown[0])[:30]!r} is not part of {verb!r}, {takes}")
+        raise SpecError("action", f"{str(unknown[0])[:30]!r} is not part of {verb!r}, "
+                        f"which takes {_listed(steps[verb], 'nothing more')}")
     return action
+
+
+def _listed(names, none: str) -> str:
+    return ", ".join(names) or none
 
 
 def check_result(module: Any, result: dict) -> dict:
