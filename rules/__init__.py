@@ -11,7 +11,9 @@ goes in, a result (plain JSON-able dict) comes out.
   (how a shared result is checked: its outcome is recomputed from its faces).
 
 Every result records ``stages``: the roll and each action, with the draws
-each took, in order, so ``replay`` gives back the same result.
+each took, in order, so ``replay`` gives back the same result; and
+``allowed``: the actions ``act`` accepts now (``{"do": verb}``, with its
+``side`` where the system's steps take one), ``[]`` once the turn is over.
 
 >>> from rules.dice import ScriptedRng
 >>> sorted(SYSTEMS)
@@ -25,14 +27,14 @@ from typing import Any
 from . import alkemy, jadeclaw, milhamah, mirage, open_tale
 from .dice import RecordingRng, Rng, ScriptedRng, SpecError, system_rng
 from .stages import MAX_STAGES, rebuild
-from .system import System, check
+from .system import System, check, check_action, check_result
 
 __all__ = ["SYSTEMS", "OUTCOMES", "TITLES", "MODULES", "MAX_STAGES", "roll", "act", "odds", "replay",
            "advise", "default_spec", "normalize", "SpecError", "ScriptedRng", "System"]
 
 #: The game systems in tab order. A sixth game is one more module here
-#: (it declares NAME, TITLE, OUTCOMES, DEFAULT_SPEC, normalize, roll, act
-#: and odds: ``rules.system.System``).
+#: (it declares NAME, TITLE, OUTCOMES, DEFAULT_SPEC, STEPS, normalize, roll,
+#: act and odds: ``rules.system.System``).
 MODULES: dict[str, System] = {m.NAME: check(m) for m in (milhamah, open_tale, mirage, alkemy, jadeclaw)}
 
 #: System keys in tab order.
@@ -73,6 +75,7 @@ def roll(system: str, spec: Any, rng: Rng | None = None, *, advise: bool = True)
     result["system"] = system
     result["spec"] = norm
     result["stages"] = [{"do": "roll", "draws": rec.draws}]
+    check_result(mod, result)
     if advise:
         _attach_advice(mod, norm, result)
     return result
@@ -81,11 +84,11 @@ def roll(system: str, spec: Any, rng: Rng | None = None, *, advise: bool = True)
 def act(system: str, spec: Any, result: dict, action: Any, rng: Rng | None = None, *,
         advise: bool = True) -> dict:
     """A step the rules allow after a roll (DESIGN.md verbs). A verb the
-    rules do not allow at that stage raises ``SpecError``."""
+    rules do not allow at that stage, or a key the verb does not take,
+    raises ``SpecError``."""
     mod = _module(system)
     norm = mod.normalize(spec)
-    if not isinstance(action, dict) or not isinstance(action.get("do"), str):
-        raise SpecError("action", "must be an object with a 'do' verb")
+    check_action(action, mod.STEPS, mod.TITLE)
     if not isinstance(result, dict) or not isinstance(result.get("stages"), list):
         raise SpecError("result", "is not a result of this page")
     if len(result["stages"]) >= MAX_STAGES:
@@ -95,6 +98,9 @@ def act(system: str, spec: Any, result: dict, action: Any, rng: Rng | None = Non
     new["system"] = system
     new["spec"] = norm
     new["stages"] = list(result["stages"]) + [{**action, "draws": rec.draws}]
+    if len(new["stages"]) >= MAX_STAGES:
+        new["allowed"] = []  # no step past the cap (above)
+    check_result(mod, new)
     if advise:
         _attach_advice(mod, norm, new)
     return new

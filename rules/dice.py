@@ -391,19 +391,22 @@ def show_value(v: Any) -> str:
     >>> show_value(10 ** 5000), show_value("x" * 99)[-6:]
     ('a number of about 5001 digits', 'xxx...')
     """
-    if isinstance(v, (list, tuple)):
-        return f"a list of {len(v)} item{'' if len(v) == 1 else 's'}"
-    if isinstance(v, dict):
-        return f"an object of {len(v)} key{'' if len(v) == 1 else 's'}"
+    summary = _summary(v)
+    if summary:
+        return summary
+    s = repr(v[:60] if isinstance(v, str) else v)
+    return s if len(s) <= 40 else s[:37] + "..."
+
+
+def _summary(v: Any) -> str:
+    """What ``show_value`` says instead of a repr, or "" to show the repr."""
+    if isinstance(v, (list, tuple, dict)):
+        what = "a list of {} item{}" if isinstance(v, (list, tuple)) else "an object of {} key{}"
+        return what.format(len(v), "" if len(v) == 1 else "s")
     if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 10 ** 40:
         # str() of a number past 4300 digits raises ValueError (CPython 3.11+)
         return f"a number of about {int(v.bit_length() * 0.30103) + 1} digits"
-    if isinstance(v, str):
-        v = v[:60]
-    elif not isinstance(v, (int, float, bool, type(None))):
-        return f"a {type(v).__name__}"
-    s = repr(v)
-    return s if len(s) <= 40 else s[:37] + "..."
+    return "" if isinstance(v, (str, int, float, bool, type(None))) else f"a {type(v).__name__}"
 
 
 # --------------------------------------------------------------------------

@@ -1,18 +1,28 @@
 """The shape every game system has: one module per system, checked against
-``System`` when ``rules`` is imported.
+``System`` when ``rules`` is imported, and every result it gives checked
+by ``check_result``.
 
 A sixth game is a module that declares these names and one line in
 ``rules/__init__.py``'s registry (DESIGN.md, "The rules contract")::
 
     NAME = "my_game"            # the key in rules.SYSTEMS, share links, history
     TITLE = "My Game"           # shown on its tab
-    OUTCOMES = ("failure", "success")   # worst to best
+    OUTCOMES = ("failure", "success")   # worst to best: the page colours by rank
     DEFAULT_SPEC = {...}        # the roll each form opens with
+    STEPS = {"reroll": ("dice",)}       # each verb `act` takes, and its keys
+                                        # besides "do"; {} for a game without steps
 
     def normalize(spec) -> dict: ...                  # validate, fill defaults
     def roll(spec, rng) -> dict: ...                  # spec is normalized
     def act(spec, result, action, rng) -> dict: ...   # a step after the roll
     def odds(spec, result=None, action=None) -> dict: ...
+
+Every result that ``roll`` and ``act`` give carries ``allowed``: the
+actions open now, each ``{"do": verb}`` with its ``"side"`` where the
+system's steps take one (an opposed roll in which either side steps),
+exactly those ``act`` accepts (with their arguments); ``[]`` once the turn
+is over. ``rules.act`` refuses a verb outside ``STEPS`` and a key outside
+its list (``check_action``, which each system's step calls too).
 
 >>> from rules import milhamah
 >>> check(milhamah) is milhamah
@@ -23,7 +33,12 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["System", "check"]
+from .dice import SpecError
+
+__all__ = ["System", "check", "check_action", "check_result"]
+
+#: What a system module declares (see the module docstring).
+NAMES = ("NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "STEPS", "normalize", "roll", "act", "odds")
 
 
 @runtime_checkable
@@ -34,6 +49,7 @@ class System(Protocol):
     TITLE: str
     OUTCOMES: tuple
     DEFAULT_SPEC: dict
+    STEPS: dict
 
     def normalize(self, spec: Any) -> dict: ...
 
@@ -52,13 +68,83 @@ def check(module: Any) -> Any:
     >>> check(types.SimpleNamespace(NAME="x"))
     Traceback (most recent call last):
     ...
-    TypeError: system 'x' lacks TITLE, OUTCOMES, DEFAULT_SPEC, normalize, roll, act, odds
+    TypeError: system 'x' lacks TITLE, OUTCOMES, DEFAULT_SPEC, STEPS, normalize, roll, act, odds
     """
-    missing = [n for n in ("NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "normalize", "roll", "act", "odds")
-               if not hasattr(module, n)]
+    missing = [n for n in NAMES if not hasattr(module, n)]
     if missing or not isinstance(module, System):
         raise TypeError(f"system {getattr(module, 'NAME', module)!r} lacks {', '.join(missing)}")
-    if not (isinstance(module.OUTCOMES, tuple) and module.OUTCOMES
-            and all(isinstance(o, str) for o in module.OUTCOMES)):
+    if not (_names(module.OUTCOMES) and module.OUTCOMES):
         raise TypeError(f"system {module.NAME!r}: OUTCOMES must be a tuple of names, worst to best")
+    if not _steps(module.STEPS):
+        raise TypeError(f"system {module.NAME!r}: STEPS must map each verb (not 'roll') to a tuple of its keys")
     return module
+
+
+def _steps(steps: Any) -> bool:
+    """A dict of verbs (not "roll"), each to a tuple of its keys."""
+    return (isinstance(steps, dict) and _names(tuple(steps)) and "roll" not in steps
+            and all(_names(keys) for keys in steps.values()))
+
+
+def _names(value: Any) -> bool:
+    """A tuple of strings."""
+    return isinstance(value, tuple) and all(isinstance(v, str) for v in value)
+
+
+def check_action(action: Any, steps: dict, title: str) -> dict:
+    """``action`` if it names one of ``steps``' verbs (a system's ``STEPS``)
+    with only that verb's keys, else a SpecError saying what the game
+    takes: the one check of a step's shape, made by ``rules.act`` and by
+    each system's own step, so a recorded stage is checked the same way
+    when a result is rebuilt (the odds of a step may take more: Milhamah's
+    ``{"do": "best"}`` asks for best play).
+
+    >>> from rules import jadeclaw, mirage
+    >>> check_action({"do": "pray", "dice": [0], "bonnus": 1}, mirage.STEPS, mirage.TITLE)
+    Traceback (most recent call last):
+    ...
+    rules.dice.SpecError: action: 'bonnus' is not part of 'pray', which takes dice, bonus, side
+    >>> check_action({"do": "reroll"}, jadeclaw.STEPS, jadeclaw.TITLE)
+    Traceback (most recent call last):
+    ...
+    rules.dice.SpecError: action: Jadeclaw allows no step after a roll (got 'reroll')
+    """
+    if not isinstance(action, dict) or not isinstance(action.get("do"), str):
+        raise SpecError("action", "must be an object with a 'do' verb")
+    verb = action["do"]
+    if verb not in steps:
+        raise SpecError("action", f"{title} allows {_listed(steps, 'no step')} after a roll (got {verb[:30]!r})")
+    unknown = [k for k in action if k != "do" and k not in steps[verb]]
+    if unknown:
+        raise SpecError("action", f"{str(unknown[0])[:30]!r} is not part of {verb!r}, "
+                        f"which takes {_listed(steps[verb], 'nothing more')}")
+    return action
+
+
+def _listed(names, none: str) -> str:
+    return ", ".join(names) or none
+
+
+def check_result(module: Any, result: dict) -> dict:
+    """``result`` if its ``allowed`` is a list of ``{"do": verb}`` (with a
+    ``side`` string where one is given) naming the module's verbs, else a
+    TypeError (a programming error of the system, not of the player).
+
+    >>> from rules import alkemy
+    >>> check_result(alkemy, {"allowed": [{"do": "keep", "side": "initiator"}]})["allowed"]
+    [{'do': 'keep', 'side': 'initiator'}]
+    >>> check_result(alkemy, {"allowed": ["keep"]})
+    Traceback (most recent call last):
+    ...
+    TypeError: system 'alkemy': a result's allowed must list {"do": verb, "side"?} of its STEPS (got ['keep'])
+    """
+    allowed = result.get("allowed")
+    if not (isinstance(allowed, list) and all(_open_action(module, a) for a in allowed)):
+        raise TypeError(f"system {module.NAME!r}: a result's allowed must list "
+                        f'{{"do": verb, "side"?}} of its STEPS (got {allowed!r:.60})')
+    return result
+
+
+def _open_action(module: Any, a: Any) -> bool:
+    return (isinstance(a, dict) and a.get("do") in module.STEPS and set(a) <= {"do", "side"}
+            and isinstance(a.get("side", ""), str))

@@ -1,7 +1,8 @@
 """The code stays small: no function in ``rules/`` (each game's
 folder included) or ``static/py/`` above 20 in radon's cyclomatic
-complexity, and the average under 4, of both together and of ``rules/``
-alone — measured with radon, pinned as a test-only tool."""
+complexity, and the average under 4, of both together; ``rules/`` alone
+held tighter, no function above 15 and the average under 3.95 —
+measured with radon, pinned as a test-only tool."""
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,8 @@ radon_complexity = pytest.importorskip("radon.complexity")
 
 ROOT = Path(__file__).resolve().parent.parent
 LIMIT, AVERAGE = 20, 4.0
+#: ``rules/`` alone (the bars it has reached; the aim is under 3.5).
+RULES_LIMIT, RULES_AVERAGE = 15, 3.95
 
 
 def _blocks(globs=("rules/**/*.py", "static/py/**/*.py")):
@@ -34,4 +37,5 @@ def test_the_rules_alone_average_under_the_limit():
     """``rules/`` on its own, not only averaged with the page's Python."""
     blocks = dict(_blocks(("rules/**/*.py",)))
     assert len(blocks) > 300 and any(where.startswith("rules/milhamah/") for where in blocks)  # the folders
-    assert sum(blocks.values()) / len(blocks) < AVERAGE
+    assert sum(blocks.values()) / len(blocks) < RULES_AVERAGE
+    assert {where: cc for where, cc in blocks.items() if cc > RULES_LIMIT} == {}

@@ -71,10 +71,11 @@ NAME = "sixth"
 TITLE = "Sixth"
 OUTCOMES = ("failure", "success")
 DEFAULT_SPEC = {"dice": 3, "hit_on": 5, "needed": 1}
+STEPS = {}
 KEYS = ("dice", "hit_on", "needed")
 MAX_DICE = 20
 
-__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "normalize", "roll", "act", "odds"]
+__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "STEPS", "normalize", "roll", "act", "odds"]
 
 
 def normalize(spec) -> dict:
@@ -90,7 +91,7 @@ def roll(spec: dict, rng) -> dict:
     hits = sum(1 for f in faces if f >= spec["hit_on"])
     dice = [Die(face=f, sides=6, role="success" if f >= spec["hit_on"] else "rolled").to_dict() for f in faces]
     outcome = "success" if hits >= spec["needed"] else "failure"
-    return {"dice": dice, "value": hits, "outcome": outcome,
+    return {"dice": dice, "value": hits, "outcome": outcome, "allowed": [],
             "explain": [f"{spec['dice']}d6, a hit on {spec['hit_on']} or more: {hits} hits.",
                         f"{spec['needed']} needed: a {outcome}."]}
 

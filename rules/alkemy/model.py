@@ -32,11 +32,12 @@ from typing import Any
 
 from ..dice import Die, SpecError, show_value, check_keys, dist_to_json, get_choice, get_int
 from ..stages import rebuild
+from ..system import check_action
 from .explain import explain
 from .tables import (DEFAULT_FACES, FACE_SETS, HEALTH, KEPT, MAX_NET, MAX_THROWN, SYMBOLS, default_keep,
                      describe_net, net_dice)
 
-__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "HEALTH", "FACE_SETS", "SYMBOLS", "normalize",
+__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "STEPS", "HEALTH", "FACE_SETS", "SYMBOLS", "normalize",
            "roll", "act", "odds", "advise", "net_dice", "face_table"]
 
 NAME = "alkemy"
@@ -49,7 +50,8 @@ SIDES = ("initiator", "opponent")
 
 #: The steps after a roll: ``keep`` another pair, ``accept`` the pair as it
 #: lies (docs/RULES-DECISIONS.md, ALKEMY).
-VERBS = ("keep", "accept")
+STEPS = {"keep": ("dice", "side"), "accept": ("side",)}
+VERBS = tuple(STEPS)
 
 MAX_CHARACTERISTIC = 30
 MAX_DIFFICULTY = 99
@@ -196,7 +198,7 @@ def _start(spec: dict, rng) -> dict:
 
 
 def _step(spec: dict, state: dict, action: dict, rng) -> dict:
-    if action.get("do") == "accept":
+    if check_action(action, STEPS, TITLE)["do"] == "accept":
         return _accept(spec, state, action)
     return _keep(spec, state, action, rng)
 
@@ -310,6 +312,9 @@ def _build(spec: dict, state: dict) -> dict:
         result["margin"] = me["value"] - result["opponent"]["value"]
     if state["changed"] is not None:
         result["changed"] = state["changed"]
+    tag = spec["opponent"] is not None
+    result["allowed"] = [{"do": verb, **({"side": side} if tag else {})}
+                         for side in _open_sides(spec, state) for verb in STEPS]
     result["explain"] = explain(spec, result)
     return result
 
@@ -349,14 +354,6 @@ def _keep_dice(dice: Any, thrown: int) -> list[int]:
 def _keep_args(spec: dict, action: dict) -> tuple[str, list[int]]:
     """Check a ``keep`` action: only a side with a net bonus chooses, exactly
     two different dice of its hand."""
-    if action.get("do") not in VERBS:
-        raise SpecError("action", "ALKEMY's steps after a roll are 'keep' and 'accept' "
-                        f"(got {str(action.get('do'))[:30]!r})")
-    if action["do"] == "accept":
-        raise SpecError("action", "'accept' keeps the pair as it lies; 'keep' names two dice")
-    unknown = [k for k in action if k not in ("do", "dice", "side")]
-    if unknown:
-        raise SpecError("action", f"{str(unknown[0])[:30]!r} is not part of 'keep'; give dice and side")
     side = _keep_side(spec, action)
     who = _side(spec, side)
     return side, _keep_dice(action.get("dice"), net_dice(who["bonus"], who["malus"])["thrown"])
@@ -364,9 +361,6 @@ def _keep_args(spec: dict, action: dict) -> tuple[str, list[int]]:
 
 def _accept_side(spec: dict, action: dict) -> str:
     """Check an ``accept``: a side with a net bonus that has not accepted yet."""
-    unknown = [k for k in action if k not in ("do", "side")]
-    if unknown:
-        raise SpecError("action", f"{str(unknown[0])[:30]!r} is not part of 'accept'; give the side only")
     return _keep_side(spec, action)
 
 
@@ -435,7 +429,7 @@ def _kept_counts(values: tuple, net: int) -> tuple:
     counts: dict[int, int] = {}
     for combo in product(values, repeat=n):
         s = sorted(combo)
-        k = s[-1] + s[-2] if net > 0 else s[0] + s[1]
+        k = sum(s[-KEPT:]) if net > 0 else sum(s[:KEPT])
         counts[k] = counts.get(k, 0) + 1
     return tuple(sorted(counts.items())), len(values) ** n
 
@@ -553,7 +547,7 @@ def _after_action(spec: dict, state: dict, action: dict) -> tuple[str, list]:
     """The side a ``keep`` or ``accept`` is for and the rounds with it
     applied (a keep's new pair; an accept changes nothing), checked as
     ``act`` checks them."""
-    if action.get("do") == "accept":
+    if check_action(action, STEPS, TITLE)["do"] == "accept":
         side = _accept_side(spec, action)
         _not_accepted(state, side)
         return side, state["rounds"]

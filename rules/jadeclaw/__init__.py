@@ -9,9 +9,9 @@
 from __future__ import annotations
 
 from . import explain, model
-from .model import DEFAULT_SPEC, NAME, OUTCOMES, TITLE, act, normalize, odds
+from .model import DEFAULT_SPEC, NAME, OUTCOMES, STEPS, TITLE, act, normalize, odds
 
-__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "normalize", "roll", "act", "odds"]
+__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "STEPS", "normalize", "roll", "act", "odds"]
 
 
 def roll(spec: dict, rng) -> dict:
@@ -24,4 +24,5 @@ def roll(spec: dict, rng) -> dict:
     """
     result = model.roll(spec, rng)
     result["explain"] = explain.explain(spec, result)
+    result["allowed"] = []  # no step after a roll
     return result

@@ -52,8 +52,9 @@ from typing import Any, NamedTuple
 
 from ..dice import (MAX_POOL, SIZES, Die, SpecError, check_keys, format_pool, get_bool,
                    get_choice, get_int, get_size, get_sizes, name_key, roll_die, spec_seed)
+from ..system import check_action
 
-__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "DIFFICULTIES", "QUALITIES", "DAMAGE_TYPES",
+__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "STEPS", "DIFFICULTIES", "QUALITIES", "DAMAGE_TYPES",
            "normalize", "roll", "act", "odds", "level_pool", "apply_bonuses", "prepare", "prepare_side",
            "side", "Side", "opposition", "quality_name", "contest", "pair_hits", "damage_pairs",
            "auto_success", "levels_table", "score_dist", "hits_dist", "damage_dist", "label_difficulty"]
@@ -61,13 +62,18 @@ __all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "DIFFICULTIES", "QUALITI
 NAME = "jadeclaw"
 TITLE = "Jadeclaw"
 
-OUTCOMES = ("botch", "double_botch", "overwhelming_failure", "failure", "tie",
-            "scored", "success", "overwhelming_success", "no_hits", "hits")
+#: Every outcome, worst to best (the page colours them by this rank): a
+#: Damage Roll's two sit among a Simple Roll's, "no hits" with the
+#: neutral ones and "hits" with the successes.
+OUTCOMES = ("botch", "double_botch", "overwhelming_failure", "failure", "no_hits", "tie",
+            "scored", "success", "hits", "overwhelming_success")
 
 #: The contest outcomes of a Simple Roll against opposition, worst to best.
 CONTEST_OUTCOMES = ("botch", "double_botch", "overwhelming_failure", "failure", "tie",
                     "success", "overwhelming_success")
 
+#: No step after a roll: everything is decided before it (DESIGN.md verbs).
+STEPS: dict = {}
 DEFAULT_SPEC = {"kind": "simple", "dice": [12, 8], "difficulty": "routine"}
 
 #: "How big should Difficulty Dice be?" (the text's table).
@@ -85,12 +91,17 @@ DIFFICULTIES = {
 #: Qualities worst to best; "none" is an untrained character (skill level 0).
 #: "Every 5 Levels of Skill improves Quality" (RULES-NOTES Jadeclaw 5).
 QUALITIES = ("none", "basic", "expert", "heroic", "legendary", "mythic")
+QUALITY_STEP = 5
 
 #: "No Damage is both Slaying and Enervated - the two effects cancel".
 DAMAGE_TYPES = ("normal", "slaying", "enervated", "slaying_and_enervated")
 
 #: A Score this far ahead (or behind) Overwhelms ("'5 or more': Overwhelming").
 OVERWHELM = 5
+#: A damage die that Overwhelms its soak die (or any Slaying hit) scores
+#: this many hits; a 1 never hits ("Summary of Die Rolls", Damage).
+OVERWHELM_HITS = 2
+NEVER_HITS = 1
 
 MAX_LEVEL = 60
 MAX_MODS = 20
@@ -116,8 +127,8 @@ def level_pool(level: int) -> list[int]:
     >>> level_pool(0), level_pool(3), level_pool(6), level_pool(10)
     ([], [8], [12, 4], [12, 12])
     """
-    twelves, rest = divmod(level, 5)
-    return [12] * twelves + ([SIZES[rest - 1]] if rest else [])
+    twelves, rest = divmod(level, len(SIZES))
+    return [SIZES[-1]] * twelves + ([SIZES[rest - 1]] if rest else [])
 
 
 def apply_bonuses(sizes: list[int], bonuses: int) -> list[int]:
@@ -498,7 +509,7 @@ def quality_name(q: Any) -> str | None:
     if q is None:
         return None
     if isinstance(q, int):
-        return QUALITIES[min((q + 4) // 5, len(QUALITIES) - 1)]
+        return QUALITIES[min((q + QUALITY_STEP - 1) // QUALITY_STEP, len(QUALITIES) - 1)]
     return q
 
 
@@ -544,14 +555,14 @@ def pair_hits(damage: int, soak: int, damage_type: str = "normal") -> int:
     >>> pair_hits(4, 3, "slaying"), pair_hits(7, 3, "enervated"), pair_hits(8, 3, "enervated")
     (2, 0, 1)
     """
-    if damage <= 1 or damage <= soak:
+    if damage <= NEVER_HITS or damage <= soak:
         return 0
     over = damage - soak >= OVERWHELM
     if damage_type == "slaying":
-        return 2
+        return OVERWHELM_HITS
     if damage_type == "enervated":
         return 1 if over else 0
-    return 2 if over else 1
+    return OVERWHELM_HITS if over else 1
 
 
 def _effective_type(damage_type: str) -> str:
@@ -783,7 +794,8 @@ def _pair(d: dict | None, s: dict, kind: str) -> dict:
 
 
 def act(spec, result, action, rng):
-    raise SpecError("action", "Jadeclaw allows no step after a roll")
+    """Jadeclaw allows no step after a roll (``STEPS`` is empty)."""
+    check_action(action, STEPS, TITLE)
 
 
 # --------------------------------------------------------------------------
@@ -942,7 +954,7 @@ class _Scan:
         self.n_soak = sum(len(g.sizes) for g in soak)
         self.one = one
         self.budget = budget
-        self.hit = [[pair_hits(u, w, kind) for w in range(13)] for u in range(13)]
+        self.hit = [[pair_hits(u, w, kind) for w in range(SIZES[-1] + 1)] for u in range(SIZES[-1] + 1)]
         self.clamp = 1 if kind == "slaying" else OVERWHELM
 
     def run(self) -> dict[int, Any]:
@@ -1133,7 +1145,7 @@ def _faces_hits(d: list[int], s: list[int], hit: list) -> int:
 def _sampled_hits(spec: dict, sides: tuple, kind: str) -> dict:
     rnd = random.Random(spec_seed("jadeclaw", spec, "damage-odds")).random
     n = max(500, min(3000, DAMAGE_SAMPLE_DRAWS // max(1, len(sides[0][1]) + len(sides[1][1]))))
-    hit = [[pair_hits(u, w, kind) for w in range(13)] for u in range(13)]
+    hit = [[pair_hits(u, w, kind) for w in range(SIZES[-1] + 1)] for u in range(SIZES[-1] + 1)]
     tally: dict[int, int] = {}
     for _ in range(n):
         h = _faces_hits(_sample_faces(rnd, *sides[0]), _sample_faces(rnd, *sides[1]), hit)
@@ -1168,5 +1180,5 @@ def odds(spec: dict, result: dict | None = None, action: Any = None) -> dict:
     (True, True, 1.0)
     """
     if action is not None:
-        raise SpecError("action", "Jadeclaw allows no step after a roll")
+        check_action(action, STEPS, TITLE)
     return _damage_odds(spec) if spec["kind"] == "damage" else _simple_odds(spec)

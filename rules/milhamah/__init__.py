@@ -10,9 +10,9 @@
 
 from __future__ import annotations
 
-from .model import DEFAULT_SPEC, NAME, OUTCOMES, TITLE, act, normalize, roll
+from .model import DEFAULT_SPEC, NAME, OUTCOMES, STEPS, TITLE, act, normalize, roll
 
-__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "normalize", "roll", "act", "odds", "advise"]
+__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "STEPS", "normalize", "roll", "act", "odds", "advise"]
 
 
 def advise(spec: dict, result: dict) -> dict:

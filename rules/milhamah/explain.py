@@ -163,8 +163,8 @@ def _bonus_line(t: _Turn, kind: str, n: int) -> str:
     if not t.opp:
         return f"+{n} success bonus for the natural shoresh (one per letter)."
     if t.ev["pending"]:
-        return "+1 if you take \"+1 and cannot be countered\" for the natural shoresh."
-    return "+1 for the natural shoresh, and the opponent cannot react or counter."
+        return f"+{n} if you take \"+1 and cannot be countered\" for the natural shoresh."
+    return f"+{n} for the natural shoresh, and the opponent cannot react or counter."
 
 
 def _bonuses(t: _Turn) -> list:
@@ -262,7 +262,8 @@ def _hit(t: _Turn) -> list:
 
 
 def _first_left(t: _Turn) -> list:
-    if t.ev["first_bonus_kept"] and "reroll" in t.result["allowed"]:
+    if t.ev["first_bonus_kept"] and any(a["do"] == "reroll" and a.get("side", "initiator") == "initiator"
+                                        for a in t.result["allowed"]):
         return ["You may stop and keep the first-roll bonus, or reroll and forfeit it."]
     return []
 

@@ -13,13 +13,20 @@ import json
 import os
 from typing import Any
 
-__all__ = ["DATA", "LETTERS", "LETTER_NAMES", "FINALS", "WILD", "COLOURS", "SIDES", "load_dice", "written"]
+__all__ = ["DATA", "LETTERS", "LETTER_NAMES", "FINALS", "WILD", "COLOURS", "SIDES", "DICE_PER_COLOUR",
+           "UNCOUNTERABLE_BONUS", "load_dice", "written"]
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA_FILE = os.path.join(HERE, "dice.json")
 
-#: Sides of a letter die (the index drawn is 1..12).
+#: Sides of a letter die (the index drawn is 1..SIDES); face i is opposite
+#: face SIDES + 1 - i (RULES-NOTES Milhamah 2).
 SIDES = 12
+#: Dice of each colour (RULES-NOTES Milhamah 1): the normal roll is two
+#: colours of this many.
+DICE_PER_COLOUR = 4
+#: "The Natural Shoresh", opposed: "+1 and cannot be countered".
+UNCOUNTERABLE_BONUS = 1
 
 
 def load_dice(path: str = DATA_FILE) -> dict:
@@ -39,9 +46,9 @@ def load_dice(path: str = DATA_FILE) -> dict:
 def _check_colour(path: str, colour: str, c: dict, faces_allowed: set) -> None:
     for name, faces in c["designs"].items():
         if len(faces) != SIDES or not set(faces) <= faces_allowed:
-            raise ValueError(f"{path}: {colour} design {name} must have 12 letter or wild faces")
-    if len(c["dice"]) != 4 or not set(c["dice"]) <= set(c["designs"]):
-        raise ValueError(f"{path}: {colour} must name the design of each of its 4 dice")
+            raise ValueError(f"{path}: {colour} design {name} must have {SIDES} letter or wild faces")
+    if len(c["dice"]) != DICE_PER_COLOUR or not set(c["dice"]) <= set(c["designs"]):
+        raise ValueError(f"{path}: {colour} must name the design of each of its {DICE_PER_COLOUR} dice")
 
 
 DATA = load_dice()

@@ -46,14 +46,18 @@ from typing import Any
 
 from ..dice import Die, SpecError, check_keys, get_bool, get_int, name_key
 from ..stages import rebuild
+from ..system import check_action
 from . import explain
-from .letters import COLOURS, DATA, FINALS, LETTER_NAMES, LETTERS, SIDES, WILD, load_dice, written
+from .letters import (COLOURS, DATA, DICE_PER_COLOUR, FINALS, LETTER_NAMES, LETTERS, SIDES, UNCOUNTERABLE_BONUS,
+                      WILD, load_dice, written)
 
-__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "LETTERS", "WILD", "COLOURS", "FINALS",
+__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "STEPS", "LETTERS", "WILD", "COLOURS", "FINALS", "SIDES",
+           "DICE_PER_COLOUR", "COLOURS_ROLLED", "SHORESH_MIN", "SHORESH_MAX", "FIRST_BONUS", "COMBAT_STEP",
+           "UNCOUNTERABLE_BONUS",
            "DIFFICULTIES", "COMBAT", "HIT_LOCATIONS", "LETTER_NAMES", "ROOTS", "VERBS",
            "normalize", "roll", "act", "fold_shoresh", "die_faces", "spelled",
            "faces_table", "written", "dice_of", "pool_from_pair", "load_dice", "load_roots",
-           "effective_difficulty", "load_track", "evaluate", "allowed_verbs", "whose_turn", "x_per_side",
+           "effective_difficulty", "load_track", "evaluate", "allowed_verbs", "open_actions", "whose_turn", "x_per_side",
            "side_spec", "needed_successes", "letters_needed", "is_die_index"]
 
 NAME = "milhamah"
@@ -77,15 +81,26 @@ HIT_LOCATIONS: dict = dict(DATA["hit_locations"])
 HIT_BOXES = (("armour", 99, 0), ("vig", 99, 0), ("light", 12, 1), ("serious", 12, 1),
              ("critical", 12, 1))
 
-MAX_DICE = 4 * len(COLOURS)
+MAX_DICE = DICE_PER_COLOUR * len(COLOURS)
+#: "Roll Mechanics": the normal roll is of this many colours.
+COLOURS_ROLLED = 2
+#: A shoresh has this many letters, at least and at most.
+SHORESH_MIN, SHORESH_MAX = 2, 4
+#: The first-roll natural's bonus and the combat modifiers' step, as the
+#: spec's defaults (RULES-NOTES Milhamah 4 and 9).
+FIRST_BONUS = 1
+COMBAT_STEP = 1
 MAX_X = 12
 MAX_ROUNDS = 4
 NATURAL_REWARDS = ("successes", "merit")
 OPPOSED_REWARDS = ("uncounterable", "critical")
-#: The steps after a roll (DESIGN.md verbs; ``stand`` ends a side's turn in
-#: an opposed roll, ``accept`` ends an unopposed turn with the dice as they
-#: lie, docs/RULES-DECISIONS.md, Milhamah).
-VERBS = ("reroll", "cipher", "natural", "stand", "accept", "hit_location")
+#: The steps after a roll and the keys each takes (DESIGN.md verbs;
+#: ``stand`` ends a side's turn in an opposed roll, ``accept`` ends an
+#: unopposed turn with the dice as they lie, docs/RULES-DECISIONS.md,
+#: Milhamah).
+STEPS = {"reroll": ("dice", "side"), "cipher": ("dice", "side"), "natural": ("reward", "side"),
+         "stand": ("side",), "accept": ("side",), "hit_location": ("side",) + tuple(k for k, _hi, _d in HIT_BOXES)}
+VERBS = tuple(STEPS)
 
 DEFAULT_SPEC = {"shoresh": "אשר", "pool": {"red": 4, "green": 4, "blue": 0},
                 "rerolls": 3, "difficulty": "challenging"}
@@ -132,12 +147,12 @@ def fold_shoresh(text: Any, field: str = "shoresh") -> str:
     rules.dice.SpecError: shoresh: 'X' is not a Hebrew letter; use 2 to 4 of א-ת (final forms ך ם ן ף ץ fold)
     """
     if not isinstance(text, str):
-        raise SpecError(field, f"must be 2 to 4 Hebrew letters (got {type(text).__name__})")
+        raise SpecError(field, f"must be {SHORESH_MIN} to {SHORESH_MAX} Hebrew letters (got {type(text).__name__})")
     if len(text) > 60:
-        raise SpecError(field, "is too long: a shoresh has 2 to 4 letters")
+        raise SpecError(field, f"is too long: a shoresh has {SHORESH_MIN} to {SHORESH_MAX} letters")
     out = [_letter(ch, field) for ch in text if not _ignored(ch)]
-    if not 2 <= len(out) <= 4:
-        raise SpecError(field, f"must have 2 to 4 letters (got {len(out)})")
+    if not SHORESH_MIN <= len(out) <= SHORESH_MAX:
+        raise SpecError(field, f"must have {SHORESH_MIN} to {SHORESH_MAX} letters (got {len(out)})")
     return "".join(out)
 
 
@@ -189,7 +204,7 @@ def _pool_of_colours(v: Any, field: str) -> dict:
     for c in (_colour(c, field) for c in v):
         if counts[c]:
             raise SpecError(field, f"names {c} twice")
-        counts[c] = 4
+        counts[c] = DICE_PER_COLOUR
     return counts
 
 
@@ -198,7 +213,7 @@ def _pool_of_counts(v: dict, field: str) -> dict:
         raise SpecError(field, "must map colours to counts")
     counts = {c: 0 for c in COLOURS}
     for c, n in v.items():
-        counts[_colour(c, field)] = get_int({"n": n}, "n", 0, 4, default=0, field=field)
+        counts[_colour(c, field)] = get_int({"n": n}, "n", 0, DICE_PER_COLOUR, default=0, field=field)
     return counts
 
 
@@ -240,8 +255,8 @@ def normalize(spec: Any) -> dict:
     out["reaction"] = get_bool(spec, "reaction", False)
     out["difficulty"] = _difficulty(spec)
     out["combat"] = _combat(spec.get("combat"))
-    out["combat_step"] = get_int(spec, "combat_step", 0, 3, 1)
-    out["first_bonus"] = get_int(spec, "first_bonus", 0, 4, 1)
+    out["combat_step"] = get_int(spec, "combat_step", 0, 3, COMBAT_STEP)
+    out["first_bonus"] = get_int(spec, "first_bonus", 0, 4, FIRST_BONUS)
     out["pocketed"] = get_int(spec, "pocketed", 0, MAX_DICE, 0)
     out["modifier_to_x"] = get_bool(spec, "modifier_to_x", True)
     out["opponent"] = _opponent(spec.get("opponent"))
@@ -310,12 +325,12 @@ def pool_from_pair(pair: Any, field: str = "pair") -> dict:
     {'red': 4, 'green': 0, 'blue': 4}
     """
     names = re.findall(r"[^+,&\s]+", pair) if isinstance(pair, str) else pair
-    if not isinstance(names, (list, tuple)) or len(names) != 2:
+    if not isinstance(names, (list, tuple)) or len(names) != COLOURS_ROLLED:
         raise SpecError(field, "must be two colours, e.g. red+green")
     chosen = {_colour(p, field) for p in names}
-    if len(chosen) != 2:
+    if len(chosen) != COLOURS_ROLLED:
         raise SpecError(field, "must be two different colours")
-    return {c: 4 * (c in chosen) for c in COLOURS}
+    return {c: DICE_PER_COLOUR * (c in chosen) for c in COLOURS}
 
 
 def _apply_change(side: dict, pre: str = "") -> dict:
@@ -341,9 +356,10 @@ def _fullest(counts: dict) -> str:
 
 
 def _colour_with_room(counts: dict, chosen: list, forbid: list, pre: str) -> str:
-    room = [c for c in COLOURS if c not in forbid and counts[c] < 4]
+    room = [c for c in COLOURS if c not in forbid and counts[c] < DICE_PER_COLOUR]
     if not room:
-        raise SpecError(pre + "dice_change", "no room for more dice: at most 4 of each allowed colour")
+        raise SpecError(pre + "dice_change",
+                        f"no room for more dice: at most {DICE_PER_COLOUR} of each allowed colour")
     return next((c for c in room if c in chosen), room[0])
 
 
@@ -540,12 +556,10 @@ def act(spec: dict, result: dict, action: dict, rng) -> dict:
 # it did (for the explanation).
 
 def _step(spec: dict, track: dict, action: dict, rng) -> dict:
-    verb = action.get("do")
+    verb = check_action(action, STEPS, TITLE)["do"]
     side = action.get("side", "initiator")
     if not isinstance(side, str) or side not in track["sides"]:
         raise SpecError("side", "must be initiator" + (" or opponent" if spec["opponent"] else ""))
-    if verb not in _STEPS:
-        raise SpecError("action", "Milhamah steps are " + ", ".join(VERBS[:-1]) + " and " + VERBS[-1])
     if verb not in allowed_verbs(spec, track)[side]:
         raise SpecError("action", f"{verb} is not allowed now for the {side}: " + _why_not(spec, track, side, verb))
     done = _STEPS[verb](spec, track, side, action, rng)
@@ -756,7 +770,7 @@ def _bonus_parts(spec: dict, s: dict, me: dict, reward: str) -> list:
     """The bonuses on top of the dice, as (kind, n): the first-roll natural
     (RULES-NOTES Milhamah 4), the natural's reward, successes pocketed from
     an opponent's botch."""
-    reward_bonus = {"uncounterable": 1, "successes": len(spec["shoresh"])}.get(reward, 0)
+    reward_bonus = {"uncounterable": UNCOUNTERABLE_BONUS, "successes": len(spec["shoresh"])}.get(reward, 0)
     parts = [("first", spec["first_bonus"] if _first_kept(s, me) else 0),
              ("natural", reward_bonus if me["natural"] else 0), ("pocketed", spec["pocketed"])]
     return [(kind, n) for kind, n in parts if n]
@@ -832,7 +846,7 @@ def _dice_out(spec: dict, side: str, s: dict, c: dict, dropped: bool) -> list:
     return out
 
 
-def _side_out(spec: dict, track: dict, ev: dict, side: str, allowed: list) -> dict:
+def _side_out(spec: dict, track: dict, ev: dict, side: str) -> dict:
     s = track["sides"][side]
     sp = side_spec(spec, side)
     c = ev[side]
@@ -842,7 +856,21 @@ def _side_out(spec: dict, track: dict, ev: dict, side: str, allowed: list) -> di
             "first_natural": bool(s["first_natural"]), "x": x_per_side(spec)[side],
             "rounds_left": max(0, sp["rounds"] - s["rounds"]),
             "ciphers_left": max(0, sp["cipher"] - s["ciphers"]),
-            "allowed": allowed, "closed": s["closed"], "reward": s["reward"]}
+            "closed": s["closed"], "reward": s["reward"]}
+
+
+def open_actions(spec: dict, allowed: dict) -> list:
+    """``allowed_verbs`` as the result's ``allowed`` (the contract): each
+    verb as an action, with its side when the roll is opposed.
+
+    >>> open_actions({"opponent": None}, {"initiator": ["reroll", "accept"]})
+    [{'do': 'reroll'}, {'do': 'accept'}]
+    >>> open_actions({"opponent": {"shoresh": "שר"}}, {"initiator": [], "opponent": ["stand"]})
+    [{'do': 'stand', 'side': 'opponent'}]
+    """
+    if not spec["opponent"]:
+        return [{"do": v} for v in allowed["initiator"]]
+    return [{"do": v, "side": side} for side in ("initiator", "opponent") for v in allowed[side]]
 
 
 def whose_turn(spec: dict, track: dict, ev: dict, allowed: dict) -> str | None:
@@ -859,7 +887,7 @@ def _present(spec: dict, track: dict) -> dict:
     spell, and why (``explain``)."""
     ev = evaluate(spec, track)
     allowed = allowed_verbs(spec, track, ev)
-    me = _side_out(spec, track, ev, "initiator", allowed["initiator"])
+    me = _side_out(spec, track, ev, "initiator")
     result: dict = {
         "dice": me["dice"], "value": me["successes"], "bonus": ev["bonus"], "total": ev["total"],
         "needed": ev["needed"], "outcome": ev["outcome"],
@@ -867,12 +895,12 @@ def _present(spec: dict, track: dict) -> dict:
         "natural": me["natural"], "first_natural": me["first_natural"],
         "first_bonus_kept": ev["first_bonus_kept"], "natural_pending": ev["pending"],
         "x": me["x"], "rounds_left": me["rounds_left"], "ciphers_left": me["ciphers_left"],
-        "allowed": me["allowed"], "reward": ev["reward"] if me["natural"] else None,
+        "allowed": open_actions(spec, allowed), "reward": ev["reward"] if me["natural"] else None,
         "merit_point": bool(me["natural"] and ev["reward"] == "merit"),
         "turn": whose_turn(spec, track, ev, allowed),
     }
     if spec["opponent"]:
-        result.update(_opposed_out(spec, track, ev, _side_out(spec, track, ev, "opponent", allowed["opponent"])))
+        result.update(_opposed_out(spec, track, ev, _side_out(spec, track, ev, "opponent")))
     if track["hit"]:
         result["hit"] = _hit(track["hit"], result.get("margin", ev["total"]))
     result.update(_for_the_narrator(spec, ev))
@@ -894,8 +922,7 @@ def _opposed_out(spec: dict, track: dict, ev: dict, o: dict) -> dict:
     """The opponent's side, the modifier, and what a failed or botched
     initiator gives the opponent (RULES-NOTES Milhamah 7, "Critical
     failure")."""
-    out = {"opponent": o, "modifier": spec["rerolls"] - spec["opponent"]["rerolls"],
-           "allowed_opponent": o["allowed"]}
+    out = {"opponent": o, "modifier": spec["rerolls"] - spec["opponent"]["rerolls"]}
     if ev["outcome"] in ("failure", "botch"):
         out["counter"] = _counters(spec["opponent"], ev["initiator"]["faces"])
     if ev["outcome"] == "botch":

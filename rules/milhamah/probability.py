@@ -99,7 +99,7 @@ from . import model as M
 
 __all__ = ["odds", "best_reroll", "advise", "MEETS", "SAMPLES"]
 
-SIDES = 12
+SIDES = M.SIDES
 OUTCOMES = M.OUTCOMES
 #: Outcomes that meet the difficulty, and those that succeed outright.
 MEETS = ("success_at_cost", "success", "natural_success", "critical_success")
@@ -2588,7 +2588,7 @@ def _pair_specs(spec: dict) -> list:
     nothing is ranked. A single pair left by a forbidden colour is listed."""
     out = []
     for a, b in combinations([c for c in M.COLOURS if c not in spec["forbid"]], 2):
-        s2 = {**spec, "pool": {c: 4 if c in (a, b) else 0 for c in M.COLOURS},
+        s2 = {**spec, "pool": {c: M.DICE_PER_COLOUR if c in (a, b) else 0 for c in M.COLOURS},
               "rounds": min(spec["rounds"], 1)}
         try:
             out.append((a, b, s2, sorted(M.dice_of(s2))))

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from .model import DEFAULT_SPEC, NAME, OUTCOMES, TITLE, act, normalize, roll
+from .model import DEFAULT_SPEC, NAME, OUTCOMES, STEPS, TITLE, act, normalize, roll
 from .prayer import advise, odds
 
-__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "normalize", "roll", "act", "odds", "advise"]
+__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "STEPS", "normalize", "roll", "act", "odds", "advise"]

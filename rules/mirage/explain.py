@@ -6,14 +6,15 @@
 >>> import rules
 >>> from rules.dice import ScriptedRng
 >>> r = rules.roll("mirage", {"attribute": 8, "skill": 6, "helpers": 2}, ScriptedRng([6, 3]))
->>> r["explain"][:3]
-['Your base dice: Strength d8 & skill d6.', 'Steps: 2 helpers +2: net +2, d8 & d6 → d10 & d8.', 'Your dice: d8:6, d10:3 → 1 success (6–9 is one, 10+ is two).']
+>>> r["explain"][:3]  # doctest: +ELLIPSIS
+['Your base dice: Strength d8 & skill d6.', 'Steps: 2 helpers +2: net +2, d8 & d6 → d10 & d8.', 'Your dice: d8:6, d10:3 → 1 success (...).']
 """
 
 from __future__ import annotations
 
 from ..dice import format_pool
-from .tables import MAX_TIEBREAKS, SKILLS, condition_type
+from .tables import (CONDITION_FACE, DIE_SIZES, GREAT_ON, MAX_CONDITIONS, MAX_PRAYER_BONUS, MAX_TIEBREAKS, SKILLS,
+                     SUCCESS_ON, condition_type)
 
 __all__ = ["explain", "die_label", "title", "signed", "plural"]
 
@@ -122,7 +123,7 @@ def _lost_line(part: dict) -> list[str]:
     if not st["lost"]:
         return []
     up = st["net"] > 0
-    why = "never above 2d12" if up else "never below one d6"
+    why = f"never above 2d{DIE_SIZES[-1]}" if up else f"never below one d{DIE_SIZES[0]}"
     return [f"{plural(st['lost'], 'step')} {'up' if up else 'down'} lost: {why} (\"Modifiers\")."]
 
 
@@ -140,7 +141,7 @@ def _side(side: dict, part: dict, who: str) -> list[str]:
 
 def _dice_text(dice: list, n: int) -> str:
     shown = ", ".join(f"d{d['sides']}:{d['face']}" for d in dice)
-    return f"{shown} \u2192 {_successes(n)} (6\u20139 is one, 10+ is two)."
+    return f"{shown} \u2192 {_successes(n)} ({SUCCESS_ON}\u2013{GREAT_ON - 1} is one, {GREAT_ON}+ is two)."
 
 
 # --------------------------------------------------------------------------
@@ -184,10 +185,10 @@ def _opponent(spec: dict, result: dict) -> list[str]:
 
 
 def _bonus_words(prayed: dict) -> str:
-    kind = "temple" if prayed["bonus"] == 2 else "preparatory prayer"
+    kind = "temple" if prayed["bonus"] == MAX_PRAYER_BONUS else "preparatory prayer"
     moved = [f"d{a} \u2192 d{b}" for a, b in prayed["moved"]]
     if prayed["added"]:
-        moved.append(f"a d{prayed['added_sides']} added (a lone die steps up by adding a d6)")
+        moved.append(f"a d{prayed['added_sides']} added (a lone die steps up by adding one)")
     text = f" with {kind} {signed(prayed['bonus'])}" + (f" ({', '.join(moved)})" if moved else "")
     if prayed["lost"]:
         text += f"; {plural(prayed['lost'], 'step')} lost (no rerolled base die could step up)"
@@ -242,10 +243,10 @@ def _verdict(spec: dict, result: dict) -> list[str]:
 def _condition_words(spec: dict, result: dict) -> str:
     ctype = result["condition_gained"]
     held = spec["conditions"][ctype]
-    msg = (f"A die shows 1 after praying: you gain one {ctype} Condition of your choice "
-           f"(one, however many 1s; {title(spec['attribute_name'])} is {ctype}).")
+    msg = (f"A die shows {CONDITION_FACE} after praying: you gain one {ctype} Condition of your choice "
+           f"(one, however many {CONDITION_FACE}s; {title(spec['attribute_name'])} is {ctype}).")
     if result["broken"]:
-        return msg + f" You already had three {ctype} Conditions: you are Broken."
+        return msg + f" You already had {MAX_CONDITIONS} {ctype} Conditions: you are Broken."
     return msg + f" You now have {plural(held + 1, ctype + ' Condition')}."
 
 
@@ -254,7 +255,7 @@ def _closing(spec: dict, result: dict) -> list[str]:
     if result["before_prayer"] is not None:
         if result["condition_gained"]:
             return [_condition_words(spec, result)]
-        return ["No die shows 1: the prayer costs no Condition."]
+        return [f"No die shows {CONDITION_FACE}: the prayer costs no Condition."]
     if spec["passive"]:
         return ["A passive roll: no prayer (\"Passive Rolls\")."]
     if result["can_pray"]:

@@ -1,14 +1,15 @@
-"""Mirage (its rules text): base dice d6-d12, successes on
-6+ (two on 10+), step modifiers, prayer and Conditions, opposed rolls and
-their tie-breaks.
+"""Mirage (its rules text): base dice (``DIE_SIZES``), successes on
+``SUCCESS_ON`` or more (two on ``GREAT_ON`` or more), step modifiers,
+prayer and Conditions, opposed rolls and their tie-breaks. Each of the
+rule's numbers is named once, in ``tables``.
 
 The text's sections, and where each lives here:
 
 - "Roll the Dice": an attribute die and a skill die (no skill: the attribute
   die alone) -> ``_base_pool``; gear dice are added as they are
   (RULES-NOTES Mirage 5).
-- "Success" / "Multiple Successes": 6-9 is one success, 10+ two ->
-  ``successes_on``; 0 = failure, 1 = success, 2+ = success with a bonus
+- "Success" / "Multiple Successes": ``SUCCESS_ON`` up to ``GREAT_ON``
+  is one success, more two -> ``successes_on``; 0 = failure, 1 = success, 2+ = success with a bonus
   effect, each extra success +1 damage in combat (RULES-NOTES Mirage 2).
 - "Modifiers", "Difficulty", "Help From Others", "Conditions": one net step
   value, applied by ``step_pool`` (RULES-NOTES Mirage 3).
@@ -41,13 +42,16 @@ from typing import Any
 from ..dice import (SpecError, check_keys, convolve, dist_to_json, get_bool, get_choice, get_int,
                    get_size, get_sizes, name_key, roll_die, step_down, step_up)
 from ..stages import rebuild
+from ..system import check_action
 from .explain import die_label, explain
-from .tables import (ATTRIBUTES, CONDITION_NAMES, DIFFICULTY, LEGEND, MAX_TIEBREAKS, SKILLS, TABLES,
+from .tables import (ATTRIBUTES, CONDITION_FACE, CONDITION_NAMES, DIE_SIZES, DIFFICULTY, GREAT_ON, LEGEND,
+                     MAX_CONDITIONS, MAX_HELPERS, MAX_PRAYER_BONUS, MAX_TIEBREAKS, SKILLS, SUCCESS_ON, TABLES,
                      condition_type)
 
-__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "TABLES", "LEGEND", "SKILLS", "ATTRIBUTES",
+__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "STEPS", "TABLES", "LEGEND", "SKILLS", "ATTRIBUTES",
            "DIFFICULTY", "CONDITION_NAMES", "KIND_COLOURS", "BASE_SIZES", "MAX_TIEBREAKS",
-           "normalize", "roll", "act", "odds", "step_pool", "check_not_broken", "successes_on",
+           "SUCCESS_ON", "GREAT_ON", "CONDITION_FACE", "MAX_HELPERS", "MAX_PRAYER_BONUS", "MAX_CONDITIONS", "DIE_SIZES",
+           "normalize", "roll", "act", "odds", "step_pool", "check_not_broken", "successes_on", "face_counts",
            "condition_type", "success_dist", "state_of", "side_plan", "plan_sizes", "prayer_plan",
            "rerolled_sizes", "side_dist", "tiebreak_side", "can_tiebreak"]
 
@@ -55,9 +59,12 @@ NAME = "mirage"
 TITLE = "Mirage"
 
 OUTCOMES = ("failure", "tie", "success", "success_with_bonus")
+#: The steps after a roll and the keys each takes (``act``); only the active
+#: side steps, so ``side`` is "initiator" when given.
+STEPS = {"pray": ("dice", "bonus", "side"), "tiebreak": ("side",), "accept": ("side",)}
 
-#: Base and gear dice are d6 to d12 (RULES-NOTES Mirage 1).
-BASE_SIZES = (6, 8, 10, 12)
+#: Base and gear dice (RULES-NOTES Mirage 1).
+BASE_SIZES = DIE_SIZES
 #: At most this many gear dice on one roll (bounded work; the text gives none).
 MAX_GEAR = 6
 MAX_MODIFIER = 12
@@ -95,7 +102,7 @@ def normalize(spec: Any) -> dict:
     # The prayer's bonus (preparatory +1, temple +2), known before the roll:
     # the advice and the odds with a prayer use it, and a prayer names it
     # or takes it. Older specs lack it: 0, as the page sent.
-    out["prayer_bonus"] = get_int(spec, "prayer_bonus", 0, 2, default=0)
+    out["prayer_bonus"] = get_int(spec, "prayer_bonus", 0, MAX_PRAYER_BONUS, default=0)
     opp = spec.get("opponent")
     out["opponent"] = None if opp is None else _normalize_side(opp, "opponent.", OPPONENT_KEYS)
     return out
@@ -111,7 +118,7 @@ def _normalize_side(spec: Any, prefix: str, keys: tuple) -> dict:
     out.update(_names(spec, f))
     out["gear"] = get_sizes(spec, "gear", BASE_SIZES, default=[], limit=MAX_GEAR, field=f("gear"))
     out["difficulty"] = _difficulty(spec.get("difficulty"), f("difficulty"))
-    out["helpers"] = get_int(spec, "helpers", 0, 3, default=0, field=f("helpers"))
+    out["helpers"] = get_int(spec, "helpers", 0, MAX_HELPERS, default=0, field=f("helpers"))
     out["conditions"] = _conditions(spec.get("conditions"), f("conditions"))
     out["modifier"] = get_int(spec, "modifier", -MAX_MODIFIER, MAX_MODIFIER, default=0,
                               field=f("modifier"))
@@ -149,15 +156,16 @@ def _conditions(v: Any, field: str) -> dict:
     elif isinstance(v, (list, tuple)):
         counts, broken = _conditions_named(v, field)
     else:
-        raise SpecError(field, "must be {\"physical\": 0-3, \"mental\": 0-3} or a list of Condition names")
+        raise SpecError(field, f"must be {{\"physical\": 0-{MAX_CONDITIONS}, \"mental\": 0-{MAX_CONDITIONS}}} "
+                        "or a list of Condition names")
     return {**counts, "broken": broken}
 
 
 def _conditions_counted(v: dict, field: str) -> tuple[dict, bool]:
     check_keys(v, ("physical", "mental", "broken"), field)
-    counts = {kind: get_int(v, kind, 0, 4, default=0, field=field) for kind in ("physical", "mental")}
+    counts = {kind: get_int(v, kind, 0, MAX_CONDITIONS + 1, default=0, field=field) for kind in ("physical", "mental")}
     marked = get_bool({field: v.get("broken")}, field)
-    return {k: min(n, 3) for k, n in counts.items()}, marked or 4 in counts.values()
+    return {k: min(n, MAX_CONDITIONS) for k, n in counts.items()}, marked or MAX_CONDITIONS + 1 in counts.values()
 
 
 def _conditions_named(v: list, field: str) -> tuple[dict, bool]:
@@ -204,24 +212,44 @@ def check_not_broken(spec: dict) -> None:
 # Dice, successes and steps.
 
 def successes_on(face: int) -> int:
-    """"Success": 6 or higher is a success; 10 or higher on one die counts
-    as two (RULES-NOTES Mirage 2).
+    """"Success": ``SUCCESS_ON`` or higher is a success; ``GREAT_ON`` or
+    higher on one die counts as two (RULES-NOTES Mirage 2).
 
-    >>> [successes_on(f) for f in (1, 5, 6, 9, 10, 12)]
+    >>> [successes_on(f) for f in (1, SUCCESS_ON - 1, SUCCESS_ON, GREAT_ON - 1, GREAT_ON, 12)]
     [0, 0, 1, 1, 2, 2]
     """
-    return 0 if face < 6 else (1 if face < 10 else 2)
+    return 0 if face < SUCCESS_ON else (1 if face < GREAT_ON else 2)
+
+
+def face_counts(sides: int) -> dict:
+    """The faces of a d``sides`` by kind, each kind keyed by the face that
+    stands for it: ``CONDITION_FACE`` (it may not be prayed for, and costs a
+    Condition after a prayer), the other faces without a success, those
+    with one (from ``SUCCESS_ON``) and those with two (from ``GREAT_ON``).
+
+    >>> face_counts(12) == {CONDITION_FACE: 1, CONDITION_FACE + 1: SUCCESS_ON - 2,
+    ...                     SUCCESS_ON: GREAT_ON - SUCCESS_ON, GREAT_ON: 13 - GREAT_ON}
+    True
+    >>> sum(face_counts(6).values()), face_counts(6)[GREAT_ON]
+    (6, 0)
+    """
+    one = max(0, min(sides, GREAT_ON - 1) - SUCCESS_ON + 1)
+    return {CONDITION_FACE: 1, CONDITION_FACE + 1: SUCCESS_ON - 1 - CONDITION_FACE,
+            SUCCESS_ON: one, GREAT_ON: max(0, sides - GREAT_ON + 1)}
 
 
 def success_dist(sides: int) -> dict:
     """Successes on one die of ``sides``, exactly.
 
-    >>> success_dist(10) == {0: Fraction(1, 2), 1: Fraction(2, 5), 2: Fraction(1, 10)}
-    True
+    >>> d = success_dist(10)
+    >>> sum(d.values()), d[2] == Fraction(11 - GREAT_ON, 10), 2 in success_dist(GREAT_ON - 2)
+    (Fraction(1, 1), True, False)
     """
-    d = {0: Fraction(5, sides), 1: Fraction(min(sides, 9) - 5, sides)}
-    if sides >= 10:
-        d[2] = Fraction(sides - 9, sides)
+    counts = face_counts(sides)
+    d = {0: Fraction(counts[CONDITION_FACE] + counts[CONDITION_FACE + 1], sides),
+         1: Fraction(counts[SUCCESS_ON], sides)}
+    if counts[GREAT_ON]:
+        d[2] = Fraction(counts[GREAT_ON], sides)
     return d
 
 
@@ -251,23 +279,23 @@ def step_pool(pool: list, net: int, may_add: bool = True) -> tuple[list, int, bo
 
 def _step_up_once(pool: list, may_add: bool) -> str:
     if len(pool) == 1 and may_add:
-        pool.append(["skill", 6])  # a lone die steps up by adding a d6
+        pool.append(["skill", DIE_SIZES[0]])  # a lone die steps up by adding the smallest
         return "added"
     lowest = min(p[1] for p in pool)
-    if lowest >= 12:
-        return "lost"  # never above 2d12
+    if lowest >= DIE_SIZES[-1]:
+        return "lost"  # never above two of the largest
     target = [p for p in pool if p[1] == lowest][-1]  # between equals the later (skill) die
     target[1] = step_up(target[1])
     return ""
 
 
 def _step_down_once(pool: list, may_add: bool) -> str:
-    if len(pool) >= 2 and all(p[1] <= 6 for p in pool):
-        pool.pop()  # below 2d6: remove a die (the skill die)
+    if len(pool) >= 2 and all(p[1] <= DIE_SIZES[0] for p in pool):
+        pool.pop()  # below two of the smallest: remove a die (the skill die)
         return ""
     highest = max(p[1] for p in pool)
-    if highest <= 6:
-        return "lost"  # never below one d6
+    if highest <= DIE_SIZES[0]:
+        return "lost"  # never below one of the smallest
     target = [p for p in pool if p[1] == highest][-1]
     target[1] = step_down(target[1])
     return ""
@@ -378,10 +406,7 @@ def state_of(spec: dict, result: Any) -> dict:
 
 
 def _check_step(spec: dict, action: dict) -> str:
-    verb = action.get("do")
-    if verb not in _STEPS:
-        raise SpecError("action", "Mirage allows 'pray' after a roll, 'tiebreak' after an "
-                        "opposed roll that tied, and 'accept' to take the dice as they lie")
+    verb = check_action(action, STEPS, TITLE)["do"]
     check_not_broken(spec)
     return verb
 
@@ -404,7 +429,6 @@ def _side_ok(action: dict) -> None:
 
 def _prayer_args(spec: dict, state: dict, action: dict) -> tuple[list, int]:
     """The dice a prayer rerolls and its bonus, checked against the rules."""
-    check_keys(action, ("do", "dice", "bonus", "side"), "action")
     _side_ok(action)
     if spec["passive"]:
         raise SpecError("action", "no prayer on a passive roll: you can only pray when you "
@@ -413,7 +437,7 @@ def _prayer_args(spec: dict, state: dict, action: dict) -> tuple[list, int]:
         raise SpecError("action", "you can only pray once for each roll, and cannot go back "
                         "(\"Prayer\")")
     chosen = _prayer_dice(action.get("dice"), state["rounds"][-1]["own"]["dice"])
-    return chosen, get_int(action, "bonus", 0, 2, default=spec["prayer_bonus"], field="bonus")
+    return chosen, get_int(action, "bonus", 0, MAX_PRAYER_BONUS, default=spec["prayer_bonus"], field="bonus")
 
 
 def _positions_ok(idx: list, n: int) -> bool:
@@ -427,7 +451,7 @@ def _prayer_dice(idx: Any, dice: list) -> list:
     if not _positions_ok(idx, len(dice)):
         raise SpecError("dice", f"must be die positions from 0 to {len(dice) - 1}, each once")
     for i in idx:
-        if dice[i]["face"] == 1:
+        if dice[i]["face"] == CONDITION_FACE:
             raise SpecError("dice", f"die {i + 1} shows a 1: dice showing one cannot be "
                             "rerolled (\"Prayer\")")
     return sorted(idx)
@@ -462,7 +486,7 @@ def _bonus_step(sizes: dict, base: list, extra: int) -> int:
     """One step of the prayer bonus: a lone rerolled base die first gains a
     d6 (keyed ``extra``), else the smallest steps up. 1 if the step is lost."""
     if len(base) == 1 and base[0] in sizes and extra not in sizes:
-        sizes[extra] = 6
+        sizes[extra] = DIE_SIZES[0]
         return 0
     return _step_lowest(sizes)
 
@@ -505,14 +529,14 @@ def _pray(spec: dict, state: dict, action: dict, rng) -> dict:
     plan = prayer_plan(old, chosen, bonus)
     dice = _reroll(spec, old, chosen, plan, rng)
     ctype = condition_type(spec["attribute_name"])
-    gained = ctype if any(d["face"] == 1 for d in dice) else None
+    gained = ctype if any(d["face"] == CONDITION_FACE for d in dice) else None
     own = {**rnd["own"], "dice": dice, "successes": sum(d["successes"] for d in dice)}
     prayed = {"dice": chosen, "bonus": bonus, "lost": plan["lost"],
               "added": plan["added_at"] is not None, "added_sides": plan["added_sides"],
               "moved": [[old[i]["sides"], s] for i, s in sorted(plan["sizes"].items()) if s != old[i]["sides"]],
               "round": len(state["rounds"])}
     return {"rounds": state["rounds"][:-1] + [{**rnd, "own": own, "before": old}], "prayed": prayed,
-            "gained": gained, "broken": bool(gained) and spec["conditions"][ctype] >= 3}
+            "gained": gained, "broken": bool(gained) and spec["conditions"][ctype] >= MAX_CONDITIONS}
 
 
 # --------------------------------------------------------------------------
@@ -530,7 +554,6 @@ def tiebreak_side(spec: dict, state: dict) -> dict:
 
 
 def _check_tiebreak(spec: dict, state: dict, action: dict) -> None:
-    check_keys(action, ("do", "side"), "action")
     _side_ok(action)
     if spec["opponent"] is None or _round_outcome(state["rounds"][-1]) != "tie":
         raise SpecError("action", "a tie-break is only for an opposed roll that ended in a tie "
@@ -551,7 +574,7 @@ def _tiebreak(spec: dict, state: dict, action: dict, rng) -> dict:
 def _can_pray(spec: dict, state: dict) -> bool:
     """A prayer is open: an active roll, none made, a die not showing 1."""
     return (not spec["passive"] and not state["prayed"] and not state.get("accepted")
-            and any(d["face"] != 1 for d in state["rounds"][-1]["own"]["dice"]))
+            and any(d["face"] != CONDITION_FACE for d in state["rounds"][-1]["own"]["dice"]))
 
 
 def can_tiebreak(state: dict) -> bool:
@@ -563,7 +586,6 @@ def can_tiebreak(state: dict) -> bool:
 def _accept(spec: dict, state: dict, action: dict, rng) -> dict:
     """Take the dice as they lie: no draws, and no step after it;
     only while a step is open (a prayer or a tie-break)."""
-    check_keys(action, ("do", "side"), "action")
     _side_ok(action)
     if not (_can_pray(spec, state) or can_tiebreak(state)):
         raise SpecError("action", "no step is open: the dice already stand as they lie")
@@ -571,6 +593,13 @@ def _accept(spec: dict, state: dict, action: dict, rng) -> dict:
 
 
 _STEPS = {"pray": _pray, "tiebreak": _tiebreak, "accept": _accept}
+
+
+def _open_actions(spec: dict, state: dict) -> list:
+    """The result's ``allowed``: a prayer, a tie-break, and accepting the
+    dice while either is open."""
+    pray, tiebreak = _can_pray(spec, state), can_tiebreak(state)
+    return [{"do": "pray"}] * pray + [{"do": "tiebreak"}] * tiebreak + [{"do": "accept"}] * (pray or tiebreak)
 
 
 # --------------------------------------------------------------------------
@@ -608,6 +637,7 @@ def _build(spec: dict, state: dict) -> dict:
         "tiebreaks": len(rounds) - 1,
         "can_tiebreak": can_tiebreak(state),
         "accepted": bool(state.get("accepted")),
+        "allowed": _open_actions(spec, state),
     }
     result["explain"] = explain(spec, result)
     return result
@@ -718,7 +748,7 @@ def rerolled_sizes(dice: list, chosen: list, plan: dict) -> list:
 
 def _condition_chance(dice: list, chosen: list, rerolled: list) -> float:
     """P(any die shows 1 after the prayer): certain when a kept die does."""
-    if any(d["face"] == 1 for i, d in enumerate(dice) if i not in chosen):
+    if any(d["face"] == CONDITION_FACE for i, d in enumerate(dice) if i not in chosen):
         return 1.0
     no_one = Fraction(1)
     for s in rerolled:
@@ -765,16 +795,22 @@ def odds(spec: dict, result: dict | None = None, action: dict | None = None) -> 
     times). Given a result and a ``pray`` action, the odds after that prayer
     and P(gaining a Condition); given ``tiebreak``, the odds of that roll.
 
+    Two d6: a success unless both miss, two successes if both hit.
+
     >>> o = odds(normalize({"attribute": 6, "skill": 6}))
-    >>> round(o["p_success"], 4), round(o["p_bonus"], 4)
-    (0.3056, 0.0278)
+    >>> hit = Fraction(7 - SUCCESS_ON, 6)
+    >>> o["p_success"] == float(1 - (1 - hit) ** 2), o["p_bonus"] == float(hit ** 2)
+    (True, True)
+
+    Praying the d6 beside a 1 (the 1 held costs the Condition):
+
     >>> from rules import roll as roll_
     >>> from rules.dice import ScriptedRng
     >>> s = normalize({"attribute": 6, "skill": 6})
     >>> r = roll_("mirage", s, ScriptedRng([1, 4]))
     >>> p = odds(s, r, {"do": "pray", "dice": [1]})
-    >>> p["condition"], round(p["p_success"], 4)
-    (1.0, 0.1667)
+    >>> p["condition"], p["p_success"] == float(hit)
+    (1.0, True)
     """
     if action is None:
         check_not_broken(spec)

@@ -54,9 +54,9 @@ from ..dice import poly_mul, spec_seed, step_up
 
 __all__ = ["best_prayer", "turn_with_prayer", "advise", "odds", "REPRESENTATIVE", "WORK_LIMIT", "SAMPLES"]
 
-#: The faces that stand for every face of the same kind: a 1 (cannot be
-#: rerolled, costs a Condition), 2-5 (no success), 6-9 (one), 10+ (two).
-REPRESENTATIVE = (1, 2, 6, 10)
+#: The faces that stand for every face of the same kind (``M.face_counts``):
+#: a 1 (cannot be rerolled, costs a Condition), no success, one, two.
+REPRESENTATIVE = tuple(M.face_counts(max(M.BASE_SIZES)))
 
 
 @lru_cache(maxsize=1024)
@@ -83,7 +83,7 @@ def _choice(dice: list, chosen: tuple, bonus: int) -> tuple:
     plan = M.prayer_plan(dice, list(chosen), bonus)
     rerolled = M.rerolled_sizes(dice, list(chosen), plan)
     den, tail, mean, no_one = _rerolled(tuple(sorted(rerolled)))
-    kept_one = any(d["face"] == 1 for i, d in enumerate(dice) if i not in chosen)
+    kept_one = any(d["face"] == M.CONDITION_FACE for i, d in enumerate(dice) if i not in chosen)
     return den, fixed, tail, den if kept_one else den - no_one, fixed * den + mean
 
 
@@ -93,7 +93,7 @@ def _candidates(dice: list) -> list:
     of them is taken changes nothing: the lowest positions are)."""
     groups: dict = {}
     for i, d in enumerate(dice):
-        if d["face"] == 1:
+        if d["face"] == M.CONDITION_FACE:
             continue
         key = ("gear", d["sides"], d["successes"]) if d["kind"] == "gear" else ("base", i)
         groups.setdefault(key, []).append(i)
@@ -154,8 +154,7 @@ def best_prayer(spec: dict, dice: list, opp: int | None) -> list:
 
 def _classes(sides: int) -> list:
     """(representative face, its probability) on one die."""
-    counts = {1: 1, 2: 4, 6: min(sides, 9) - 5, 10: max(0, sides - 9)}
-    return [(f, Fraction(n, sides)) for f, n in counts.items() if n]
+    return [(f, Fraction(n, sides)) for f, n in M.face_counts(sides).items() if n]
 
 
 def _slots(spec: dict) -> list:
@@ -245,7 +244,7 @@ def _table(sizes: tuple) -> tuple:
     P(j successes and no 1), P(j successes and some 1), P(at least j), P(a 1)."""
     none, one = [1.0], [0.0]
     for s in sizes:
-        p1, p0, pa, pb = 1 / s, 4 / s, (min(s, 9) - 5) / s, max(0, s - 9) / s
+        p1, p0, pa, pb = (n / s for n in M.face_counts(s).values())
         n2, o2 = [0.0] * (len(none) + 2), [0.0] * (len(none) + 2)
         for j, (a, b) in enumerate(zip(none, one)):
             n2[j] += a * p0
@@ -298,7 +297,7 @@ def _choices(dice: list, bonus: int) -> list:
     first (another of them would keep fewer successes for the same dice)."""
     nb = sum(1 for d in dice if d["kind"] != "gear")
     base = tuple((d["kind"], d["sides"]) for d in dice[:nb])
-    free = [i for i in range(nb) if dice[i]["face"] != 1]
+    free = [i for i in range(nb) if dice[i]["face"] != M.CONDITION_FACE]
     prefixes = _gear_prefixes(dice, nb)
     total = sum(d["successes"] for d in dice)
     out = []
@@ -327,7 +326,7 @@ def _gear_prefixes(dice: list, nb: int) -> list:
     showing 1): the sets worth rerolling, the fewest successes first."""
     groups: dict = {}
     for i in range(nb, len(dice)):
-        if dice[i]["face"] != 1:
+        if dice[i]["face"] != M.CONDITION_FACE:
             groups.setdefault(dice[i]["sides"], []).append(i)
     prefixes = []
     for g in groups.values():
@@ -401,7 +400,7 @@ def _state_pairs(dice: list, spec: dict) -> tuple:
     worth, is left out)."""
     opposed = spec["opponent"] is not None
     n = sum(d["successes"] for d in dice)
-    kept_one = any(d["face"] == 1 for d in dice)
+    kept_one = any(d["face"] == M.CONDITION_FACE for d in dice)
     const, pairs = [0.0] * 5, []
     cands = None
     for m, q in _opp(spec):
@@ -584,7 +583,7 @@ def _oracle_bounds(spec: dict) -> tuple:
         fresh = _succ((up,)) if not spec["passive"] else (1.0,)
         dist = poly_mul(dist, _face_or_reroll(s, fresh))
     if bonus and sum(1 for k, _ in slots if k != "gear") == 1:
-        dist = poly_mul(dist, list(_succ((step_up(6, bonus - 1),))))
+        dist = poly_mul(dist, list(_succ((step_up(M.BASE_SIZES[0], bonus - 1),))))
     return _reach_bounds(spec, dist)
 
 
@@ -602,7 +601,7 @@ def _face_or_reroll(s: int, fresh: tuple) -> list:
     """P(0, 1, 2 successes) of a d``s`` that keeps the better of its face
     and a reroll with successes ``fresh`` (a 1 keeps nothing)."""
     y = [1 / s, 0.0, 0.0]
-    for face, w in ((2, 4), (6, min(s, 9) - 5), (10, max(0, s - 9))):
+    for face, w in list(M.face_counts(s).items())[1:]:
         c = M.successes_on(face)
         for f, p in enumerate(fresh):
             y[max(c, f)] += w / s * p
@@ -646,7 +645,7 @@ def _choice_entry(action: dict, fig: dict, opposed: bool) -> dict:
 def _best_pray(spec: dict, dice: list, m: int, opposed: bool, w0: tuple, w1: tuple) -> tuple | None:
     """The prayer best play would make now, and its value (None: no die may
     be rerolled)."""
-    kept_one = any(d["face"] == 1 for d in dice)
+    kept_one = any(d["face"] == M.CONDITION_FACE for d in dice)
     best = None
     for chosen, fixed, sizes in _choices(dice, spec["prayer_bonus"]):
         v = _prayed(_option(sizes, fixed, kept_one, m, opposed), w0, w1)
@@ -697,7 +696,7 @@ def advise(spec: dict, result: dict) -> dict:
     out: dict = {}
     if may_pray:
         out["best_prayer"] = best_prayer(spec, dice, m if opposed else None)
-    may_pray = may_pray and any(d["face"] != 1 for d in dice)
+    may_pray = may_pray and any(d["face"] != M.CONDITION_FACE for d in dice)
     may_tb = M.can_tiebreak(state)
     if not (may_pray or may_tb):
         return {**out, "advice": None, "choices": []}
@@ -718,10 +717,18 @@ def turn_with_prayer(spec: dict) -> dict:
     best dice (``best_prayer``), at the spec's ``prayer_bonus``; no
     tie-break. Exact: every first roll is enumerated.
 
+    Two d6: on a failure both dice are blank (pray both), or one is blank
+    and one shows 1 (pray the blank; the 1 held costs the Condition), or
+    both show 1 (no prayer):
+
     >>> from rules import normalize
     >>> o = turn_with_prayer(normalize("mirage", {"attribute": 6, "skill": 6}))
-    >>> round(o["success_with_prayer"], 4), round(o["condition_with_prayer"], 4)
-    (0.4784, 0.358)
+    >>> hit, blank, one = Fraction(7 - M.SUCCESS_ON, 6), Fraction(M.SUCCESS_ON - 2, 6), Fraction(1, 6)
+    >>> either = 1 - (1 - hit) ** 2
+    >>> abs(o["success_with_prayer"] - float(either + blank ** 2 * either + 2 * blank * one * hit)) < 1e-12
+    True
+    >>> abs(o["condition_with_prayer"] - float(blank ** 2 * (1 - (1 - one) ** 2) + 2 * blank * one)) < 1e-12
+    True
     """
     allowed = not spec["passive"]
     fig = _turn(spec).no_tiebreak() if allowed else {"value": LOSS, "exact": True}
@@ -740,9 +747,10 @@ def odds(spec: dict, result: dict | None = None, action: dict | None = None) -> 
     passive roll may not pray, so its figures are the roll's.
 
     >>> from rules import normalize
-    >>> o = odds(normalize("mirage", {"attribute": 6, "skill": 6}))
-    >>> round(o["p_success"], 4), round(o["success_with_prayer"], 4)
-    (0.3056, 0.4784)
+    >>> spec = normalize("mirage", {"attribute": 6, "skill": 6})
+    >>> o = odds(spec)
+    >>> o["success_with_prayer"] == turn_with_prayer(spec)["success_with_prayer"] > o["p_success"]
+    True
     """
     out = M.odds(spec, result, action)
     if action is not None:

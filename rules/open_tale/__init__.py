@@ -7,6 +7,6 @@
 
 from __future__ import annotations
 
-from .model import DEFAULT_SPEC, NAME, OUTCOMES, TITLE, act, normalize, odds, roll
+from .model import DEFAULT_SPEC, NAME, OUTCOMES, STEPS, TITLE, act, normalize, odds, roll
 
-__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "normalize", "roll", "act", "odds"]
+__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "STEPS", "normalize", "roll", "act", "odds"]

@@ -13,13 +13,14 @@
 
 from __future__ import annotations
 
-from .terms import NET_NAMES, PICK_HIGH, modifier_text, pair_text, power
+from .terms import (HEROIC_DIE, MAX_NET, NET_NAMES, PICK_HIGH, POWER_BASE, POWER_PER_LEVEL, modifier_text,
+                    pair_text, power)
 
 __all__ = ["explain"]
 
 #: Open Tale, 3.2: which face each modifier keeps after its reroll.
-_KEEPS = {-2: "keeping the smaller", -1: "keeping the second", 1: "keeping the second",
-          2: "keeping the higher"}
+_KEEPS = {-MAX_NET: "keeping the smaller", -1: "keeping the second", 1: "keeping the second",
+          MAX_NET: "keeping the higher"}
 
 #: RULES-NOTES Open Tale 3: how a tie between dice is broken, chosen before rolling.
 _TIE_BREAKS = {"best": "the better expected score", "larger": "the larger die",
@@ -28,8 +29,9 @@ _TIE_BREAKS = {"best": "the better expected score", "larger": "the larger die",
 
 def _power(spec: dict, result: dict) -> list[str]:
     level = spec["level"]
-    badge = " and the Heroic d4 (its badge spent)." if spec["heroic"] else "."
-    return [f"Level {level}: power 6 + 2 × {level} = {power(level)}; rolled {pair_text(spec['dice'])}{badge}"]
+    badge = f" and the Heroic d{HEROIC_DIE} (its badge spent)." if spec["heroic"] else "."
+    return [f"Level {level}: power {POWER_BASE} + {POWER_PER_LEVEL} × {level} = {power(level)}; "
+            f"rolled {pair_text(spec['dice'])}{badge}"]
 
 
 def _compensation(spec: dict, result: dict) -> list[str]:

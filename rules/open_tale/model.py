@@ -26,10 +26,12 @@ from typing import Any
 
 from ..dice import (SIZES, Die, SpecError, check_keys, get_bool, get_choice,
                    get_int, get_sizes, name_key, roll_die)
+from ..system import check_action
 from .explain import explain
-from .terms import MODIFIERS, NET_NAMES, PICK_HIGH, modifier_text, net_modifier, pair_text, power
+from .terms import (HEROIC_DIE, LEVELS, MAX_NET, MODIFIERS, NET_NAMES, PICK_HIGH, level_of, modifier_text,
+                    net_modifier, pair_text, power)
 
-__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "MODIFIERS", "TIE_BREAKS", "EXPLOSION_CAP", "SCORE_BOUND",
+__all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "STEPS", "LEVELS", "MAX_NET", "HEROIC_DIE", "MODIFIERS", "TIE_BREAKS", "EXPLOSION_CAP", "SCORE_BOUND",
            "power", "valid_pairs", "even_pair", "net_modifier", "normalize", "roll", "act",
            "odds", "score_dist", "expected_minimum", "expected_table", "TEXT_TABLE",
            "table_comparison"]
@@ -62,6 +64,8 @@ TABLE_BOUND = 48
 #: Open Tale, 3.2: at most this many modifiers may be named at once.
 MAX_MODIFIERS = 8
 
+#: No step after a roll: everything is decided before it (DESIGN.md verbs).
+STEPS: dict = {}
 DEFAULT_SPEC = {"level": 5, "dice": [8, 8], "heroic": False, "modifiers": [],
                 "tie_break": "best", "target": None}
 
@@ -74,9 +78,9 @@ def _keep(net: int, old: int, new: int) -> int:
     >>> _keep(-2, 5, 3), _keep(-2, 3, 5), _keep(-1, 3, 5), _keep(2, 3, 1)
     (3, 3, 5, 3)
     """
-    if net == -2:
+    if net == -MAX_NET:
         return min(old, new)
-    if net == 2:
+    if net == MAX_NET:
         return max(old, new)
     return new
 
@@ -149,15 +153,15 @@ def _get_dice(spec: dict) -> list[int] | None:
     if len(dice) != 2:
         lv = spec.get("level")
         hint = (f"; valid pairs for level {lv}: {_pairs_text(lv)}"
-                if isinstance(lv, int) and not isinstance(lv, bool) and 1 <= lv <= 9 else "")
+                if isinstance(lv, int) and not isinstance(lv, bool) and lv in LEVELS else "")
         raise SpecError("dice", f"must be exactly two dice (got {len(dice)}){hint}")
     return dice
 
 
 def _get_level(spec: dict, dice: list[int] | None) -> int:
     if spec.get("level") is None and dice is not None:
-        return (sum(dice) - 6) // 2
-    return get_int(spec, "level", 1, 9, default=DEFAULT_SPEC["level"])
+        return level_of(sum(dice))
+    return get_int(spec, "level", LEVELS[0], LEVELS[-1], default=DEFAULT_SPEC["level"])
 
 
 def _check_pair(dice: list[int] | None, level: int) -> list[int]:
@@ -317,7 +321,7 @@ def _explode(sides: int, face: int, rng) -> tuple[list[int], bool]:
 def _reroll_marks(reroll: dict, net: int) -> dict:
     """Inferiority/Superiority may keep the first face; history stays in the
     order rolled, ``dropped`` names the face set aside."""
-    first = net in (-2, 2) and reroll["new"] != reroll["old"] and reroll["kept"] == reroll["old"]
+    first = abs(net) == MAX_NET and reroll["new"] != reroll["old"] and reroll["kept"] == reroll["old"]
     return {"kept_first": first, "dropped": reroll["new"] if first else reroll["old"]}
 
 
@@ -367,7 +371,7 @@ def roll(spec: dict, rng) -> dict:
     >>> r["dice"][1]["history"], r["dice"][1]["explosions"], r["value"]
     ([1, 6], [2], 16)
     """
-    sizes = list(spec["dice"]) + ([4] if spec["heroic"] else [])
+    sizes = list(spec["dice"]) + ([HEROIC_DIE] if spec["heroic"] else [])
     faces = [roll_die(rng, s) for s in sizes]
     net = net_modifier(spec["modifiers"])
     reroll = _modifier_reroll(spec, sizes, faces, rng)
@@ -384,6 +388,7 @@ def roll(spec: dict, rng) -> dict:
         "capped": any(d.get("capped") for d in dice),
         "cap": EXPLOSION_CAP,
         "target": spec["target"],
+        "allowed": [],  # no step after a roll
     }
     result["explain"] = explain(spec, result)
     return result
@@ -397,8 +402,7 @@ def act(spec, result, action, rng):
     ...
     rules.dice.SpecError: action: Open Tale allows no step after a roll (got 'reroll')
     """
-    verb = action.get("do") if isinstance(action, dict) else None
-    raise SpecError("action", f"Open Tale allows no step after a roll (got {str(verb)[:30]!r})")
+    check_action(action, STEPS, TITLE)
 
 
 # --------------------------------------------------------------------------
@@ -591,8 +595,8 @@ def odds(spec: dict, result: dict | None = None, action: Any = None) -> dict:
     (True, 6, 6, 0.0625)
     """
     if action is not None:
-        raise SpecError("action", "Open Tale allows no step after a roll")
-    sizes = list(spec["dice"]) + ([4] if spec["heroic"] else [])
+        check_action(action, STEPS, TITLE)
+    sizes = list(spec["dice"]) + ([HEROIC_DIE] if spec["heroic"] else [])
     net = net_modifier(spec["modifiers"])
     target = spec["target"]
     dist, tail = score_dist(sizes, net, spec["tie_break"], target=target)
@@ -656,7 +660,7 @@ def expected_minimum(level: int, net: int, heroic: bool, tie_break: str = "best"
     mix: dict = {}
     tail = 0.0
     for pair in pairs:
-        sizes = list(pair) + ([4] if heroic else [])
+        sizes = list(pair) + ([HEROIC_DIE] if heroic else [])
         d, t = score_dist(sizes, net, tie_break, TABLE_BOUND)
         for v, p in d.items():
             mix[v] = mix.get(v, 0.0) + p / len(pairs)
@@ -673,9 +677,9 @@ def expected_table(tie_break: str = "best") -> dict:
     Cached: it is computed once per tie break."""
     if tie_break not in _TABLE_CACHE:
         table = {}
-        for level in range(1, 10):
+        for level in LEVELS:
             row = {}
-            for net in range(-2, 3):
+            for net in range(-MAX_NET, MAX_NET + 1):
                 pts = (expected_minimum(level, net, False, tie_break),
                        expected_minimum(level, net, True, tie_break))
                 row[net] = {"values": tuple(round_half_up(x) for x in pts), "points": pts}
@@ -692,8 +696,8 @@ def table_comparison(tie_break: str = "best") -> dict:
     "point", "match"}``; ``matches``: how many of the 90 agree."""
     table = expected_table(tie_break)
     cells = []
-    for level in range(1, 10):
-        for net in range(-2, 3):
+    for level in LEVELS:
+        for net in range(-MAX_NET, MAX_NET + 1):
             for h in (0, 1):
                 text = TEXT_TABLE[level][net][h]
                 comp = table[level][net]["values"][h]

@@ -8,12 +8,27 @@ system"): the names both the model and the explanation read.
 
 from __future__ import annotations
 
-__all__ = ["MODIFIERS", "NET_NAMES", "PICK_HIGH", "power", "pair_text", "net_modifier", "modifier_text"]
+__all__ = ["MODIFIERS", "NET_NAMES", "PICK_HIGH", "POWER_BASE", "POWER_PER_LEVEL", "LEVELS", "MAX_NET",
+           "HEROIC_DIE", "power", "level_of", "pair_text", "net_modifier", "modifier_text"]
+
+# The rule's numbers, each named once: the model, the odds, the explanation
+# and the page read them from here.
+
+#: Open Tale, 3: Attribute Power = POWER_BASE + POWER_PER_LEVEL * Attribute Level.
+POWER_BASE = 6
+POWER_PER_LEVEL = 2
+#: The attribute levels, lowest to highest.
+LEVELS = range(1, 10)
+#: RULES-NOTES Open Tale 3: the net modifier clamps to -MAX_NET..+MAX_NET.
+MAX_NET = 2
+#: Open Tale, 3: the Heroic Badge adds a die of this size.
+HEROIC_DIE = 4
 
 #: Open Tale, 3.2 "Compensating modifiers": the modifiers as integers.
 MODIFIERS = {"inferiority": -2, "disadvantage": -1, "advantage": 1, "superiority": 2}
 
-#: The net modifier's name; 0 is the text's "Neural" (neutral) column.
+#: The net modifier's name (-MAX_NET..MAX_NET); 0 is the text's "Neural"
+#: (neutral) column.
 NET_NAMES = {-2: "inferiority", -1: "disadvantage", 0: "neutral", 1: "advantage", 2: "superiority"}
 
 #: Which die a net modifier picks (Open Tale, 3.2): the highest (True) or
@@ -22,12 +37,18 @@ PICK_HIGH = {-2: True, -1: True, 1: False, 2: False}
 
 
 def power(level: int) -> int:
-    """Open Tale, 3: Attribute Power = 6 + 2 * Attribute Level.
+    """Open Tale, 3: Attribute Power = ``POWER_BASE`` + ``POWER_PER_LEVEL``
+    * Attribute Level.
 
-    >>> power(5)
-    16
+    >>> power(5) == POWER_BASE + 5 * POWER_PER_LEVEL, level_of(power(5))
+    (True, 5)
     """
-    return 6 + 2 * level
+    return POWER_BASE + POWER_PER_LEVEL * level
+
+
+def level_of(power_: int) -> int:
+    """The level whose power is ``power_`` (``power`` turned round)."""
+    return (power_ - POWER_BASE) // POWER_PER_LEVEL
 
 
 def pair_text(pair) -> str:
@@ -42,14 +63,14 @@ def pair_text(pair) -> str:
 
 def net_modifier(names) -> int:
     """Open Tale, 3.2 "Compensating modifiers": the modifiers add up as
-    integers; RULES-NOTES Open Tale 3: the sum clamps to -2..+2.
+    integers; RULES-NOTES Open Tale 3: the sum clamps to -MAX_NET..+MAX_NET.
 
     >>> net_modifier(["advantage", "disadvantage"]), net_modifier(["superiority", "disadvantage"])
     (0, 1)
     >>> net_modifier(["superiority", "advantage"])
     2
     """
-    return max(-2, min(2, sum(MODIFIERS[n] for n in names)))
+    return max(-MAX_NET, min(MAX_NET, sum(MODIFIERS[n] for n in names)))
 
 
 def modifier_text(names) -> str:

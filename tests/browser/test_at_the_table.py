@@ -179,7 +179,7 @@ def test_a_shared_milhamah_result_mid_turn_offers_nothing(browser, base_url):
     step button, no tappable die, no "tap dice to freeze them", no ↻; it
     says whose turn it was."""
     r = rules.roll("milhamah", {"shoresh": "אשר", "rerolls": 3}, ScriptedRng([2, 3, 4, 5, 6, 7, 8, 9]))
-    assert "reroll" in r["allowed"]
+    assert {"do": "reroll"} in r["allowed"]
     with watched_page(browser, base_url + "#" + share.encode_result(r), viewport=PHONE) as page:
         page.wait_for_selector("#tray-milhamah .outcome", timeout=SLOW)
         text = page.inner_text("#tray-milhamah")

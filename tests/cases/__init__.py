@@ -49,3 +49,9 @@ def every(name: str, *default) -> dict:
     """``name`` of every game's cases, in the registry's order (``default``,
     if given, for a game whose module leaves it out)."""
     return {system: getattr(of(system), name, *default) for system in rules.SYSTEMS}
+
+
+def verbs(result: dict, side: str = "initiator") -> list:
+    """The verbs ``side`` may take now, read from the result's ``allowed``
+    (an entry without a side is the initiator's)."""
+    return [a["do"] for a in result["allowed"] if a.get("side", "initiator") == side]

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from rules.milhamah import model as milhamah
+
+from cases import verbs
+
 #: Dice other than the sizes a draw may be: a letter die, the hit location letter.
 DRAWS = {milhamah.SIDES, len(milhamah.LETTERS)}
 
@@ -87,7 +90,7 @@ def strategies(h):
     def _fit_milhamah(result: dict, data):
         side = data.draw(st.sampled_from(["initiator", "opponent"] if result.get("opponent")
                                          else ["initiator"]), label="side")
-        allowed = result["allowed"] if side == "initiator" else result["allowed_opponent"]
+        allowed = verbs(result, side)
         if not allowed:
             return None
         verb = data.draw(st.sampled_from(allowed), label="verb")

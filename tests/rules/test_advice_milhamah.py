@@ -32,6 +32,7 @@ import sys
 from fractions import Fraction
 
 import pytest
+import cases
 from test_odds_match_rolls import _merged
 
 import rules
@@ -104,7 +105,7 @@ class Walk:
     def turn(self, r: dict):
         if r["turn"]:
             return r["turn"]
-        return "hit" if "hit_location" in r["allowed"] else None
+        return "hit" if "hit_location" in cases.verbs(r) else None
 
     def actions(self, r: dict, side: str) -> list:
         """Every allowed action but a cipher flip, as (action, dice)."""
@@ -113,7 +114,7 @@ class Walk:
             side = "initiator"
         else:
             s = r if side == "initiator" else r["opponent"]
-            verbs = s["allowed"]
+            verbs = cases.verbs(r, side)
             out = []
             if "reroll" in verbs:
                 n = len(s["dice"])
@@ -290,10 +291,10 @@ def test_the_reactor_rerolls_its_one_chance_to_stop_the_critical():
     advice is that reroll, and the choices say both."""
     spec = rules.normalize("milhamah", CRITICAL_SPEC)
     r = rules.roll("milhamah", spec, ScriptedRng(CRITICAL_DRAWS))
-    assert r["natural"] and r["opponent"]["matches"] == 0 and "natural" in r["allowed"]
+    assert r["natural"] and r["opponent"]["matches"] == 0 and "natural" in cases.verbs(r)
     c = rules.act("milhamah", spec, r, {"do": "natural", "reward": "critical", "side": "initiator"},
                   ScriptedRng([]))
-    assert c["outcome"] == "critical_success" and c["allowed_opponent"] == ["reroll", "stand"]
+    assert c["outcome"] == "critical_success" and cases.verbs(c, "opponent") == ["reroll", "stand"]
     stand = rules.act("milhamah", spec, c, {"do": "stand", "side": "opponent"}, ScriptedRng([]), advise=False)
     assert stand["outcome"] == "critical_success"
     crit = {}

@@ -8,14 +8,17 @@ Condition; then the highest chance of 2+) found by this file's own
 expectimax. ``advice`` must attain it and each ``choices`` entry must give
 its enumerated odds.
 
-Faces are enumerated by kind (1, 2-5, 6-9, 10+, each weighted by how many
-faces of the die show it: "Success" and "Prayer" treat the faces of a kind
-alike), and a decision point is known by what the rules show of it (the
-dice's kinds, sizes and faces' kinds, the opponent's successes, the
-tie-breaks so far, the prayer, the Condition, Broken, accepted)."""
+Faces are enumerated by kind (a 1, or the successes a face counts, each
+weighted by how many faces of the die show it: "Success" and "Prayer"
+treat the faces of a kind alike; the kinds are read from what
+``rules.roll`` says of each face, never from the rule's numbers), and a
+decision point is known by what the rules show of it (the dice's kinds,
+sizes and faces' kinds, the opponent's successes, the tie-breaks so far,
+the prayer, the Condition, Broken, accepted)."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
@@ -43,13 +46,20 @@ class Probe:
         return 1
 
 
+@functools.lru_cache(maxsize=None)
 def kinds(sides):
-    """(face, weight) standing for every face of a die: 1, 2-5, 6-9, 10+."""
-    return [(f, Fraction(w, sides)) for f, w in ((1, 1), (2, 4), (6, min(sides, 9) - 5), (10, sides - 9)) if w > 0]
+    """(face, weight) standing for every face of a die: a 1, then each
+    number of successes a face counts (as a lone die of ``sides`` forced
+    to it shows), its smallest face weighted by how many faces count it."""
+    groups = {}
+    for face in range(1, sides + 1):
+        die = rules.roll("mirage", {"attribute": sides}, ScriptedRng([face]), advise=False)["dice"][0]
+        groups.setdefault(face_kind(die), []).append(face)
+    return [(faces[0], Fraction(len(faces), sides)) for faces in groups.values()]
 
 
-def face_kind(face):
-    return 0 if face == 1 else 1 if face < 6 else 2 if face < 10 else 3
+def face_kind(die):
+    return -1 if die["face"] == 1 else die["successes"]
 
 
 def draws(sizes):
@@ -60,7 +70,7 @@ def draws(sizes):
 
 def key(r):
     return (r["tiebreaks"], bool(r["prayed"]), r["condition_gained"], r["broken"], r.get("accepted"),
-            tuple((d["kind"], d["sides"], face_kind(d["face"])) for d in r["dice"]),
+            tuple((d["kind"], d["sides"], face_kind(d)) for d in r["dice"]),
             (r["opponent"] or {}).get("successes"))
 
 
@@ -208,7 +218,7 @@ def test_a_tie_with_a_one_is_broken_not_prayed_for():
     r = rules.roll("mirage", CASE, ScriptedRng([7, 1, 6]))
     assert r["outcome"] == "tie" and r["advice"] == {"do": "tiebreak", "side": "initiator"}
     by = {c["action"]["do"]: c for c in r["choices"]}
-    assert by["tiebreak"]["win"] > 0.7 > 0.3 > by["pray"]["win"] and by["pray"]["condition"] == 1.0
+    assert by["tiebreak"]["win"] > by["pray"]["win"] and by["pray"]["condition"] == 1.0
 
 
 def test_the_tie_case_figures_are_the_enumerated_ones(short_cap):

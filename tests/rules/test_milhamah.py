@@ -17,6 +17,8 @@ from rules.milhamah import model as M
 from rules.milhamah import probability as MO
 from rules.dice import ScriptedRng, SpecError
 
+from cases import verbs
+
 # Face indices (1-12) on the default dice, by design (RULES-NOTES Milhamah 2).
 RA = {f: i + 1 for i, f in enumerate(M.die_faces("red", "A"))}
 RB = {f: i + 1 for i, f in enumerate(M.die_faces("red", "B"))}
@@ -156,7 +158,7 @@ def test_rachel_prays_for_yonah():
     r = rules.roll("milhamah", spec, ScriptedRng(RACHEL_FIRST))
     assert r["value"] == 0 and r["wilds"] == 0 and r["outcome"] == "botch"
     assert [d["colour"] for d in r["dice"]] == ["red"] * 4 + ["green"] * 4
-    assert r["allowed"] == ["reroll", "accept"]
+    assert verbs(r) == ["reroll", "accept"]
     r2 = rules.act("milhamah", spec, r, {"do": "reroll", "dice": [0, 2, 4]},
                    ScriptedRng([RA["ק"], RA["ר"], GA["ת"]]))
     assert [faces(r2)[i] for i in (0, 2, 4)] == ["ק", "ר", "ת"]
@@ -166,7 +168,7 @@ def test_rachel_prays_for_yonah():
                                               "rerolled", "frozen", "frozen", "frozen"]
     assert r2["dice"][2]["success"] is True and r2["dice"][2]["history"] == ["ב", "ר"]
     assert "1 of 3 needed: failure." in r2["explain"]
-    assert r2["allowed"] == []  # one round, spent
+    assert verbs(r2) == []  # one round, spent
 
 
 def test_rachel_cannot_reroll_four():
@@ -201,13 +203,13 @@ def test_etgar_vs_the_toad_modifier():
     assert r["opponent"]["successes"] == 2 and r["opponent"]["wilds"] == 1
     # Etgar's turn comes first: until he chooses the natural's reward the
     # Toad's reaction is neither void nor open.
-    assert r["allowed_opponent"] == [] and r["turn"] == "initiator"
+    assert verbs(r, "opponent") == [] and r["turn"] == "initiator"
     assert not any(d["role"] == "dropped" for d in r["opponent"]["dice"])
     assert not any("void" in line for line in r["explain"])
     u = rules.act("milhamah", spec, r, {"do": "natural", "reward": "uncounterable"}, ScriptedRng([]))
     assert u["outcome"] == "natural_success" and u["bonus"] == 1 + 1
     assert all(d["role"] == "dropped" for d in u["opponent"]["dice"])
-    assert "The opponent's reaction is void." in u["explain"] and u["allowed_opponent"] == []
+    assert "The opponent's reaction is void." in u["explain"] and verbs(u, "opponent") == []
 
 
 def test_etgar_climbs_the_cliff():
@@ -262,11 +264,11 @@ def test_natural_first_roll_bonus_and_reward():
     assert r["outcome"] == "failure" and not r["natural"]
     r = rules.roll("milhamah", spec, ScriptedRng([RA["ר"], RB["ז"], BA["א"], BB["ש"]]))
     assert r["natural"] and r["bonus"] == 4 and r["total"] == 7 and r["outcome"] == "natural_success"
-    assert set(r["allowed"]) == {"reroll", "natural"}
+    assert set(verbs(r)) == {"reroll", "natural"}
     assert any("forfeit" in line for line in r["explain"])
     merit = rules.act("milhamah", spec, r, {"do": "natural", "reward": "merit"}, ScriptedRng([]))
     assert merit["merit_point"] and merit["bonus"] == 1 and merit["outcome"] == "failure"
-    assert merit["allowed"] == []
+    assert verbs(merit) == []
     rr = rules.act("milhamah", spec, r, {"do": "reroll", "dice": [1]}, ScriptedRng([RB["ח"]]))
     assert rr["bonus"] == 3 and rr["outcome"] == "natural_success"
     with pytest.raises(SpecError):
@@ -290,11 +292,11 @@ def test_cipher_flips_to_the_opposite_face():
     (red is Atbash: ב ↔ ש); at most ``cipher`` flips in the turn, logged."""
     spec = M.normalize({**SMALL, "cipher": 1, "rounds": 0})
     r = rules.roll("milhamah", spec, ScriptedRng([RA["ב"], RB["ז"], RA["ג"], RB["ח"]]))
-    assert r["allowed"] == ["cipher", "accept"]
+    assert verbs(r) == ["cipher", "accept"]
     r2 = rules.act("milhamah", spec, r, {"do": "cipher", "dice": [0]}, ScriptedRng([]))
     assert faces(r2)[0] == "ש" and r2["dice"][0]["ciphered"] and r2["dice"][0]["history"] == ["ב", "ש"]
     assert r2["value"] == 1 and any("Cipher" in line for line in r2["explain"])
-    assert r2["allowed"] == []
+    assert verbs(r2) == []
     with pytest.raises(SpecError):
         rules.act("milhamah", spec, r2, {"do": "cipher", "dice": [2]}, ScriptedRng([]))
 
@@ -304,15 +306,15 @@ def test_rounds_zero_forbids_reroll_and_extra_rounds_allow_more():
     allow additional rolls" (``rounds``)."""
     draws = [RA["ב"], RB["ז"], RA["ג"], RB["ח"]]
     r = rules.roll("milhamah", {**SMALL, "rounds": 0}, ScriptedRng(draws))
-    assert r["allowed"] == []
+    assert verbs(r) == []
     with pytest.raises(SpecError, match="forbids"):
         rules.act("milhamah", {**SMALL, "rounds": 0}, r, {"do": "reroll", "dice": [0]}, ScriptedRng([1]))
     spec = {**SMALL, "rounds": 2}
     r = rules.roll("milhamah", spec, ScriptedRng(draws))
     r = rules.act("milhamah", spec, r, {"do": "reroll", "dice": [0]}, ScriptedRng([RA["ג"]]))
-    assert r["allowed"] == ["reroll", "accept"] and r["rounds_left"] == 1
+    assert verbs(r) == ["reroll", "accept"] and r["rounds_left"] == 1
     r = rules.act("milhamah", spec, r, {"do": "reroll", "dice": [0, 1]}, ScriptedRng([RA["א"], RB[W]]))
-    assert r["dice"][0]["history"] == ["ב", "ג", "א"] and r["allowed"] == []
+    assert r["dice"][0]["history"] == ["ב", "ג", "א"] and verbs(r) == []
 
 
 def _opposed(me, them, **extra):
@@ -359,19 +361,19 @@ def test_critical_success_and_hit_location():
     spec = M.normalize({"shoresh": "אשר", "pool": {"red": 2, "blue": 2}, "rerolls": 2,
                         "opponent": {"shoresh": "חננ", "pool": {"red": 2}}})
     r = rules.roll("milhamah", spec, ScriptedRng([RA["ר"], RB[W], BA["א"], BB["ש"], RA["ב"], RB[W]]))
-    assert r["outcome"] == "natural_success" and "natural" in r["allowed"]
-    assert "hit_location" not in r["allowed"]
+    assert r["outcome"] == "natural_success" and "natural" in verbs(r)
+    assert "hit_location" not in verbs(r)
     c = rules.act("milhamah", spec, r, {"do": "natural", "reward": "critical"}, ScriptedRng([]))
-    assert c["outcome"] == "critical_success" and c["allowed"] == []
-    assert c["allowed_opponent"] == ["reroll", "stand"] and c["turn"] == "opponent"
+    assert c["outcome"] == "critical_success" and verbs(c) == []
+    assert verbs(c, "opponent") == ["reroll", "stand"] and c["turn"] == "opponent"
     c = rules.act("milhamah", spec, c, {"do": "stand", "side": "opponent"}, ScriptedRng([]))
-    assert c["outcome"] == "critical_success" and c["allowed"] == ["hit_location"]
+    assert c["outcome"] == "critical_success" and verbs(c) == ["hit_location"]
     assert c["margin"] == 5  # 3 letters + wild + first-roll bonus, opponent 0
     h = rules.act("milhamah", spec, c, {"do": "hit_location", "armour": 2, "vig": 1, "light": 1,
                                         "serious": 0, "critical": 0}, ScriptedRng([21]))
     assert h["hit"]["letter"] == "ש" and h["hit"]["location"] == "Head"
     assert (h["hit"]["armour"], h["hit"]["vig"], h["hit"]["wounds"]["light"], h["hit"]["beyond"]) == (2, 1, 1, 1)
-    assert h["allowed"] == [] and "Head" in h["explain"][-1]
+    assert verbs(h) == [] and "Head" in h["explain"][-1]
     with pytest.raises(SpecError):
         rules.act("milhamah", spec, h, {"do": "hit_location"}, ScriptedRng([1]))
 
@@ -381,7 +383,7 @@ def test_critical_needs_opponent_zero():
                         "opponent": {"shoresh": "חננ", "pool": {"red": 2}}})
     r = rules.roll("milhamah", spec, ScriptedRng([RA["ר"], RB[W], BA["א"], BB["ש"], RA["ב"], RB["ח"]]))
     c = rules.act("milhamah", spec, r, {"do": "natural", "reward": "critical"}, ScriptedRng([]))
-    assert c["outcome"] == "natural_success" and "hit_location" not in c["allowed"]
+    assert c["outcome"] == "natural_success" and "hit_location" not in verbs(c)
 
 
 def test_combat_modifiers_move_the_difficulty():
@@ -398,10 +400,10 @@ def test_opposed_opponent_rerolls():
     """The opponent reacts after the initiator's turn (the initiator stands
     here), seeing the initiator's final dice."""
     spec, r = _opposed([RA["א"], RB["ז"]], [RA["ב"], RB["ז"]])
-    assert r["outcome"] == "success" and r["allowed_opponent"] == []
-    assert r["allowed"] == ["reroll", "stand"]
+    assert r["outcome"] == "success" and verbs(r, "opponent") == []
+    assert verbs(r) == ["reroll", "stand"]
     r = rules.act("milhamah", spec, r, {"do": "stand"}, ScriptedRng([]))
-    assert r["allowed"] == [] and r["allowed_opponent"] == ["reroll", "stand"]
+    assert verbs(r) == [] and verbs(r, "opponent") == ["reroll", "stand"]
     r2 = rules.act("milhamah", spec, r, {"do": "reroll", "side": "opponent", "dice": [1]}, ScriptedRng([RB["ח"]]))
     assert r2["opponent"]["successes"] == 1 and r2["outcome"] == "success_at_cost"
     assert r2["dice"] == r["dice"]
@@ -421,10 +423,10 @@ def _random_session(seed):
     r = rules.roll("milhamah", spec, rng)
     for _ in range(4):
         side = rng.choice(["initiator", "opponent"] if spec.get("opponent") else ["initiator"])
-        verbs = r["allowed"] if side == "initiator" else r["allowed_opponent"]
-        if not verbs:
+        open_verbs = verbs(r, side)
+        if not open_verbs:
             continue
-        verb = rng.choice(verbs)
+        verb = rng.choice(open_verbs)
         n = len(r["dice"] if side == "initiator" else r["opponent"]["dice"])
         if verb == "reroll":
             x = r["x"] if side == "initiator" else r["opponent"]["x"]
@@ -716,10 +718,10 @@ def test_odds_of_an_empty_reroll_is_the_outcome_on_the_table(seed):
             # the initiator keeps its dice: it stands (or takes a natural's
             # default reward) and the opponent's reaction is due
             for verb, extra in (("stand", {}), ("natural", {"reward": "uncounterable"})):
-                if verb in done["allowed"]:
+                if verb in verbs(done):
                     done = rules.act("milhamah", spec, done, {"do": verb, **extra}, random.Random(1))
                     break
-        if "reroll" in done.get("allowed_opponent", []) and side == "initiator":
+        if "reroll" in verbs(done, "opponent") and side == "initiator":
             then = rules.odds("milhamah", spec, done, {"do": "best", "side": "opponent"})
             for k in M.OUTCOMES:
                 assert o["outcome"][k] == pytest.approx(then["outcome"][k], abs=1e-12), k
@@ -789,7 +791,7 @@ def test_the_opponent_waits_for_the_initiators_turn():
     explanation claims no void reaction, and the initiator with a natural
     on the table cannot stand without choosing its reward."""
     spec, r = _natural_vs()
-    assert r["allowed"] == ["reroll", "natural"] and r["allowed_opponent"] == []
+    assert verbs(r) == ["reroll", "natural"] and verbs(r, "opponent") == []
     assert r["natural_pending"] and r["turn"] == "initiator"
     assert not any("void" in line or "cannot react" in line for line in r["explain"])
     for action in ({"do": "reroll", "side": "opponent", "dice": [0]}, {"do": "stand", "side": "opponent"}):
@@ -804,7 +806,7 @@ def test_let_them_react_then_the_opponent_rerolls_to_a_success():
     shows ח takes it away, and no hit location is ever offered."""
     spec, r = _natural_vs()
     c = rules.act("milhamah", spec, r, {"do": "natural", "reward": "critical"}, ScriptedRng([]))
-    assert c["outcome"] == "critical_success" and "hit_location" not in c["allowed"]
+    assert c["outcome"] == "critical_success" and "hit_location" not in verbs(c)
     assert any("so far" in line for line in c["explain"])
     with pytest.raises(SpecError, match="final only once the opponent has reacted"):
         rules.act("milhamah", spec, c, {"do": "hit_location"}, ScriptedRng([1]))
@@ -812,7 +814,7 @@ def test_let_them_react_then_the_opponent_rerolls_to_a_success():
     assert d["opponent"]["successes"] == 1 and d["outcome"] != "critical_success"
     # the natural's reward was "let them react": no +1, 4 on the dice + 1 first-roll bonus vs 1
     assert d["total"] == 5 and d["outcome"] == "natural_success"
-    assert d["allowed"] == [] and d["allowed_opponent"] == [] and d["turn"] is None
+    assert verbs(d) == [] and verbs(d, "opponent") == [] and d["turn"] is None
 
 
 def test_let_them_react_critical_is_final_when_the_opponents_rounds_are_spent():
@@ -823,7 +825,7 @@ def test_let_them_react_critical_is_final_when_the_opponents_rounds_are_spent():
     c = rules.act("milhamah", spec, r, {"do": "natural", "reward": "critical"}, ScriptedRng([]))
     d = rules.act("milhamah", spec, c, {"do": "reroll", "side": "opponent", "dice": [0]}, ScriptedRng([RA["ג"]]))
     assert d["opponent"]["successes"] == 0 and d["outcome"] == "critical_success"
-    assert d["allowed"] == ["hit_location"] and d["allowed_opponent"] == []
+    assert verbs(d) == ["hit_location"] and verbs(d, "opponent") == []
     assert "The opponent reacted with zero non-wild successes: critical success." in d["explain"]
 
 
@@ -832,14 +834,14 @@ def test_the_initiator_stands_to_hand_over():
     opponent then rerolls or stands; a stood side takes no more steps."""
     spec = M.normalize(NATURAL_VS)
     r = rules.roll("milhamah", spec, ScriptedRng([RA["א"], RB["ז"], BA["ג"], BB["ז"], RA["ב"], RB["ח"]]))
-    assert r["allowed"] == ["reroll", "stand"] and r["allowed_opponent"] == []
+    assert verbs(r) == ["reroll", "stand"] and verbs(r, "opponent") == []
     s = rules.act("milhamah", spec, r, {"do": "stand"}, ScriptedRng([]))
-    assert s["allowed"] == [] and s["allowed_opponent"] == ["reroll", "stand"] and s["turn"] == "opponent"
+    assert verbs(s) == [] and verbs(s, "opponent") == ["reroll", "stand"] and s["turn"] == "opponent"
     assert "You stood: your turn ends with the dice as they lie." in s["explain"]
     with pytest.raises(SpecError, match="stood"):
         rules.act("milhamah", spec, s, {"do": "reroll", "dice": [1]}, ScriptedRng([1]))
     o = rules.act("milhamah", spec, s, {"do": "stand", "side": "opponent"}, ScriptedRng([]))
-    assert o["allowed"] == [] and o["allowed_opponent"] == [] and o["turn"] is None
+    assert verbs(o) == [] and verbs(o, "opponent") == [] and o["turn"] is None
     assert o["dice"] == r["dice"] and o["outcome"] == r["outcome"] == "success_at_cost"
 
 
@@ -848,7 +850,7 @@ def test_stand_is_only_for_an_opposed_roll():
     ``stand``; opposed, no ``accept``."""
     spec = M.normalize(RACHEL)
     r = rules.roll("milhamah", spec, ScriptedRng(RACHEL_FIRST))
-    assert r["allowed"] == ["reroll", "accept"]
+    assert verbs(r) == ["reroll", "accept"]
     with pytest.raises(SpecError, match="opposed"):
         rules.act("milhamah", spec, r, {"do": "stand"}, ScriptedRng([]))
     opp = {**RACHEL, "opponent": {"shoresh": "חנן"}}
@@ -865,7 +867,7 @@ def test_accept_ends_the_turn_as_the_dice_lie():
     r = rules.roll("milhamah", spec, ScriptedRng(RACHEL_FIRST))
     a = rules.act("milhamah", spec, r, {"do": "accept"}, ScriptedRng([]))
     assert a["stages"][-1] == {"do": "accept", "draws": []}
-    assert a["dice"] == r["dice"] and a["outcome"] == r["outcome"] and a["allowed"] == []
+    assert a["dice"] == r["dice"] and a["outcome"] == r["outcome"] and verbs(a) == []
     assert a["advice"] is None and a["choices"] == []
     assert "You accepted the dice as they lie: the turn ends." in a["explain"]
     assert rules.replay("milhamah", spec, a["stages"]) == a
@@ -873,7 +875,7 @@ def test_accept_ends_the_turn_as_the_dice_lie():
         rules.act("milhamah", spec, a, {"do": "reroll", "dice": [0]}, ScriptedRng([1]))
     nat = {"shoresh": "אר", "pool": {"green": 2}, "rerolls": 1, "difficulty": 5}
     n = rules.roll("milhamah", nat, ScriptedRng([1, 11]))
-    assert n["natural"] and n["allowed"] == ["reroll", "natural"]
+    assert n["natural"] and verbs(n) == ["reroll", "natural"]
     with pytest.raises(SpecError, match="reward"):
         rules.act("milhamah", nat, n, {"do": "accept"}, ScriptedRng([]))
 

@@ -29,6 +29,7 @@ import sys
 from fractions import Fraction
 
 import pytest
+from cases import verbs
 from test_odds_match_rolls import _merged
 
 import rules
@@ -65,12 +66,12 @@ class Brute:
         left no longer matter)."""
         me = (tuple(d["index"] for d in r["dice"]), tuple(d["role"] for d in r["dice"]))
         if who == "initiator":
-            me += (r["rounds_left"], tuple(r["allowed"]))
+            me += (r["rounds_left"], tuple(verbs(r)))
         if "opponent" not in r:
             return (who,) + me
         o = r["opponent"]
         return (who,) + me + (tuple(d["index"] for d in o["dice"]), tuple(d["role"] for d in o["dice"]),
-                              o["rounds_left"], tuple(o["allowed"]))
+                              o["rounds_left"], tuple(verbs(r, "opponent")))
 
     @staticmethod
     def terminal(r: dict) -> tuple:
@@ -92,7 +93,7 @@ class Brute:
 
     def choices(self, r: dict, side: str) -> list:
         s = r if side == "initiator" else r["opponent"]
-        if "reroll" not in s["allowed"]:
+        if "reroll" not in verbs(r, side):
             return []
         n = len(s["dice"])
         return [list(c) for k in range(1, min(n, s["x"]) + 1) for c in itertools.combinations(range(n), k)]
@@ -131,9 +132,9 @@ class Brute:
         natural on the table, takes the default reward, which ends its
         turn) and the opponent's reaction is due."""
         self.acts += 1
-        if "stand" in r["allowed"]:
+        if "stand" in verbs(r):
             return rules.act("milhamah", self.spec, r, {"do": "stand"}, ScriptedRng([]))
-        if "natural" in r["allowed"]:
+        if "natural" in verbs(r):
             return rules.act("milhamah", self.spec, r, {"do": "natural", "reward": "uncounterable"},
                              ScriptedRng([]))
         return r
@@ -234,7 +235,7 @@ def test_advice_after_a_reroll_and_the_reaction_reach_the_optimum(spec):
                 r = b.hand_over(r)
             while True:
                 s = r if side == "initiator" else r["opponent"]
-                if "reroll" not in s["allowed"]:
+                if "reroll" not in verbs(r, side):
                     break
                 advice = s["best_reroll"]
                 assert b.reaches(r, side, advice), (side, advice)
@@ -304,14 +305,14 @@ def _play(spec: dict, rng) -> dict:
     the initiator then stands (or takes the natural's advised reward) and
     the opponent reacts by its own."""
     r = rules.roll("milhamah", spec, rng, advise=False)
-    while "reroll" in r["allowed"] and MO.best_reroll(spec, r):
+    while "reroll" in verbs(r) and MO.best_reroll(spec, r):
         r = rules.act("milhamah", spec, r, {"do": "reroll", "dice": MO.best_reroll(spec, r)}, rng, advise=False)
-    if "opponent" in r and "natural" in r["allowed"]:
+    if "opponent" in r and "natural" in verbs(r):
         # the natural's reward best play takes ("let them react" where it is as sure and may be critical)
         r = rules.act("milhamah", spec, r, rules.advise("milhamah", spec, r)["advice"], rng, advise=False)
     elif "opponent" in r:
         r = Brute(spec).hand_over(r)
-    while "opponent" in r and "reroll" in r["opponent"]["allowed"] and MO.best_reroll(spec, r, "opponent"):
+    while "opponent" in r and "reroll" in verbs(r, "opponent") and MO.best_reroll(spec, r, "opponent"):
         r = rules.act("milhamah", spec, r, {"do": "reroll", "side": "opponent",
                                             "dice": MO.best_reroll(spec, r, "opponent")}, rng, advise=False)
     return r
@@ -440,7 +441,7 @@ def test_every_result_carries_the_advice_of_both_sides():
     assert r["best_reroll"] == MO.best_reroll(r["spec"], r)
     assert r["opponent"]["best_reroll"] == []  # its reaction is not due yet
     stood = rules.act("milhamah", r["spec"], r, {"do": "stand"}, random.Random(4)) \
-        if "stand" in r["allowed"] else r
+        if "stand" in verbs(r) else r
     assert stood["opponent"]["best_reroll"] == MO.best_reroll(r["spec"], stood, "opponent")
     solo = rules.roll("milhamah", {"shoresh": "אשר", "rounds": 0}, random.Random(4))
     assert solo["best_reroll"] == [] and "opponent" not in solo

@@ -30,6 +30,8 @@ import rules
 from rules.milhamah import probability as MO
 from rules.dice import ScriptedRng
 
+from cases import verbs
+
 DATA = json.loads((Path(rules.__file__).parent / "milhamah" / "dice.json").read_text(encoding="utf-8"))
 MEET = ("success_at_cost", "success", "natural_success", "critical_success")
 COLOURS = ("red", "green", "blue")
@@ -249,14 +251,14 @@ def _played(spec: dict, n: int, seed: int) -> dict:
     meets = succ = nat = 0
     for _ in range(n):
         r = rules.roll("milhamah", spec, rng)
-        while "reroll" in r["allowed"] and r["best_reroll"]:
+        while "reroll" in verbs(r) and r["best_reroll"]:
             r = rules.act("milhamah", spec, r, {"do": "reroll", "dice": r["best_reroll"]}, rng)
         if "opponent" in r:
-            if "stand" in r["allowed"]:
+            if "stand" in verbs(r):
                 r = rules.act("milhamah", spec, r, {"do": "stand"}, rng)
-            elif "natural" in r["allowed"]:
+            elif "natural" in verbs(r):
                 r = rules.act("milhamah", spec, r, {"do": "natural", "reward": "uncounterable"}, rng)
-            while "reroll" in r["opponent"]["allowed"] and r["opponent"]["best_reroll"]:
+            while "reroll" in verbs(r, "opponent") and r["opponent"]["best_reroll"]:
                 r = rules.act("milhamah", spec, r, {"do": "reroll", "side": "opponent",
                                                     "dice": r["opponent"]["best_reroll"]}, rng)
         meets += r["outcome"] in MEET

@@ -99,16 +99,20 @@ def test_dice_kinds_have_distinct_colours():
 
 
 # --------------------------------------------------------------------------
-# "Success": 6+ one, 10+ two (d10/d12 only); RULES-NOTES Mirage 2.
+# "Success": SUCCESS_ON+ one, GREAT_ON+ two (the large dice only); RULES-NOTES
+# Mirage 2. The cases sit on each side of the rule's named numbers, so a
+# change of a number is checked where it bites.
 
-THRESHOLDS = [(6, 5, 0), (6, 6, 1), (8, 8, 1), (10, 9, 1), (10, 10, 2), (12, 5, 0),
-              (12, 6, 1), (12, 11, 2), (12, 12, 2), (8, 1, 0)]
+S, G = mirage.SUCCESS_ON, mirage.GREAT_ON
+THRESHOLDS = [(6, S - 1, 0), (6, S, 1), (8, 8, 1), (10, G - 1, 1), (10, G, 2), (12, S - 1, 0),
+              (12, S, 1), (12, G + 1, 2), (12, 12, 2), (8, 1, 0)]
 
 
 @pytest.mark.parametrize("sides,face,n", THRESHOLDS,
                          ids=[f"d{s} shows {f}: {n}" for s, f, n in THRESHOLDS])
 def test_success_thresholds(sides, face, n):
-    """"Success": 6 or higher is a success, 10 or higher on one die two."""
+    """"Success": ``SUCCESS_ON`` or higher is a success, ``GREAT_ON`` or
+    higher on one die two."""
     r = roll({"attribute": sides}, [face])
     assert r["dice"][0]["successes"] == n
     assert r["dice"][0]["success"] is (n > 0)
@@ -116,11 +120,11 @@ def test_success_thresholds(sides, face, n):
 
 
 OUTCOME_CASES = [
-    ("no successes: failure", [5, 3], "failure", 0, 0),
-    ("one success: success", [6, 3], "success", 1, 0),
-    ("two successes: success with bonus", [6, 7], "success_with_bonus", 2, 1),
-    ("10+ on the d12 alone is two successes", [11, 1], "success_with_bonus", 2, 1),
-    ("three successes: two extra (combat damage)", [12, 9], "success_with_bonus", 3, 2),
+    ("no successes: failure", [S - 1, S - 1], "failure", 0, 0),
+    ("one success: success", [S, S - 1], "success", 1, 0),
+    ("two successes: success with bonus", [S, G - 1], "success_with_bonus", 2, 1),
+    ("GREAT_ON+ on the d12 alone is two successes", [G + 1, 1], "success_with_bonus", 2, 1),
+    ("three successes: two extra (combat damage)", [12, G - 1], "success_with_bonus", 3, 2),
 ]
 
 
@@ -351,7 +355,7 @@ def test_tiebreak_rolls_the_opposed_roll_again():
 def test_tiebreaks_repeat_while_tied():
     """A tie-break that ties again may be broken again; every tied roll stays."""
     r = roll(OPPOSED_SPEC, [2, 2, 2])
-    t = tiebreak(tiebreak(r, [3, 3, 3]), [2, 5, 6])
+    t = tiebreak(tiebreak(r, [3, 3, 3]), [2, S - 1, S])
     assert t["tiebreaks"] == 2 and [x["round"] for x in t["tied_rounds"]] == [1, 2]
     assert t["outcome"] == "failure" and not t["can_tiebreak"]
     assert rules.replay("mirage", t["spec"], t["stages"]) == t

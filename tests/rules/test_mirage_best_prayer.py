@@ -18,6 +18,11 @@ import pytest
 
 import rules
 from rules.dice import ScriptedRng
+from rules.mirage import model as mirage
+
+#: The rule's numbers ("Success"): faces just below and at them are the ones
+#: worth rolling.
+S, G = mirage.SUCCESS_ON, mirage.GREAT_ON
 
 
 class Probe:
@@ -86,9 +91,9 @@ OPTIMUM_CASES = [
     ({"attribute": 8, "skill": 6, "prayer_bonus": 2}, None),
     ({"attribute": 10, "skill": 0, "prayer_bonus": 2}, None),  # a lone die gains a d6
     ({"attribute": 6, "skill": 6, "prayer_bonus": 1, "opponent": {"attribute": 6}}, None),
-    ({"attribute": 6, "skill": 6, "gear": [6], "prayer_bonus": 1}, (1, 2, 6)),
+    ({"attribute": 6, "skill": 6, "gear": [6], "prayer_bonus": 1}, (1, S - 1, S)),
     ({"attribute": 10, "skill": 0, "gear": [8], "prayer_bonus": 2,
-      "opponent": {"attribute": 6}}, (1, 2, 6, 10)),
+      "opponent": {"attribute": 6}}, (1, S - 1, S, G)),
 ]
 
 
@@ -187,15 +192,17 @@ def test_a_passive_roll_has_no_prayer_odds():
 # Worked cases.
 
 def test_best_prayer_leaves_a_success_alone():
-    """Opposed, tied 1-1, temple +2: the d10's 6 already counts. Rerolling
-    the d6 alone (stepped twice, to a d10) wins half the time; rerolling
-    both (d10 stepped to d12, the d6 to d8) wins less."""
+    """Opposed, tied 1-1, temple +2: the d10's success already counts.
+    Rerolling the d6 alone (stepped twice, to a d10) wins whenever that
+    d10 succeeds; rerolling both (d10 stepped to d12, the d6 to d8) wins
+    less."""
     spec = rules.normalize("mirage", {"attribute": 10, "skill": 6, "prayer_bonus": 2,
                                       "opponent": {"attribute": 6}})
-    r = rules.roll("mirage", spec, ScriptedRng([6, 3, 6]))
+    r = rules.roll("mirage", spec, ScriptedRng([S, S - 1, S]))
     assert r["outcome"] == "tie" and r["best_prayer"] == [1]
-    assert prayer_score(spec, r, [1])[0] == Fraction(1, 2)
-    assert prayer_score(spec, r, [0, 1])[0] < Fraction(1, 2)
+    alone = Fraction(11 - S, 10)  # a d10 showing SUCCESS_ON or more
+    assert prayer_score(spec, r, [1])[0] == alone
+    assert prayer_score(spec, r, [0, 1])[0] < alone
 
 
 def test_best_prayer_rerolls_a_success_when_only_two_win():

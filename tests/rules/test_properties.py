@@ -314,6 +314,77 @@ def test_any_action_acts_or_is_refused(system, data, seed):
         result = new
 
 
+def _dice_count(result: dict) -> int:
+    """How many dice a step may name: the larger side's."""
+    opp = result.get("opponent")
+    theirs = opp.get("dice") if isinstance(opp, dict) else None
+    return max(len(result["dice"]), len(theirs) if isinstance(theirs, list) else 0)
+
+
+def _tries(system: str, verb: str, side: str, n: int) -> list:
+    """Actions of ``verb`` for ``side`` with the arguments a step may need
+    (no dice, each die, each pair of the first four), the keys the verb
+    takes only: if ``act`` takes any action of this verb now, it takes one
+    of these (a reroll, cipher or prayer of one die is allowed whenever one
+    of more dice is; ALKEMY keeps a pair of at most four dice)."""
+    keys = rules.MODULES[system].STEPS[verb]
+    base = {"do": verb, **({"side": side} if "side" in keys else {})}
+    if "dice" not in keys:
+        return [base]
+    return [base] + [{**base, "dice": [i]} for i in range(n)] + [
+        {**base, "dice": [i, j]} for i in range(min(n, 4)) for j in range(i + 1, min(n, 4))]
+
+
+def accepted_steps(system: str, result: dict) -> tuple[set, list]:
+    """Every (verb, side) for which ``rules.act`` takes an action now, found
+    by trying them (the contract's own ``allowed`` unread), and the actions
+    it took."""
+    found, took = set(), []
+    for verb in rules.MODULES[system].STEPS:
+        for side in ("initiator", "opponent"):
+            for action in _tries(system, verb, side, _dice_count(result)):
+                try:
+                    rules.act(system, result["spec"], result, action, random.Random(0), advise=False)
+                except SpecError:
+                    continue
+                found.add((verb, action.get("side", "initiator")))
+                took.append(action)
+                break
+    return found, took
+
+
+@pytest.mark.parametrize("system", SYSTEM_IDS)
+@settings(max_examples=60, **SETTINGS)
+@given(data=st.data(), seed=st.integers(0, 2 ** 32))
+def test_allowed_is_exactly_what_act_accepts(system, data, seed):
+    """Steps are in the contract: every result's ``allowed`` names exactly
+    the (verb, side) pairs ``rules.act`` takes now, found by trying each
+    verb for each side; the same with or without advice and after a
+    replay; best play's advice and choices are among them; a game without
+    steps allows none. Walked over up to three steps."""
+    spec = data.draw(PER_GAME[system]["specs"], label="spec")
+    if isinstance(spec, dict) and data.draw(st.booleans()):
+        spec = {**spec, **data.draw(PER_GAME[system]["with_a_choice"], label="choice")}
+    try:
+        result = rules.roll(system, spec, random.Random(seed), advise=False)
+    except SpecError:
+        return
+    for _ in range(3):
+        named = {(a["do"], a.get("side", "initiator")) for a in result["allowed"]}
+        found, took = accepted_steps(system, result)
+        assert named == found, (result["allowed"], found)
+        assert len(named) == len(result["allowed"]), result["allowed"]
+        assert rules.replay(system, result["spec"], result["stages"], advise=False)["allowed"] == result["allowed"]
+        advice = rules.advise(system, result["spec"], result)
+        for a in [c["action"] for c in advice["choices"]] + [advice["advice"]] * bool(advice["advice"]):
+            assert (a["do"], a.get("side", "initiator")) in named, (a, named)
+        event("steps open" if took else "no step")
+        if not took:
+            return
+        action = data.draw(st.sampled_from(took), label="step")
+        result = rules.act(system, result["spec"], result, action, random.Random(seed), advise=False)
+
+
 @pytest.mark.parametrize("system", SYSTEM_IDS)
 @settings(max_examples=100, **SETTINGS)
 @given(data=st.data(), seed=st.integers(0, 2 ** 32))

@@ -195,14 +195,19 @@ def test_merge_requests_refuses_damaged_imports_with_a_warning():
     assert fair.merge_requests([st], None) == ([st], 0, None)
 
 
-def test_open_steps_is_read_from_each_systems_flags():
-    """The table covers the systems with steps; the others have none."""
-    assert set(fair._STEP_FLAGS) == {"milhamah", "mirage", "alkemy"} < set(rules.SYSTEMS)
-    # the hit location is the GM's to roll: the player has no step left
-    assert fair.open_steps({"system": "milhamah", "allowed": ["hit_location"]}) == (False, True)
-    assert fair.open_steps({"system": "alkemy", "choice": True, "opponent": None}) == (True, False)
-    assert fair.open_steps({"system": "mirage", "can_pray": False}) == (False, False)
-    assert fair.open_steps({"system": "alkemy", "opponent": "junk"}) == (False, False)
+def test_open_steps_is_read_from_the_results_allowed():
+    """No table of games: who may step is read from the result's
+    ``allowed`` (the rules contract), so a game the page has never heard
+    of gets its steps too; the opponent's steps and the hit location are
+    the GM's."""
+    assert fair.open_steps({"system": "fate", "allowed": [{"do": "invoke"}]}) == (True, False)
+    assert fair.open_steps({"system": "milhamah", "allowed": [{"do": "hit_location"}]}) == (False, True)
+    both = [{"do": "keep", "side": "initiator"}, {"do": "accept", "side": "opponent"}]
+    assert fair.open_steps({"system": "alkemy", "allowed": both}) == (True, True)
+    assert fair.open_steps({"system": "mirage", "allowed": []}) == (False, False)
+    for junk in ("junk", ["keep"], None, {"do": "keep"}):
+        assert fair.open_steps({"system": "alkemy", "allowed": junk}) == (False, False)
+    assert fair.open_steps({"system": "alkemy", "choice": True}) == (False, False)
 
 
 # ---------------------------------------------------------------- who answered: words and states

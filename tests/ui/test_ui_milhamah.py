@@ -483,7 +483,7 @@ def test_the_history_entry_says_success_at_a_cost():
 
 def _canned_choices(turn="initiator"):
     side = {"side": turn}
-    return {"turn": turn, "spec": {"shoresh": "שר"}, "allowed": ["reroll", "natural"], "dice": [],
+    return {"turn": turn, "spec": {"shoresh": "שר"}, "allowed": [{"do": "reroll"}, {"do": "natural"}], "dice": [],
             "advice": {"do": "natural", "reward": "critical", **side} if turn == "initiator"
             else {"do": "reroll", "dice": [1, 2], **side},
             "choices": [
@@ -530,12 +530,12 @@ def test_the_reactors_choices_give_the_initiators_chances():
 def test_one_choice_is_no_comparison():
     """A single choice (the hit location) draws no panel: its own button
     stays, and the old buttons come back without choices."""
-    r = {"turn": None, "allowed": ["hit_location"], "dice": [], "advice": {"do": "hit_location"},
+    r = {"turn": None, "allowed": [{"do": "hit_location"}], "dice": [], "advice": {"do": "hit_location"},
          "choices": [{"action": {"do": "hit_location"}, "outcome": {}, "meets": 1, "success": 1, "critical": 1,
                       "botch": 0, "exact": True}]}
     assert U.choices_html(r) == ""
     assert 'data-act="hit_location"' in U.render_result(r, {})
-    assert 'data-act="natural:merit"' in U.render_result({"allowed": ["natural"], "dice": []}, {})
+    assert 'data-act="natural:merit"' in U.render_result({"allowed": [{"do": "natural"}], "dice": []}, {})
 
 
 def test_choices_from_a_real_roll_take_one_tap():

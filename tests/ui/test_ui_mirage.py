@@ -146,7 +146,7 @@ def test_one_pray_button_when_the_advice_is_the_default():
     """Untapped, a failure whose advice prays with every die without a
     success shows one button (the advice), not two alike; a tap brings the
     player's own prayer beside it."""
-    r = _roll({"attribute": 10, "skill": 8, "gear": [6], "skill_name": "grace"}, [5, 3, 2])
+    r = _roll({"attribute": 10, "skill": 8, "gear": [6], "skill_name": "grace"}, [mirage.SUCCESS_ON - 1, 3, 2])
     html = ui.render_result(r, {"selected": []})
     assert r["best_prayer"] == [0, 1, 2] and 'data-act="advice"' in html and 'data-act="pray"' not in html
     html = ui.render_result(r, {"selected": ["1"]})

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import re
 
+import rules
 from drawing import draw
 from drawing.draw import escape
 
-__all__ = ["esc", "pct", "outcome_name", "outcome_banner", "explain_list", "bar_chart",
+__all__ = ["esc", "pct", "outcome_name", "outcome_band", "outcome_banner", "explain_list", "bar_chart",
            "history_entry", "error_html", "scroll_box", "bidi_text", "choices_html"]
 
 
@@ -57,10 +58,34 @@ def outcome_name(outcome) -> str:
     return s[:1].upper() + s[1:]
 
 
-def outcome_banner(system: str, outcome: str, headline: str = "") -> str:
+#: Outcomes are coloured in this many bands, worst (0) to best.
+BANDS = 5
+
+
+def outcome_band(system, outcome) -> str:
+    """The class that colours ``outcome``: its rank in the game's
+    ``rules.OUTCOMES`` (worst to best) scaled to ``BANDS`` bands, so any
+    game's outcomes get colours from its own order, never from their
+    names; none for an outcome the game does not name.
+
+    >>> [outcome_band("milhamah", o) for o in rules.OUTCOMES["milhamah"]]
+    ['outcome-band-0', 'outcome-band-1', 'outcome-band-2', 'outcome-band-3', 'outcome-band-4', 'outcome-band-4']
+    >>> outcome_band("alkemy", "tie"), outcome_band("alkemy", "nonsense"), outcome_band(None, "tie")
+    ('outcome-band-2', '', '')
+    """
+    names = rules.OUTCOMES.get(system, ()) if isinstance(system, str) else ()
+    if outcome not in names:
+        return ""
+    rank, last = names.index(outcome), len(names) - 1
+    return f"outcome-band-{min(BANDS - 1, BANDS * rank // last) if last else BANDS // 2}"
+
+
+def outcome_banner(system: str, outcome: str, headline: str = "", name: str = "") -> str:
+    """The outcome line: its name (or ``name``), coloured by its rank, and
+    the headline beside it."""
     o = esc(outcome)
-    return (f'<p class="outcome outcome-{o}" data-outcome="{o}"><strong class="outcome-name">'
-            f'{esc(outcome_name(outcome))}</strong>{" " + esc(headline) if headline else ""}</p>')
+    return (f'<p class="outcome {outcome_band(system, outcome)}" data-outcome="{o}"><strong class="outcome-name">'
+            f'{esc(name or outcome_name(outcome))}</strong>{" " + esc(headline) if headline else ""}</p>')
 
 
 def explain_list(lines) -> str:
@@ -174,11 +199,12 @@ def history_entry(entry: dict, index: int, title: str, summary: str, roller: str
     label = entry.get("label") or ""
     when = entry.get("time") or ""
     outcome = result.get("outcome", "")
+    band = outcome_band(result.get("system"), outcome)
     return (f'<li class="history-item" data-history-entry="{index}">'
             f'<button type="button" class="history-open" data-history-open="{index}">'
             f'<span class="h-head"><span class="h-system">{esc(title)}</span>'
             f'<time>{esc(when)}</time></span>'
-            f'<span class="h-outcome outcome-{esc(outcome)}">{"So far: " * so_far}'
+            f'<span class="h-outcome {band}">{"So far: " * so_far}'
             f'{esc(outcome_name(outcome).lower() if so_far else outcome_name(outcome))}</span>'
             f'<span class="h-summary">{bidi_text(summary)}</span>'
             f'{f"<span class=h-label>{esc(label)}</span>" if label else ""}'

@@ -492,7 +492,8 @@ def _end_turn(q: dict, stages: list) -> list:
     if not stages:
         return []
     result = rules.replay(q["y"], q["p"], stages, advise=False)
-    return [{**END_TURN, "draws": []}] if END_TURN["do"] in (result.get("allowed") or []) else []
+    mine = _open(result, lambda a: a.get("do") == END_TURN["do"] and not _gms(a))
+    return [{**END_TURN, "draws": []}] if mine else []
 
 
 def _stages(msgs: list) -> list:
@@ -539,30 +540,14 @@ def _roll_stage(msgs: list, secret: str, result):
 _ENDS = ("stand", "accept")
 
 
-def _legacy_advice(system: str, spec: dict, result: dict):
-    """Best play's step from the keys a result carried before
-    ``rules.advise``: Milhamah ``best_reroll``, Mirage ``best_prayer`` (at
-    the roll's prayer bonus); ALKEMY's default pair is its best."""
-    allowed = result.get("allowed") or ()
-    if system == "milhamah" and "reroll" in allowed and result.get("best_reroll"):
-        return {"do": "reroll", "dice": list(result["best_reroll"])}
-    if system == "mirage" and result.get("can_pray") and result.get("best_prayer"):
-        return {"do": "pray", "dice": list(result["best_prayer"]), "bonus": spec.get("prayer_bonus", 0)}
-    return None
-
-
 def player_advice(system: str, spec: dict, result: dict):
     """The step best play takes now for the player's side, or None (no step
-    open, or best play ends the turn here): ``rules.advise``'s ``advice``
-    where the system gives one, else the older keys (``_legacy_advice``).
+    open, or best play ends the turn here): ``rules.advise``'s ``advice``.
     Both pages and the verifier compute it from the dice alone, so it is
     the same everywhere the same rules run."""
     if not isinstance(result, dict) or not open_steps(result)[0]:
         return None
-    if hasattr(rules.MODULES[system], "advise"):
-        action = rules.advise(system, spec, result).get("advice")
-    else:
-        action = _legacy_advice(system, spec, result)
+    action = rules.advise(system, spec, result).get("advice")
     if not isinstance(action, dict) or action.get("do") in _ENDS or action.get("do") == "hit_location" \
             or action.get("side", "initiator") != "initiator":
         return None
@@ -636,30 +621,23 @@ def _settle(msgs: list, secret=None) -> list:
     raise _damaged("list of moves")
 
 
-#: Each system's result flags that say a side may still step: (the
-#: player's, the GM's). The player acts for the initiator; the GM for the
-#: opponent, and draws the hit location. Open Tale and Jadeclaw have no
-#: steps (no entry).
-_STEP_FLAGS = {
-    "milhamah": (lambda r: [v for v in r.get("allowed") or () if v != "hit_location"],
-                 lambda r: r.get("allowed_opponent") or "hit_location" in (r.get("allowed") or ())),
-    "mirage": (lambda r: r.get("can_pray"), lambda r: False),
-    "alkemy": (lambda r: r.get("choice"), lambda r: (r.get("opponent") or {}).get("choice")),
-}
-_NO_STEPS = (lambda r: False, lambda r: False)
+def _gms(action: dict) -> bool:
+    """The GM takes the opponent's steps and draws the hit location; the
+    player takes the initiator's (``_check_side``)."""
+    return action.get("side") == "opponent" or action.get("do") == "hit_location"
+
+
+def _open(result, which) -> bool:
+    """Does ``result``'s ``allowed`` (the actions the rules take now) hold
+    one that ``which`` picks? A result of another shape holds none."""
+    allowed = result.get("allowed") if isinstance(result, dict) else None
+    return isinstance(allowed, list) and any(isinstance(a, dict) and which(a) for a in allowed)
 
 
 def open_steps(result) -> tuple[bool, bool]:
     """(may the player still take a step, may the GM) after ``result``:
-    the rules' own flags (``_STEP_FLAGS``: Milhamah ``allowed``, Mirage
-    ``can_pray``, ALKEMY ``choice``)."""
-    if not isinstance(result, dict):
-        return False, False
-    player, gm = _STEP_FLAGS.get(result.get("system"), _NO_STEPS)
-    try:
-        return bool(player(result)), bool(gm(result))
-    except (AttributeError, TypeError):  # a result of another shape: no steps
-        return False, False
+    read from the result's ``allowed`` (the rules contract)."""
+    return _open(result, lambda a: not _gms(a)), _open(result, _gms)
 
 
 def _check_side(x: dict, role: str) -> None:
@@ -1367,7 +1345,7 @@ def view(st: dict, now=0) -> dict:
         "link": None if st.get("voided") else last_link(st),
         "answered_by": answered_by(msgs), "mode": msgs[1].get("t") if len(msgs) > 1 else None,
         "voided": bool(st.get("voided")), "replaces": q.get("r", ""),
-        "may_have_steps": q["y"] in _STEP_FLAGS, "sent": _sent(msgs),
+        "may_have_steps": bool(rules.MODULES[q["y"]].STEPS), "sent": _sent(msgs),
     }
 
 

@@ -1241,7 +1241,7 @@ def log_item(entry: dict, result, title: str, summary: str, so_far: bool = False
             f'{" data-so-far" if so_far else ""}>'
             f'<span class="h-head"><span class="h-system">{views.esc(title)}</span>'
             f'<bdi class="h-by">{views.esc(entry["by"])}</bdi></span>'
-            f'<span class="h-outcome outcome-{views.esc(outcome)}">{views.esc(words)}</span>'
+            f'<span class="h-outcome {views.outcome_band(entry["y"], outcome)}">{views.esc(words)}</span>'
             f'<span class="h-summary">{views.bidi_text(summary)}</span>{label}'
             f'{draw.thumbnails(dice, size=24)}<span class="h-foot"><span class="h-how">'
             f'{how}</span></span></li>')

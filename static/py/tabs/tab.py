@@ -143,7 +143,7 @@ def in_progress(ui: Any, result: dict | None) -> bool:
     without steps has none.
 
     >>> from tabs import ui_jadeclaw; from tabs import ui_milhamah
-    >>> in_progress(ui_milhamah, {"allowed": ["reroll"]}), in_progress(ui_milhamah, {"allowed": []})
+    >>> in_progress(ui_milhamah, {"allowed": [{"do": "reroll"}]}), in_progress(ui_milhamah, {"allowed": []})
     (True, False)
     >>> in_progress(ui_jadeclaw, {"outcome": "success"}), in_progress(ui_milhamah, None)
     (False, False)

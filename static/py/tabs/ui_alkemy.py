@@ -142,8 +142,8 @@ def _pair(out: dict, hand: dict, idx: list[int]) -> dict:
     if any(i >= len(dice) for i in idx):
         return out
     out = {**out, "dice": idx}
-    if len(idx) != 2:
-        return {**out, "message": "Tap exactly two dice to keep." if len(idx) > 2 else "Tap one more die."}
+    if len(idx) != alkemy.KEPT:
+        return {**out, "message": "Tap exactly two dice to keep." if len(idx) > alkemy.KEPT else "Tap one more die."}
     out = _named(out, dice, idx)
     if idx == hand.get("kept"):
         return {**out, "message": "These two are already kept."}
@@ -313,7 +313,7 @@ def _hands(result: dict, ui: dict) -> str:
 
 def _keep_label(result: dict, sel: dict) -> str:
     """"Keep these two", with the tapped faces and their symbols once two are tapped."""
-    if len(sel["dice"]) != 2:
+    if len(sel["dice"]) != alkemy.KEPT:
         return "Keep these two"
     hand = _hand(result, sel["side"]) or {}
     shown = " + ".join(str(hand["dice"][i].get("face")) for i in sel["dice"])
@@ -444,7 +444,7 @@ def _difficulty_odds(spec: dict, o: dict) -> list[str]:
     return [f'<p class="alk-net">{views.esc(_net_words(spec))}.</p>',
             f'<p class="alk-chance">Chance of success (total ≥ {diff}): '
             f'<strong>{views.pct(o["outcome"]["success"])}</strong></p>',
-            views.bar_chart(o["value"], title=f"Total (2 kept dice + {spec['characteristic']})",
+            views.bar_chart(o["value"], title=f"Total ({alkemy.KEPT} kept dice + {spec['characteristic']})",
                             highlight=lambda v: v >= diff)]
 
 

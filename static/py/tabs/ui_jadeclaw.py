@@ -379,10 +379,8 @@ def _pairs(pairs: list, selected) -> str:
 def _hits_banner(result: dict) -> str:
     """The outcome line of a Damage Roll: the number of hits is its name
     ("2 hits", "0 hits"), so the line never says "hits" twice."""
-    o = views.esc(result["outcome"])
     n = result["value"]
-    return (f'<p class="outcome outcome-{o}" data-outcome="{o}"><strong class="outcome-name">'
-            f'{n} hit{"" if n == 1 else "s"}</strong></p>')
+    return views.outcome_banner(SYSTEM, result["outcome"], name=f'{n} hit{"" if n == 1 else "s"}')
 
 
 def _simple_headline(result: dict) -> str:

@@ -178,6 +178,18 @@ def _side_of(result: dict, side: str) -> dict:
     return result if side == "initiator" else (result.get("opponent") or {})
 
 
+def verbs(result: dict, side: str = "initiator") -> list:
+    """The verbs ``side`` may take now, from the result's ``allowed`` (the
+    rules contract; an entry without a side is the initiator's).
+
+    >>> verbs({"allowed": [{"do": "reroll"}, {"do": "stand", "side": "opponent"}]}, "opponent")
+    ['stand']
+    """
+    allowed = result.get("allowed")
+    return [a.get("do") for a in allowed if isinstance(a, dict) and a.get("side", "initiator") == side] \
+        if isinstance(allowed, list) else []
+
+
 def _prefix(side: str) -> str:
     return "" if side == "initiator" else "opponent:"
 
@@ -407,7 +419,7 @@ def _moved(stage: dict, side: str) -> set:
 
 def _open(result: dict) -> bool:
     """May either side still change the dice (the outcome is "so far")?"""
-    return bool(result.get("turn")) or any(v in (result.get("allowed") or []) for v in ("reroll", "cipher", "natural"))
+    return bool(result.get("turn")) or any(v in verbs(result) for v in ("reroll", "cipher", "natural"))
 
 
 def in_progress(result: dict) -> bool:
@@ -420,17 +432,14 @@ def banner(result: dict) -> str:
     cost"); "So far" while the roller may still change the dice (a botch
     then reads "So far: a botch", and why: no shoresh letter yet).
 
-    >>> banner({"outcome": "botch", "allowed": ["reroll"], "wilds": 1})
-    '<p class="outcome outcome-botch" data-outcome="botch"><strong class="outcome-name">So far: a botch</strong> no shoresh letter yet, 1 wild</p>'
+    >>> banner({"outcome": "botch", "allowed": [{"do": "reroll"}], "wilds": 1})
+    '<p class="outcome outcome-band-0" data-outcome="botch"><strong class="outcome-name">So far: a botch</strong> no shoresh letter yet, 1 wild</p>'
     """
     outcome = str(result.get("outcome", ""))
     name = E.OUTCOME_WORDS.get(outcome, outcome)
     if _open(result):
         name = "so far: a botch" if outcome == "botch" else "so far: " + name
-    o = views.esc(outcome)
-    head = _headline(result)
-    return (f'<p class="outcome outcome-{o}" data-outcome="{o}"><strong class="outcome-name">'
-            f'{views.esc(name[:1].upper() + name[1:])}</strong>{" " + views.esc(head) if head else ""}</p>')
+    return views.outcome_banner(SYSTEM, outcome, _headline(result), name[:1].upper() + name[1:])
 
 
 def _headline(result: dict) -> str:
@@ -496,8 +505,7 @@ def _reroll_buttons(result: dict, ui: dict, side: str) -> list:
 
 
 def _side_buttons(result: dict, ui: dict, side: str) -> list:
-    s = _side_of(result, side)
-    allowed = s.get("allowed") or []
+    allowed = verbs(result, side)
     out = _reroll_buttons(result, ui, side) if "reroll" in allowed else []
     out += [_cipher_button(result, ui, side)] if "cipher" in allowed else []
     who = "" if side == "initiator" else ":opponent"
@@ -518,10 +526,11 @@ _STAND_WORDS = {"initiator": "Stand: end my turn (the opponent reacts)",
 
 
 def _natural_buttons(result: dict) -> list:
-    if "natural" not in (result.get("allowed") or []) or _has_choices(result):
+    if "natural" not in verbs(result) or _has_choices(result):
         return []
     if isinstance(result.get("opponent"), dict):
-        return [_button("natural:uncounterable", "Natural: take +1, cannot be countered (ends your turn)"),
+        return [_button("natural:uncounterable",
+                        f"Natural: take +{M.UNCOUNTERABLE_BONUS}, cannot be countered (ends your turn)"),
                 _button("natural:critical", "Natural: let them react, critical if they get 0 (ends your turn)")]
     n = len(str((result.get("spec") or {}).get("shoresh") or "אשר"))
     return [_button("natural:successes", f"Natural: take +{n} successes (ends your turn)"),
@@ -529,7 +538,7 @@ def _natural_buttons(result: dict) -> list:
 
 
 def _buttons(result: dict, ui: dict) -> str:
-    hit = "hit_location" in (result.get("allowed") or []) and not _has_choices(result)
+    hit = "hit_location" in verbs(result) and not _has_choices(result)
     buttons = (_side_buttons(result, ui, "initiator") + _natural_buttons(result)
                + ([_button("hit_location", "Roll hit location", "m-hit")] if hit else [])
                + (_side_buttons(result, ui, "opponent") if isinstance(result.get("opponent"), dict) else []))
@@ -546,7 +555,8 @@ def _has_choices(result: dict) -> bool:
     return isinstance(choices, list) and len(choices) > 1
 
 
-_REWARD_LABELS = {"merit": "Natural: a Merit Point", "uncounterable": "Natural: +1, cannot be countered",
+_REWARD_LABELS = {"merit": "Natural: a Merit Point",
+                  "uncounterable": f"Natural: +{M.UNCOUNTERABLE_BONUS}, cannot be countered",
                   "critical": "Natural: let them react (critical if they get 0)"}
 
 
@@ -612,7 +622,8 @@ def readonly_note(result: dict) -> str:
     """A read-only result shared mid-turn (docs/RULES-DECISIONS.md, The page): whose turn it
     was and what they could still do, since nobody can do it here.
 
-    >>> print(readonly_note({"turn": "opponent", "opponent": {"allowed": ["reroll", "stand"]}}))
+    >>> print(readonly_note({"turn": "opponent", "allowed": [{"do": "reroll", "side": "opponent"},
+    ...                                                      {"do": "stand", "side": "opponent"}]}))
     <p class="hint m-readonly">Shared mid-turn: it was the opponent's turn (they could still reroll or stand). Nothing can be changed here.</p>
     >>> readonly_note({"turn": None, "allowed": []})
     ''
@@ -620,21 +631,21 @@ def readonly_note(result: dict) -> str:
     whose = result.get("turn")
     if whose not in ("initiator", "opponent"):
         return ""
-    verbs = [v for v in (_side_of(result, whose).get("allowed") or []) if v not in ("hit_location", "accept")]
-    could = " or ".join(v.replace("natural", "choose the natural's reward") for v in verbs)
+    open_verbs = [v for v in verbs(result, whose) if v not in ("hit_location", "accept")]
+    could = " or ".join(v.replace("natural", "choose the natural's reward") for v in open_verbs)
     who = "the roller's turn" if whose == "initiator" else "the opponent's turn"
     return (f'<p class="hint m-readonly">Shared mid-turn: it was {who}'
             f'{f" (they could still {could})" if could else ""}. Nothing can be changed here.</p>')
 
 
-def _live(side_result: dict) -> bool:
-    return any(v in (side_result.get("allowed") or []) for v in ("reroll", "cipher"))
+def _live(result: dict, side: str) -> bool:
+    return any(v in verbs(result, side) for v in ("reroll", "cipher"))
 
 
 def _tray_of(result: dict, ui: dict, side: str, caption: str, size: int) -> str:
     s = _side_of(result, side)
     dice = s.get("dice") or []
-    live = _live(s) and not ui.get("readonly")
+    live = _live(result, side) and not ui.get("readonly")
     keys = [f"{_prefix(side)}{i}" for i in range(len(dice))] if live else None
     return dice_row(dice, keys=keys, selected=[str(k) for k in ui.get("selected") or ()], size=size,
                     will=_will(result, ui, side), fresh=fresh_dice(result, ui, side),
@@ -644,7 +655,7 @@ def _tray_of(result: dict, ui: dict, side: str, caption: str, size: int) -> str:
 def _will(result: dict, ui: dict, side: str) -> set:
     """The dice marked ↻: those the next Reroll takes (none when best play
     keeps the roll and the player has not tapped)."""
-    if "reroll" not in (_side_of(result, side).get("allowed") or []) or _keeps(result, ui, side) \
+    if "reroll" not in verbs(result, side) or _keeps(result, ui, side) \
             or ui.get("readonly"):
         return set()
     return set(reroll_targets(result, ui, side))
@@ -665,7 +676,7 @@ def _trays(result: dict, ui: dict) -> str:
 
 def legend_html(result: dict) -> str:
     """What the marks under the dice mean, while the dice may still change."""
-    if not (_live(result) or _live(result.get("opponent") or {})):
+    if not (_live(result, "initiator") or _live(result, "opponent")):
         return ""
     items = "".join(f'<li><b class="m-mark" aria-hidden="true">{views.esc(m)}</b> {views.esc(t)}</li>'
                     for m, t in MARKS if m != "wild ✗" or _uncounted_wild(result))
@@ -708,7 +719,7 @@ def render_result(result: dict, ui: dict) -> str:
     if ui.get("readonly"):  # a shared or verified result: no step, no marks, whose turn it was
         parts = [banner(result), readonly_note(result), _trays(result, ui)]
     else:
-        hit = "hit_location" in (result.get("allowed") or [])
+        hit = "hit_location" in verbs(result)
         parts = [banner(result), _trays(result, ui), _buttons(result, ui), choices_html(result), _HIT_HINT * hit,
                  legend_html(result)]
     parts += [_hit_html(result["hit"]) if isinstance(result.get("hit"), dict) else "", counter_html(result),
@@ -759,8 +770,7 @@ def _pair_title(pair) -> str:
 def _step_questions(result: dict, ui: dict, side: str) -> dict:
     """Best play for the side whose turn it is, and, once the player has
     tapped dice, their own choice (each asked of the roll's spec)."""
-    s = _side_of(result, side)
-    if "reroll" not in (s.get("allowed") or []):
+    if "reroll" not in verbs(result, side):
         return {}
     name, best = _BEST_QUESTION[side]
     out = {f"{name}best": _asked(result, best)}
@@ -958,12 +968,13 @@ def _face_html(colour: str, faces: list, i: int) -> str:
 
 
 def _design_html(c: dict, name: str, faces: list) -> str:
-    # face i above face 13 - i: each column is an opposite pair
-    cols = "".join(f'<span class="m-opp" role="group" aria-label="opposite faces {i + 1} and {12 - i}">'
-                   f"{_face_html(c['colour'], faces, i)}{_face_html(c['colour'], faces, 11 - i)}</span>"
-                   for i in range(6))
+    # face i above face SIDES + 1 - i: each column is an opposite pair
+    n = M.SIDES
+    cols = "".join(f'<span class="m-opp" role="group" aria-label="opposite faces {i + 1} and {n - i}">'
+                   f"{_face_html(c['colour'], faces, i)}{_face_html(c['colour'], faces, n - 1 - i)}</span>"
+                   for i in range(n // 2))
     return (f'<div class="m-design"><p class="m-design-title">Design {views.esc(name)} '
-            f'({c["dice"].count(name)} of the 4 {views.esc(c["colour"])} dice): each column is a pair of '
+            f'({c["dice"].count(name)} of the {M.DICE_PER_COLOUR} {views.esc(c["colour"])} dice): each column is a pair of '
             f'opposite faces</p><div class="m-faces">{cols}</div></div>')
 
 
@@ -1006,7 +1017,8 @@ def render_reference() -> str:
         f"<th>Letter</th><th>Location</th><th>Letter</th><th>Location</th></tr></thead><tbody>{hits}</tbody>"
         "</table></div></div>"
         '<ul class="m-rules">'
-        "<li>Roll 8D of two colours (status effects add or remove dice, or forbid a colour). Each die "
+        f"<li>Roll {M.COLOURS_ROLLED * M.DICE_PER_COLOUR}D of two colours (status effects add or remove dice, "
+        "or forbid a colour). Each die "
         "showing a letter of the shoresh is a success (a doubled letter counts once per die); wilds count "
         "when acting, not when reacting. Final forms fold to their base letters.</li>"
         "<li>Freeze any dice and reroll up to X of the others (X = attribute + skill ± modifiers); a status "
@@ -1014,7 +1026,8 @@ def render_reference() -> str:
         "<li>More successes than needed: success; equal: success at a cost; fewer: failure; no shoresh "
         "letter at all: botch, worse for each wild.</li>"
         "<li>Natural shoresh (every letter, no wilds): a success bonus of one per letter or a Merit Point; "
-        "on the first roll +1 more (lost if you reroll). Opposed: +1 and uncounterable, or let the "
+        f"on the first roll +{M.FIRST_BONUS} more (lost if you reroll). Opposed: +{M.UNCOUNTERABLE_BONUS} and "
+        "uncounterable, or let the "
         "opponent react for a critical if they get no success.</li>"
         "<li>Combat: difficulty −1 if the enemy is already fighting someone else or surprised, +1 for "
         "cover or if they just ambushed you.</li>"

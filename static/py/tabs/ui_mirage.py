@@ -271,7 +271,8 @@ def _steps_line(result: dict) -> str:
     if net == 0:
         return f"Base dice {base}, no steps"
     text = f"Base dice {base}, steps {'+' if net > 0 else chr(0x2212)}{abs(net)}: {after}"
-    return text + (f" ({lost} lost: {'never above 2d12' if net > 0 else 'never below one d6'})" if lost else "")
+    limit = f"never above 2d{mirage.DIE_SIZES[-1]}" if net > 0 else f"never below one d{mirage.DIE_SIZES[0]}"
+    return text + (f" ({lost} lost: {limit})" if lost else "")
 
 
 def _banner(result: dict, ui: dict) -> str:
@@ -291,10 +292,10 @@ def _condition(result: dict, ui: dict) -> str:
     if not gained or not _just_prayed(result):
         return ""
     if result.get("broken"):
-        msg = (f"A die shows 1 after the prayer: a fourth {gained} Condition. "
+        msg = (f"A die shows {mirage.CONDITION_FACE} after the prayer: one {gained} Condition too many. "
                "You are Broken: no actions until a Condition heals (Broken is ticked in the form).")
     else:
-        msg = (f"A die shows 1 after the prayer: you gain a {gained} Condition of your choice. "
+        msg = (f"A die shows {mirage.CONDITION_FACE} after the prayer: you gain a {gained} Condition of your choice. "
                "The next box is ticked in the form; change it if you choose another.")
     return (f'<p class="mirage-condition" role="status" data-condition-gained="{views.esc(gained)}">'
             f"{views.esc(msg)}</p>")
@@ -403,7 +404,8 @@ def _own_pray_part(result: dict, ui: dict) -> str:
     targets = _pray_targets(result, ui)
     if not targets:
         blank = any(not d.get("success") for d in dice)
-        words = ("Every die without a success shows 1, which cannot be rerolled: tap the dice to reroll, "
+        words = (f"Every die without a success shows {mirage.CONDITION_FACE}, which cannot be rerolled: "
+                 "tap the dice to reroll, "
                  "or keep the roll." if blank else "Every die shows a success: tap the dice to reroll, or keep "
                  "the roll.")
         return hint + f'<p class="hint">{views.esc(words)}</p>'
@@ -767,6 +769,8 @@ def render_reference() -> str:
     legend = "".join(f"<tr><td>{lvl}</td><td>d{die}</td></tr>" for lvl, die in sorted(mirage.LEGEND.items()))
     conds = " · ".join(f"{_title(k)}: " + ", ".join(_title(n) for n in v)
                        for k, v in mirage.CONDITION_NAMES.items())
+    one, two, small, large = mirage.SUCCESS_ON, mirage.GREAT_ON, mirage.DIE_SIZES[0], mirage.DIE_SIZES[-1]
+    face = mirage.CONDITION_FACE
     return (
         "<summary>Mirage reference: skills, difficulty, steps, prayer</summary>"
         '<div class="mirage-ref">'
@@ -782,16 +786,18 @@ def render_reference() -> str:
         "</div>"
         '<ul class="mirage-rules">'
         "<li>Roll the attribute die and the skill die (no skill: the attribute die alone), plus gear dice. "
-        "Each 6\u20139 is a success, each 10+ two. 0 failure, 1 success, 2+ success with a bonus effect "
-        "(in combat each extra success is +1 damage).</li>"
-        "<li>Modifiers (difficulty, +1 per helper up to 3, \u22121 per Condition of the attribute's type, "
-        "others) add up to one net number of steps. Up: the lower die first, never above 2d12; a lone die "
-        "gains a d6. Down: the higher die first; below 2d6 a die goes; never below one d6. "
+        f"Each {one}\u2013{two - 1} is a success, each {two}+ two. 0 failure, 1 success, 2+ success with a "
+        "bonus effect (in combat each extra success is +1 damage).</li>"
+        f"<li>Modifiers (difficulty, +1 per helper up to {mirage.MAX_HELPERS}, \u22121 per Condition of the "
+        f"attribute's type, others) add up to one net number of steps. Up: the lower die first, never above "
+        f"2d{large}; a lone die gains a d{small}. Down: the higher die first; below 2d{small} a die goes; "
+        f"never below one d{small}. "
         "Between equal dice the skill die moves first (our reading). Gear dice are not stepped.</li>"
-        "<li>Pray once, on an active roll: reroll any dice not showing 1 (preparatory prayer +1, temple +2 "
-        "as steps on the rerolled dice). If any die then shows 1, gain one Condition: physical for "
-        "Strength/Agility, mental for Wits/Empathy.</li>"
-        f"<li>Conditions: {views.esc(conds)}. A fourth of one type: Broken, no actions.</li>"
+        f"<li>Pray once, on an active roll: reroll any dice not showing {face} (preparatory prayer +1, temple "
+        f"+{mirage.MAX_PRAYER_BONUS} as steps on the rerolled dice). If any die then shows {face}, gain one "
+        "Condition: physical for Strength/Agility, mental for Wits/Empathy.</li>"
+        f"<li>Conditions: {views.esc(conds)}. More than {mirage.MAX_CONDITIONS} of one type: Broken, "
+        "no actions.</li>"
         "<li>Opposed: each opposing success cancels one of yours; a tie fails the active side unless the "
         "GM has it rolled again (Tie-break: both sides roll the opposed roll again, as often as it ties, "
         f"at most {mirage.MAX_TIEBREAKS} times). Only the active side prays, even after the opponent "

@@ -48,8 +48,8 @@ def spec_from_form(fields: dict) -> dict:
     rules.dice.SpecError: pair_5: choose one of d12 + d4, d10 + d6, 2d8
     """
     text = _one(fields, "level", "5")
-    if not re.fullmatch(r"[1-9]", text):
-        raise SpecError("level", "choose a level from 1 to 9")
+    if not (re.fullmatch(r"\d{1,2}", text) and int(text) in ot.LEVELS):
+        raise SpecError("level", f"choose a level from {ot.LEVELS[0]} to {ot.LEVELS[-1]}")
     level = int(text)
     return {
         "level": level,
@@ -240,7 +240,7 @@ def summary(result: dict) -> str:
     dice = spec.get("dice") or []
     net = (result.get("modifier") or {}).get("net", 0)
     parts = [f"Level {spec.get('level')}, {ot.pair_text(dice) if len(dice) == 2 else ''}",
-             " + Heroic d4" if spec.get("heroic") else "",
+             f" + Heroic d{ot.HEROIC_DIE}" if spec.get("heroic") else "",
              f", {NET_TEXT[net]}" if net else "",
              f": score {result.get('value')}",
              f" vs {result['target']}" if result.get("target") is not None else ""]
@@ -310,7 +310,7 @@ def render_odds(spec: dict, answers: dict, result) -> str:
         return views.error_html(o["error"])
     shown, last, rest = _shown(o["value"], o["tail"]["p"])
     target = spec["target"]
-    dice = ot.pair_text(spec["dice"]) + (" + Heroic d4" if spec["heroic"] else "")
+    dice = ot.pair_text(spec["dice"]) + (f" + Heroic d{ot.HEROIC_DIE}" if spec["heroic"] else "")
     net = o["modifier"]["net"]
     title = f"Score with {dice}, {NET_TEXT[net].lower() if net else 'no modifier'}"
     chart = views.bar_chart(shown, title=title, mark=o["median"],
@@ -356,9 +356,10 @@ def render_reference() -> str:
     marked by a sign and words, not by colour alone."""
     comp = ot.table_comparison()
     by = {(c["level"], c["net"], c["heroic"]): c for c in comp["cells"]}
-    head = "".join(f'<th scope="col">{views.esc(NET_TEXT[n] if n else "Neutral")}</th>' for n in range(-2, 3))
-    rows = "".join(f'<tr><th scope="row">{lv}</th>{"".join(_cell(by, lv, n) for n in range(-2, 3))}</tr>'
-                   for lv in range(1, 10))
+    nets = range(-ot.MAX_NET, ot.MAX_NET + 1)
+    head = "".join(f'<th scope="col">{views.esc(NET_TEXT[n] if n else "Neutral")}</th>' for n in nets)
+    rows = "".join(f'<tr><th scope="row">{lv}</th>{"".join(_cell(by, lv, n) for n in nets)}</tr>'
+                   for lv in ot.LEVELS)
     return (
         '<summary>Expected scores: the text\'s table beside the computed one</summary>'
         '<div class="ot-ref">'
