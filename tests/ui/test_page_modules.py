@@ -26,7 +26,7 @@ PURE = [
     "tabs.ui_milhamah", "tabs.ui_open_tale", "tabs.ui_mirage", "tabs.ui_alkemy", "tabs.ui_jadeclaw",
     "records.store", "links.share", "links.qr",
     "fairrolls.fair", "fairrolls.fairview",
-    "shell.names", "table.livetable",
+    "shell.names", "table.secret", "table.relay", "table.livetable",
     "odds.oddswork", "odds.oddsclient",
     "trust.dicecheck", "shell.snapshot",
 ]
