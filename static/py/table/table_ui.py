@@ -601,6 +601,7 @@ def on_message(key, data):
 def on_refused(_key, words):
     T["refused"] += 1
     q("#table-dialog").setAttribute("data-refused", str(T["refused"]))
+    render_log()  # a refused reveal marks its hidden roll
     say(words, "warning")
 
 
