@@ -56,7 +56,11 @@ SPY = """
   const wrap = () => {
     if (!window.diceRtc || window.diceRtc.__wrapped) return;
     const { send, listen } = window.diceRtc;
-    window.diceRtc.send = (key, text) => { window.__sent.push(text); window.__sentTo.push([key, text]); return send(key, text); };
+    window.diceRtc.send = (key, text) => {
+      window.__sent.push(text);
+      window.__sentTo.push([key, text]);
+      return send(key, text);
+    };
     window.diceRtc.listen = (fn) => listen((key, kind, data) => {
       if (kind === "message") window.__got.push([key, data]);
       return fn(key, kind, data);
@@ -313,7 +317,8 @@ def lying_reveal(tablet, eli):
     tablet.click("#table-secret")
     roll(tablet)
     eli.wait_for_function("() => document.querySelectorAll('#table-log [data-how=\"hidden\"]').length === 1")
-    tablet.wait_for_function("() => JSON.parse(localStorage.getItem('dice-table/table')).log.some(e => e.shown === false)")
+    tablet.wait_for_function("() => JSON.parse(localStorage.getItem('dice-table/table')).log"
+                             ".some(e => e.shown === false)")
     [secret] = [e for e in json.loads(tablet.evaluate("() => localStorage.getItem('dice-table/table')"))["log"]
                 if e.get("shown") is False]
     got = [json.loads(t) for k, t in eli.evaluate("() => window.__got") if k == "host"]

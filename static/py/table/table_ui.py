@@ -202,7 +202,9 @@ def title(table, host, mine, joining):
 def status_words(table, host, mine):
     if host:
         n_open = sum(1 for s in table["seats"] if status_of(lt.seat_link(table, s["device"])) == "open")
-        return f"{table['name']}'s table: {len(table['seats'])} phone(s), {n_open} connected."
+        back = (" One player scans this code; the others whose page is still open come back through "
+                "that phone." if len(table["seats"]) > 1 and n_open == 0 else "")
+        return f"{table['name']}'s table: {len(table['seats'])} phone(s), {n_open} connected.{back}"
     state = "the tablet ended the connection. " + T["bye"] if T["bye"] else {
         "open": "connected.", "joining": "waiting for the tablet to read your answer.",
         "stalled": "not answering: your rolls wait until it does.", "failed": "could not connect.",
