@@ -10,7 +10,10 @@
 
 const peers = new Map();
 let listener = null;
-const OPEN_WAIT_MS = 12000;
+// Once the offerer holds the answer, the channel opens within seconds on a
+// network where it can; the answerer waits for a person to scan its code.
+const OPEN_WAIT_MS = 30000;
+const ANSWER_WAIT_MS = 180000;
 const GATHER_WAIT_MS = 4000;
 
 function emit(key, kind, data = "") {
@@ -76,7 +79,7 @@ async function answer(key, sdp, stun) {
   await pc.setRemoteDescription({ type: "offer", sdp });
   await pc.setLocalDescription(await pc.createAnswer());
   await gathered(pc);
-  expectOpen(key);
+  expectOpen(key, ANSWER_WAIT_MS);
   return pc.localDescription.sdp;
 }
 
@@ -84,17 +87,17 @@ async function accept(key, sdp) {
   const entry = peers.get(key);
   if (!entry) throw new Error("no offer is waiting for that answer");
   await entry.pc.setRemoteDescription({ type: "answer", sdp });
-  expectOpen(key);
+  expectOpen(key, OPEN_WAIT_MS);
 }
 
-function expectOpen(key) {
+function expectOpen(key, ms) {
   const entry = peers.get(key);
   clearTimeout(entry.timer);
   entry.timer = setTimeout(() => {
     if (peers.get(key) === entry && (!entry.channel || entry.channel.readyState !== "open")) {
       emit(key, "failed", "the channel did not open");
     }
-  }, OPEN_WAIT_MS);
+  }, ms);
 }
 
 function send(key, text) {

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from contextlib import contextmanager
 
 import pytest
 
@@ -30,7 +31,11 @@ from fairrolls import fair
 pytestmark = pytest.mark.browser
 
 RTC_ARGS = ["--allow-loopback-in-peer-connection", "--disable-features=WebRtcHideLocalIpsWithMdns"]
-SLOW = 60_000
+#: How long a step may take on a loaded 2-core machine (each wait is for a
+#: state that either comes or shows a real fault: a channel open, an entry
+#: logged); a burst of rolls gets BULK.
+SLOW = 90_000
+BULK = 180_000
 SHOTS = ROOT / "test-results" / "screens"
 #: Records every text this page sends over the table, and (``__rng.small``)
 #: zeroes the random bytes of small requests: each die reads one byte, so
@@ -46,16 +51,34 @@ SPY = """
     return out;
   };
   window.__sent = [];
+  window.__sentTo = [];
+  window.__got = [];
   const wrap = () => {
     if (!window.diceRtc || window.diceRtc.__wrapped) return;
-    const send = window.diceRtc.send;
-    window.diceRtc.send = (key, text) => { window.__sent.push(text); return send(key, text); };
+    const { send, listen } = window.diceRtc;
+    window.diceRtc.send = (key, text) => {
+      window.__sent.push(text);
+      window.__sentTo.push([key, text]);
+      return send(key, text);
+    };
+    window.diceRtc.listen = (fn) => listen((key, kind, data) => {
+      if (kind === "message") window.__got.push([key, data]);
+      return fn(key, kind, data);
+    });
     window.diceRtc.__wrapped = true;
   };
   document.addEventListener("DOMContentLoaded", wrap);
   window.addEventListener("load", wrap);
 })();
 """
+
+
+@contextmanager
+def opened(browser, base_url, **kw):
+    """A watched page (``watched_page``) whose every action may take SLOW."""
+    with watched_page(browser, base_url, **kw) as page:
+        page.set_default_timeout(SLOW)
+        yield page
 
 
 @pytest.fixture(scope="module")
@@ -107,10 +130,13 @@ def paste(tablet, answer_link):
     tablet.press("[data-table-paste]", "Enter")
 
 
-def join(tablet, phone, link, name=None):
+def join(tablet, phone, link, name=None, slow_gm_s=0):
     """The phone answers the link, the tablet takes the answer (pasted,
-    Enter); both see the channel open and the phone seated."""
-    paste(tablet, answer(phone, link, name))
+    Enter; ``slow_gm_s`` seconds later: a GM slow to scan); both see the
+    channel open and the phone seated."""
+    code = answer(phone, link, name)
+    time.sleep(slow_gm_s)
+    paste(tablet, code)
     name = phone.input_value("#roller-name")
     try:
         tablet.wait_for_selector(f'[data-table-peer="{name}"][data-status="open"]', state="attached", timeout=SLOW)
@@ -138,8 +164,13 @@ def wait_entries(page, by, n, timeout=SLOW):
                            timeout=timeout)
 
 
+def plain(text):
+    """Words without the isolates that wrap names."""
+    return text.replace("\u2068", "").replace("\u2069", "")
+
+
 def banner(page):
-    return page.inner_text("#banner").replace("\u2068", "").replace("\u2069", "")
+    return plain(page.inner_text("#banner"))
 
 
 def test_two_pages_join_and_a_phone_roll_reaches_the_tablet(rtc_browser, base_url):
@@ -148,8 +179,8 @@ def test_two_pages_join_and_a_phone_roll_reaches_the_tablet(rtc_browser, base_ur
     view, rebuilt there by the rules and labelled as rolled on Dana's
     phone, counted on the Table button. The tablet's roll reaches the
     phone (390×844, no room for the feed) as a brief notice."""
-    with watched_page(rtc_browser, base_url) as tablet, \
-            watched_page(rtc_browser, base_url, viewport=(390, 844)) as phone:
+    with opened(rtc_browser, base_url) as tablet, \
+            opened(rtc_browser, base_url, viewport=(390, 844)) as phone:
         named(tablet, "The GM")
         named(phone, "Dana")
         link = host(tablet)
@@ -176,13 +207,20 @@ def test_two_pages_join_and_a_phone_roll_reaches_the_tablet(rtc_browser, base_ur
         phone.screenshot(path=str(SHOTS / "table-notice-390x844.png"))
 
 
-def test_three_pages_join_and_every_roll_shows_everywhere(rtc_browser, base_url):
+def test_three_pages_every_roll_a_secret_roll_and_a_tablet_reload(rtc_browser, base_url):
     """A tablet and two phones: each phone's roll is in the tablet's log
     (verified by replay, rolled on that phone) and passed on to the other
-    phone; the tablet's own roll reaches both phones."""
-    with watched_page(rtc_browser, base_url) as tablet, \
-            watched_page(rtc_browser, base_url, viewport=(390, 844)) as dana, \
-            watched_page(rtc_browser, base_url, viewport=(390, 844)) as eli:
+    phone; the tablet's own roll reaches both phones; one setup goes to
+    both. The GM rolls in secret: both phones show only "The GM rolled
+    (hidden)", no dice, until the GM taps Reveal; then each shows the roll
+    as "revealed, matches what was rolled", with the tablet's outcome. The
+    tablet reloads (it asks first): Dana scans its new code (one pairing,
+    two scans) and Eli is back with no scan at all, through Dana's phone,
+    and his next roll arrives. Last, a tablet that lies (a reveal with
+    another label than it committed to) is refused on Eli's phone."""
+    with opened(rtc_browser, base_url, init_script=SPY) as tablet, \
+            opened(rtc_browser, base_url, viewport=(390, 844)) as dana, \
+            opened(rtc_browser, base_url, viewport=(390, 844), init_script=SPY) as eli:
         named(tablet, "The GM")
         named(dana, "Dana")
         link = host(tablet)
@@ -216,11 +254,85 @@ def test_three_pages_join_and_every_roll_shows_everywhere(rtc_browser, base_url)
             phone.wait_for_function("() => document.querySelector('#banner').textContent.includes('spot the ambush')",
                                     timeout=SLOW)
             assert phone.input_value("#form-jadeclaw [name=dice]") == tablet.input_value("#form-jadeclaw [name=dice]")
-        tablet.wait_for_selector('[data-table-peer][data-status="open"] >> nth=1')
+        tablet.wait_for_selector('[data-table-peer][data-status="open"] >> nth=1', state="attached")
         SHOTS.mkdir(parents=True, exist_ok=True)
         tablet.screenshot(path=str(SHOTS / "table-tablet-1024x768.png"))
-        dana.click("[data-table-open]")
-        dana.screenshot(path=str(SHOTS / "table-phone-390x844.png"))
+        secret_roll_and_reveal(tablet, dana, eli)
+        # the tablet reloads: Dana's one pairing brings Eli back too, through her phone
+        logged = entries(tablet).count()
+        tablet.watch.accept_dialogs = 1  # leaving a live table asks first
+        tablet.reload()
+        tablet.wait_for_selector("body[data-ready]", state="attached", timeout=BULK)
+        assert any(d.startswith("beforeunload") for d in tablet.watch.dialogs)
+        tablet.click("[data-table-open]")
+        tablet.wait_for_selector('[data-table-peer="Eli"][data-status="away"]', state="attached")
+        assert entries(tablet).count() == logged
+        join(tablet, dana, offer_link(tablet))
+        tablet.wait_for_selector('[data-table-peer="Eli"][data-status="open"]', state="attached")
+        eli.wait_for_selector('[data-table-peer][data-status="open"]', state="attached")
+        eli.wait_for_function("() => document.querySelector('#banner').textContent.includes('came through')")
+        assert "Back at The GM's table as Eli (the tablet's code came through Dana's phone)" in banner(eli)
+        roll(eli, "mirage")
+        wait_entries(tablet, "Eli", 2)
+        assert tablet.get_attribute("#table-dialog", "data-refused") is None
+        lying_reveal(tablet, eli)
+
+
+def secret_roll_and_reveal(tablet, dana, eli):
+    """The GM rolls in secret, the phones see only that; the GM reveals it,
+    each phone checks it and shows it (screens of both kept)."""
+    tablet.click("#table-close")
+    tablet.click("#table-secret")
+    assert tablet.get_attribute("#table-secret", "aria-pressed") == "true"
+    roll(tablet)
+    tablet.locator('#table-feed [data-table-entry][data-secret="hidden"]').first.wait_for()
+    for phone in (dana, eli):
+        phone.wait_for_selector('#table-log [data-table-entry][data-how="hidden"]', state="attached")
+        hidden = entries(phone, "The GM").first
+        assert "The GM rolled (hidden)" in plain(hidden.inner_text()) and hidden.locator("svg").count() == 0
+    eli.wait_for_selector("#table-toast:not([hidden])")
+    assert "The GM rolled (hidden)" in plain(eli.inner_text("#table-toast"))
+    tablet.screenshot(path=str(SHOTS / "table-secret-1024x768.png"))
+    dana.click("[data-table-open]")
+    dana.screenshot(path=str(SHOTS / "table-secret-390x844.png"))
+    tablet.click("#table-feed [data-table-reveal]")
+    outcome = tablet.get_attribute('#table-feed [data-table-entry][data-secret="shown"]', "data-outcome")
+    for phone in (dana, eli):
+        phone.wait_for_selector('#table-log [data-table-entry][data-how="revealed"]', state="attached")
+        shown = entries(phone, "The GM").first
+        assert "revealed, matches what was rolled" in shown.inner_text()
+        assert shown.get_attribute("data-outcome") == outcome
+    tablet.screenshot(path=str(SHOTS / "table-reveal-1024x768.png"))
+    dana.screenshot(path=str(SHOTS / "table-reveal-390x844.png"))
+    dana.click("#table-close")
+    tablet.click("#table-secret")
+    assert tablet.get_attribute("#table-secret", "aria-pressed") == "false"
+
+
+def lying_reveal(tablet, eli):
+    """The tablet's page sends Eli, straight onto his channel, the reveal of
+    a secret roll with another label than it committed to: refused on his
+    phone, naming the GM; the roll stays hidden there, marked so."""
+    tablet.click("#table-close")
+    tablet.click("#table-secret")
+    roll(tablet)
+    eli.wait_for_function("() => document.querySelectorAll('#table-log [data-how=\"hidden\"]').length === 1")
+    tablet.wait_for_function("() => JSON.parse(localStorage.getItem('dice-table/table')).log"
+                             ".some(e => e.shown === false)")
+    [secret] = [e for e in json.loads(tablet.evaluate("() => localStorage.getItem('dice-table/table')"))["log"]
+                if e.get("shown") is False]
+    got = [json.loads(t) for k, t in eli.evaluate("() => window.__got") if k == "host"]
+    since = max(i for i, m in enumerate(got) if m["t"] == "welcome")
+    numbered = [m for m in got[since:] if "n" in m]
+    key = [k for k, t in tablet.evaluate("() => window.__sentTo") if '"t":"welcome","w":"Eli"' in t][-1]
+    wire = {k: secret[k] for k in ("id", "y", "p", "g", "l", "at")}
+    lie = {"t": "roll", "n": numbered[-1]["n"] + 1, "a": max(m["a"] for m in numbered),
+           "r": [{"e": {**wire, "l": "A different label"}, "s": secret["salt"]}]}
+    tablet.evaluate("([k, t]) => window.diceRtc.send(k, t)", [key, json.dumps(lie)])
+    eli.wait_for_function("() => document.querySelector('#banner').textContent.includes('does not match')")
+    assert "From The GM: refused a reveal that does not match what was rolled in secret" in banner(eli)
+    hidden = eli.locator('#table-log [data-table-entry][data-how="hidden"]').first
+    assert "did not match what was rolled was refused" in hidden.inner_text()
 
 
 def test_an_honest_burst_of_35_each_way_arrives_whole_and_a_roll_12_s_later_too(rtc_browser, base_url):
@@ -230,8 +342,8 @@ def test_an_honest_burst_of_35_each_way_arrives_whole_and_a_roll_12_s_later_too(
     is refused, both show "connected"; a roll 12 s later arrives too. The
     phone's dice are all forced to their first face, so its 35 rolls are
     35 rolls with the same dice: 35 entries, not one."""
-    with watched_page(rtc_browser, base_url, init_script=SPY) as tablet, \
-            watched_page(rtc_browser, base_url, viewport=(390, 844), init_script=SPY) as phone:
+    with opened(rtc_browser, base_url, init_script=SPY) as tablet, \
+            opened(rtc_browser, base_url, viewport=(390, 844), init_script=SPY) as phone:
         named(tablet, "The GM")
         named(phone, "Dana")
         join(tablet, phone, host(tablet))
@@ -287,8 +399,8 @@ def test_a_pushed_setup_a_fair_roll_a_reload_and_hostile_messages(rtc_browser, b
     both logs unchanged: malformed, oversized, forged names, a "verified"
     mark, a push, out of order, a share link and a request link as fair
     messages, and a fair roll Fay made up on her own machine naming Eli."""
-    with watched_page(rtc_browser, base_url) as tablet, \
-            watched_page(rtc_browser, base_url, viewport=(390, 844), init_script=SPY) as phone:
+    with opened(rtc_browser, base_url) as tablet, \
+            opened(rtc_browser, base_url, viewport=(390, 844), init_script=SPY) as phone:
         named(tablet, "The GM")
         named(phone, "Dana")
         link = host(tablet)
@@ -326,7 +438,8 @@ def test_a_pushed_setup_a_fair_roll_a_reload_and_hostile_messages(rtc_browser, b
         tablet_before = entries(tablet).count()
         roll(phone, "open_tale")  # (the Jadeclaw tab shows the fair roll)
         tablet.wait_for_function(f"() => document.querySelectorAll('#table-log [data-table-entry]').length > {tablet_before}")
-        phone.wait_for_timeout(500)  # its acknowledgement has come back
+        phone.wait_for_function("() => { const t = JSON.parse(localStorage.getItem('dice-table/table'));"
+                                " return t.seats[0].out.length === 0; }")  # its acknowledgement has come back
         logged = json.loads(tablet.evaluate("() => localStorage.getItem('dice-table/table')"))["log"]
         sent = [e for e in logged if e["by"] == "Dana" and e["how"] == "phone"][0]
         wire = {k: sent[k] for k in ("id", "y", "p", "g", "l", "at")}
@@ -354,7 +467,7 @@ def test_a_pushed_setup_a_fair_roll_a_reload_and_hostile_messages(rtc_browser, b
             text = msg if isinstance(msg, str) else json.dumps(msg)
             phone.evaluate("(t) => window.diceRtc.send('host', t)", text)
         tablet.wait_for_selector(f'#table-dialog[data-refused="{len(hostile) - 1}"]', state="attached", timeout=SLOW)
-        tablet.wait_for_timeout(300)
+        tablet.wait_for_function(f"() => document.querySelectorAll('#table-log [data-table-entry]').length === {before + 1}")
         assert entries(tablet).count() == before + 1 and entries(phone).count() == phone_before  # the label is cleaned, escaped
         assert tablet.locator("#table-log img, #table-feed img").count() == 0
         assert entries(tablet).filter(has_text="ALKEMY").filter(has_text="fair roll, verified").count() == 0
@@ -367,9 +480,9 @@ def test_a_copied_device_id_and_a_look_alike_name_take_no_seat(rtc_browser, base
     words naming Dana's seat, his phone is told, Dana stays connected and
     her next roll is hers. Then he tries "Dаna" (a Cyrillic а): turned
     away as looking the same as Dana."""
-    with watched_page(rtc_browser, base_url) as tablet, \
-            watched_page(rtc_browser, base_url, viewport=(390, 844)) as dana, \
-            watched_page(rtc_browser, base_url, viewport=(390, 844)) as mallory:
+    with opened(rtc_browser, base_url) as tablet, \
+            opened(rtc_browser, base_url, viewport=(390, 844)) as dana, \
+            opened(rtc_browser, base_url, viewport=(390, 844)) as mallory:
         named(tablet, "The GM")
         named(dana, "Dana")
         link = host(tablet)
@@ -414,7 +527,7 @@ def test_a_damaged_stored_table_gets_a_banner_and_a_backup(rtc_browser, base_url
                           "seats": [], "log": [], "fair": {}})
     seed = f"if (!sessionStorage.getItem('seeded')) {{ sessionStorage.setItem('seeded', '1'); " \
            f"localStorage.setItem('dice-table/table', {json.dumps(damaged)}); }}"
-    with watched_page(rtc_browser, base_url, init_script=seed) as page:
+    with opened(rtc_browser, base_url, init_script=seed) as page:
         words = banner(page)
         assert "live table kept on this device could not be read" in words and "next seat is not a number" in words
         assert "Error" not in words and "concatenate" not in words
@@ -426,14 +539,19 @@ def test_a_damaged_stored_table_gets_a_banner_and_a_backup(rtc_browser, base_url
 def test_a_dropped_phone_rejoins_and_both_logs_stay_whole(rtc_browser, base_url):
     """The phone's channel drops; it rolls while away (kept to send), and
     the tablet rolls too; it scans the tablet's next code, takes its seat
-    back, and every roll arrives both ways, none twice; the tablet
-    reloaded keeps its log and players (away until they rejoin)."""
-    with watched_page(rtc_browser, base_url) as tablet, \
-            watched_page(rtc_browser, base_url, viewport=(390, 844)) as phone:
+    back (the GM reads its answer 15 s after it showed: the channel opens
+    all the same), and every roll arrives both ways, none twice. While it
+    hosts, the tablet holds a screen wake lock (the phone does not);
+    leaving the table lets it go."""
+    with opened(rtc_browser, base_url, permissions=["screen-wake-lock"]) as tablet, \
+            opened(rtc_browser, base_url, viewport=(390, 844)) as phone:
         named(tablet, "The GM")
         named(phone, "Dana")
+        assert not tablet.evaluate("() => window.diceRtc.isAwake()")
         first = host(tablet)
+        tablet.wait_for_function("() => window.diceRtc.isAwake()")
         join(tablet, phone, first)
+        assert not phone.evaluate("() => window.diceRtc.isAwake()")
         roll(phone)
         tablet.wait_for_selector('[data-table-entry][data-by="Dana"]', state="attached", timeout=SLOW)
         phone.evaluate("() => window.diceRtc.close('host')")
@@ -442,19 +560,15 @@ def test_a_dropped_phone_rejoins_and_both_logs_stay_whole(rtc_browser, base_url)
         roll(phone, "mirage")
         roll(tablet)
         assert entries(tablet, "Dana").count() == 1
-        join(tablet, phone, offer_link(tablet, first))
+        join(tablet, phone, offer_link(tablet, first), slow_gm_s=15)  # (the phone once gave up after 12 s)
         wait_entries(tablet, "Dana", 3)
         wait_entries(phone, "The GM", 1)
         assert entries(phone, "Dana").count() == 3
         assert tablet.locator("[data-table-peer]").count() == 1
-        tablet.watch.accept_dialogs = 1  # leaving a live table asks first
-        tablet.reload()
-        tablet.wait_for_selector("body[data-ready]", state="attached", timeout=SLOW)
-        tablet.click("[data-table-open]")
-        assert entries(tablet, "Dana").count() == 3
-        tablet.wait_for_selector('[data-table-peer="Dana"][data-status="away"]', state="attached")
-        offer_link(tablet)
-        assert any(d.startswith("beforeunload") for d in tablet.watch.dialogs)
+        tablet.watch.accept_dialogs = 1  # "Leave this table?"
+        tablet.click("#table-leave")
+        tablet.wait_for_function("() => !window.diceRtc.isAwake()")
+        assert any("Leave this table?" in d for d in tablet.watch.dialogs)
 
 
 def write_y4m(path, text=None, size=(640, 480), frames=3):
@@ -495,8 +609,8 @@ def test_the_tablet_scans_the_answer_from_the_camera(playwright_instance, base_u
         "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
         f"--use-file-for-fake-video-capture={video}"])
     try:
-        with watched_page(b, base_url, permissions=["camera"]) as tablet, \
-                watched_page(b, base_url, viewport=(390, 844)) as phone:
+        with opened(b, base_url, permissions=["camera"]) as tablet, \
+                opened(b, base_url, viewport=(390, 844)) as phone:
             named(tablet, "The GM")
             named(phone, "Dana")
             link = host(tablet)

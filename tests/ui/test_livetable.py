@@ -209,7 +209,7 @@ class Table:
         The earliest time something is due again (None: nothing)."""
         moved, wake = False, []
         for who, p in list(self.phones.items()):
-            key = self.key[who]
+            key = self.key.get(who)
             if lt.link(self.host, key) is not None and lt.link(p, "host") is not None:
                 self.host, texts, due = lt.pump(self.host, key, self.now)
                 for t in texts:
@@ -237,10 +237,10 @@ class Table:
             self.now = max(self.now, int(wake) + 1)
         raise AssertionError("the table never went quiet")
 
-    def roll(self, who, result=None, step=False, label=""):
+    def roll(self, who, result=None, step=False, label="", secret=False):
         result = result or jadeclaw_result()
         if who == "host":
-            self.host, e = lt.own_entry(self.host, result, label, self.now, self.rand.randbytes, step)
+            self.host, e = lt.own_entry(self.host, result, label, self.now, self.rand.randbytes, step, secret)
         else:
             self.phones[who], e = lt.own_entry(self.phones[who], result, label, self.now, self.rand.randbytes, step)
         return e
@@ -251,6 +251,16 @@ class Table:
     def log(self, side, by=None):
         t = self.host if side == "host" else self.phones[side]
         return [e for e in t["log"] if by is None or e["by"] == by]
+
+    def to_phone(self, who, msg):
+        """The tablet's text straight onto ``who``'s channel (a tablet that
+        lies), numbered as the phone expects next; the phone's events."""
+        if isinstance(msg, dict) and "n" in msg:
+            msg = {**msg, "n": lt.link(self.phones[who], "host")["n_in"]}
+        text = msg if isinstance(msg, str) else json.dumps(msg)
+        before = len(self.events[who])
+        self._deliver(who, None, text)
+        return self.events[who][before:]
 
     def send_raw(self, who, msg):
         """A hostile phone's text straight onto its channel (no pump)."""
@@ -778,3 +788,327 @@ def test_log_item_escapes_every_text():
     html = lt.log_item(entry, r, "Jadeclaw", "<i>")
     assert "<img" not in html and "<b>" not in html and "<i>" not in html
     assert 'data-by="&lt;b&gt;x&lt;/b&gt;"' in html
+
+
+# ---------------------------------------------------------------- the GM's secret rolls
+
+def milhamah_turn():
+    """A Milhamah roll and a reroll of it (a step: the same roll, longer)."""
+    r0 = rules.roll("milhamah", {"shoresh": "שלם"}, rng=ScriptedRng([1] * 8))
+    return r0, rules.act("milhamah", r0["spec"], r0, {"do": "reroll", "dice": [0]}, rng=ScriptedRng([6]))
+
+
+def test_a_secret_roll_is_hidden_on_the_phones_and_its_reveal_matches():
+    """The GM rolls in secret and takes a step on it: each phone logs only
+    "The GM rolled (hidden)" with one commitment per state of the roll, and
+    nothing it got names the dice or the label. The reveal shows the roll
+    on every phone as "revealed, matches what was rolled", with the very
+    stages the tablet holds; it survives a reload of the phone's store."""
+    t = Table()
+    t.join("Dana")
+    t.join("Eli")
+    r0, r1 = milhamah_turn()
+    e = t.roll("host", r0, label="The guard's Perception", secret=True)
+    t.run()
+    t.roll("host", r1, step=True, secret=True)
+    t.run()
+    assert lt.provenance(t.log("host")[0]) == "rolled in secret: the phones see only that you rolled"
+    for who in ("Dana", "Eli"):
+        [got] = t.log(who, "The GM")
+        assert got["how"] == "hidden" and "g" not in got and "l" not in got
+        assert [k for k, _ in got["c"]] == [len(r0["stages"]), len(r1["stages"])]
+        html = lt.log_item(got, None, "", "")
+        assert "rolled (hidden)" in html and "Perception" not in html
+    wire = [ev for ev in t.events["Dana"] if ev[0] == "entry"]
+    assert all(ev[2] is None for ev in wire)  # no result reached the page before the reveal
+    t.host = lt.reveal(t.host, e["id"])
+    t.run()
+    for who in ("Dana", "Eli"):
+        [got] = t.log(who, "The GM")
+        assert got["how"] == "revealed" and got["g"] == r1["stages"] and got["l"] == "The guard's Perception"
+        assert lt.provenance(got) == "rolled in secret on the tablet; revealed, matches what was rolled"
+        assert rules.replay("milhamah", got["p"], got["g"]) == rules.replay("milhamah", r1["spec"], r1["stages"])
+        again, warning = lt.load(lt.dump(t.phones[who]))
+        assert not warning and again["log"] == t.phones[who]["log"]
+    assert t.log("host")[0]["shown"] and t.refused("Dana") == [] and t.refused() == []
+
+
+def test_a_phone_away_when_the_gm_rolled_in_secret_gets_the_commitment_before_the_reveal():
+    """Dana's channel is down while the GM rolls in secret and reveals: when
+    she rejoins, the commitment and the reveal arrive in that order and the
+    reveal is checked against it."""
+    t = Table()
+    t.join("Dana")
+    t.drop("Dana")
+    e = t.roll("host", secret=True)
+    t.host = lt.reveal(t.host, e["id"])
+    t.join("Dana", phone=t.phones["Dana"])
+    [got] = t.log("Dana", "The GM")
+    assert got["how"] == "revealed" and len(got["c"]) == 1 and t.refused("Dana") == []
+
+
+def _hidden_on(t, who):
+    """The GM's secret roll, hidden on ``who``'s phone; the roll and its salt."""
+    e = t.roll("host", jadeclaw_result((3, 7)), secret=True)
+    t.run()
+    return lt.wire(e), t.log("host")[0]["salt"]
+
+
+@pytest.mark.parametrize("change,why", [
+    (lambda e, s: ({**e, "g": rules.roll("jadeclaw", {"dice": [8, 8]}, rng=ScriptedRng([8, 8]))["stages"]}, s),
+     "does not match"),
+    (lambda e, s: (e, "ab" * 16), "does not match"),
+    (lambda e, s: ({**e, "l": "Another label"}, s), "does not match"),
+    (lambda e, s: ({**e, "at": e["at"] + 1}, s), "does not match"),
+    (lambda e, s: ({**e, "id": "zzz"}, s), "never saw"),
+    (lambda e, s: (e, "nope"), "no proper salt"),
+], ids=["other-dice", "other-salt", "other-label", "other-time", "never-hidden", "bad-salt"])
+def test_a_reveal_that_does_not_match_is_refused_and_the_roll_stays_hidden(change, why):
+    """A tablet that sends other dice, another salt, label or time than it
+    committed to, or a reveal of a roll the phone never saw hidden: refused
+    naming the GM; the roll stays hidden (marked where the reveal did not
+    match)."""
+    t = Table()
+    t.join("Dana")
+    e, salt = _hidden_on(t, "Dana")
+    e2, salt2 = change(e, salt)
+    words = plain(refusal(t.to_phone("Dana", {"t": "roll", "n": 0, "a": 0, "r": [{"e": e2, "s": salt2}]})))
+    assert words.startswith("From The GM: refused") and why in words
+    [got] = t.log("Dana", "The GM")
+    assert got["how"] == "hidden" and got.get("bad", False) == (why == "does not match")
+    if got.get("bad"):
+        assert "did not match what was rolled was refused" in lt.log_item(got, None, "", "")
+    t.to_phone("Dana", {"t": "roll", "n": 0, "a": 0, "r": [{"e": e, "s": salt}]})  # the true reveal still opens it
+    assert t.log("Dana", "The GM")[0]["how"] == "revealed"
+
+
+def test_secret_roll_forgeries_are_refused():
+    """The GM's roll shown without its reveal, a changed commitment, a
+    phone that sends the tablet a "secret roll" or a reveal: refused,
+    naming the sender, nothing changed."""
+    t = Table()
+    t.join("Dana")
+    e, salt = _hidden_on(t, "Dana")
+    before = json.dumps(t.phones["Dana"]["log"])
+    assert "without its reveal" in refusal(t.to_phone("Dana", {"t": "roll", "n": 0, "a": 0, "r": [{"e": e}]}))
+    h = {"id": e["id"], "k": 1, "c": "ab" * 32, "at": e["at"]}
+    assert "changed after it was made" in refusal(t.to_phone("Dana", {"t": "roll", "n": 0, "a": 0, "r": [{"h": h}]}))
+    assert json.dumps(t.phones["Dana"]["log"]) == before
+    dana = lt.wire(t.roll("Dana"))
+    for item in ({"h": {**h, "id": "mine"}}, {"e": dana, "s": "ab" * 16}):
+        n = lt.link(t.host, t.key["Dana"])["n_in"]
+        words = plain(refusal(t.send_raw("Dana", {"t": "roll", "n": n, "a": 0, "r": [item]})))
+        assert words.startswith("From Dana: refused a secret roll")
+    assert t.log("host", "Dana") == []
+
+
+def test_a_stored_secret_roll_is_checked_again_on_load():
+    """The tablet keeps its secret roll's salt and whether it was shown; a
+    phone's stored revealed roll whose dice no longer fit its commitments
+    is left out with a warning, like any damaged entry."""
+    t = Table()
+    t.join("Dana")
+    e = t.roll("host", secret=True)
+    host, warning = lt.load(lt.dump(t.host))
+    assert not warning and host["log"][0]["salt"] == t.log("host")[0]["salt"] and not host["log"][0]["shown"]
+    t.host = lt.reveal(t.host, e["id"])
+    t.run()
+    stored = json.loads(lt.dump(t.phones["Dana"]))
+    stored["log"][0]["g"] = rules.roll("jadeclaw", {"dice": [8]}, rng=ScriptedRng([1]))["stages"]
+    phone, warning = lt.load(json.dumps(stored))
+    assert phone["log"] == [] and "1 table-log entry could not be read" in warning
+
+
+def test_a_message_from_an_ended_connection_is_ignored_quietly():
+    """Mallory is turned away; what his phone still sends before its
+    channel closes, and anything on a connection already closed, raises
+    no banner ("a message from no one at this table" was shown before)."""
+    t = Table()
+    t.join("Dana")
+    mallory = {**device.new(random.Random(7).randbytes, "Mal"), "id": t.me["Dana"]["id"]}
+    t.join("Mal", me=mallory)
+    assert lt.link(t.host, t.key["Mal"])["state"] == "gone"
+    before = len(t.events["host"])
+    assert t.send_raw("Mal", {"t": "roll", "n": 0, "a": 0, "r": []}) == []
+    t.host, ev = lt.receive(t.host, 999, "{}", t.now)
+    assert ev == [] and len(t.events["host"]) == before
+
+
+# ---------------------------------------------------------------- a tablet reload: one pairing re-admits the table
+
+class Mesh:
+    """The phones' channels to each other, as ``peers`` and ``peer``
+    messages set them up through the tablet (each pair once: the phone
+    that sits down later offers)."""
+
+    def __init__(self, t):
+        self.t, self.pairs, self.seen = t, set(), {who: 0 for who in t.events}
+
+    def settle(self):
+        """Act on what each phone was told: link to the phones listed
+        (offer, the tablet passes it on, the other answers, passed back)."""
+        t = self.t
+        for _ in range(20):
+            moved = False
+            for who in list(t.phones):
+                evs = t.events[who][self.seen.get(who, 0):]
+                self.seen[who] = len(t.events[who])
+                for ev in evs:
+                    moved = True
+                    if ev[0] == "peers":
+                        for other in ev[1]:
+                            if frozenset((who, other)) not in self.pairs:
+                                t.phones[who] = lt.post(t.phones[who], "host", "peer", w=other, k="o", d=desc())
+                    elif ev[0] == "peer" and ev[2] == "o":
+                        t.phones[who] = lt.post(t.phones[who], "host", "peer", w=ev[1], k="a", d=desc())
+                    elif ev[0] == "peer" and ev[2] == "a":
+                        self.pairs.add(frozenset((who, ev[1])))
+            t.run()
+            if not moved:
+                return
+
+    def pass_on(self, offer_event, via, to, answer_as=None):
+        """``via`` passes the tablet's offer (``("relay", to, f, m)``) to
+        ``to`` over their channel; ``to`` (or ``answer_as``, a phone that
+        answers it itself) answers, and ``via`` passes the answer back."""
+        t = self.t
+        assert frozenset((via, to)) in self.pairs
+        _, name, f, m = offer_event
+        assert name == to
+        if answer_as is None:
+            who, got = to, lt.passed_offer(t.phones[to], f, m)
+        else:  # a second page of that phone, which answers the offer itself
+            who, got = answer_as + "*", lt.decode_join(f)
+            t.phones[who], t.me[who] = t.phones[answer_as], t.me[answer_as]
+            t.events.setdefault(who, [])
+            t.sent.setdefault(who, 0)
+        phone = lt.join_again(t.phones[who], got, who, t.me[who]["id"], device.table_key(t.me[who], got["meta"]["t"]))
+        t.conn += 1
+        t.phones[who] = lt.player_link(phone, got["desc"]["f"], fp(t.conn))
+        answer = lt.encode_join("a", {**desc(), "f": fp(t.conn)}, {"t": got["meta"]["t"], "s": got["meta"]["s"],
+                                                                   "w": t.phones[who]["name"]})
+        t.phones[via] = lt.post(t.phones[via], "host", "relay", f=lt.passed_answer(t.phones[via], answer))
+        before = len(t.events["host"])
+        t.run()
+        [(_, back)] = [ev for ev in t.events["host"][before:] if ev[0] == "relay-answer"]
+        t.host, x = lt.add_link(t.host, lt.decode_join(back), got["desc"]["f"])
+        t.key[who] = x["key"]
+        t.host = lt.opened(t.host, x["key"], t.rand.randbytes)
+        t.phones[who] = lt.opened(t.phones[who], "host", t.rand.randbytes)
+        t.run()
+
+
+def reload_tablet(t):
+    """The tablet's page reloads: its table read back from its store, every
+    channel to it gone (the phones' channels to each other stay)."""
+    t.host, warning = lt.load(lt.dump(t.host))
+    assert not warning
+    for who in t.phones:
+        t.phones[who] = lt.closed(t.phones[who], "host")
+
+
+def offers_out(t):
+    """The tablet makes a fresh offer for each away seat and passes it on
+    through every connected phone (as the page does when a phone sits
+    down); the relay events each phone got."""
+    away, via = lt.relay_wanted(t.host)
+    seen = {who: len(t.events[who]) for who in t.phones}
+    for dev in away:
+        offer, _ = t.offer()
+        t.host = lt.relay_offer(t.host, dev, lt.encode_join("o", offer["desc"], offer["meta"]))
+    t.run()
+    return {who: [ev for ev in t.events[who][seen[who]:] if ev[0] == "relay"] for who in t.phones}
+
+
+def test_after_a_tablet_reload_one_pairing_re_admits_the_whole_table():
+    """Four phones sit down and link to each other through the tablet
+    (6 channels). The tablet reloads: every phone is away. Ana scans its
+    new code (one pairing, two scans); the tablet passes offers for the
+    other three through her, each tagged under that seat's key; each phone
+    checks the tag, answers, and proves its seat on the new channel (so
+    each is "back", under its own name). Nothing is refused, and rolls
+    made while they were away arrive."""
+    t = Table()
+    mesh = Mesh(t)
+    players = ["Ana", "Ben", "Cy", "Di"]
+    for who in players:
+        t.join(who)
+        mesh.seen.setdefault(who, 0)
+        mesh.settle()
+    assert len(mesh.pairs) == 6
+    reload_tablet(t)
+    assert all(lt.seat_link(t.host, s["device"]) is None for s in t.host["seats"])
+    t.roll("Ben")
+    t.roll("host")
+    t.join("Ana", phone=t.phones["Ana"])  # the one pairing
+    relayed = offers_out(t)
+    assert [ev[1] for ev in relayed["Ana"]] == ["Ben", "Cy", "Di"] and not relayed["Ben"]
+    for ev in relayed["Ana"]:
+        mesh.pass_on(ev, "Ana", ev[1])
+    for who in players:
+        assert ("welcome", who, True) in t.events[who]
+        assert lt.status(t.host, lt.seat_link(t.host, t.phones[who]["device"]), t.now) == "open"
+    assert [s["name"] for s in t.host["seats"]] == players
+    assert len(t.log("host", "Ben")) == 1 and len(t.log("Ben", "The GM")) == 1
+    assert all(t.refused(side) == [] for side in t.events)
+    mesh.settle()
+    assert len(mesh.pairs) == 6  # the phones' channels stood: none made again
+
+
+def test_a_phone_that_passes_codes_on_cannot_take_a_seat_with_them():
+    """Ana, who passes the tablet's offers on, answers Ben's offer herself:
+    the tablet seats on that channel only Ben's phone, so she is turned
+    away and Ben's seat is unchanged. A code she makes up for Ben (her
+    own, or the tablet's code for Cy with Cy's tag) is refused on Ben's
+    phone: its tag does not fit. An answer passed back for a seat the
+    tablet never passed on, and a link between phones that is damaged, are
+    refused naming her; one naming a phone not at the table is dropped."""
+    t = Table()
+    mesh = Mesh(t)
+    for who in ("Ana", "Ben", "Cy"):
+        t.join(who)
+        mesh.seen.setdefault(who, 0)
+        mesh.settle()
+    reload_tablet(t)
+    t.join("Ana", phone=t.phones["Ana"])
+    relayed = offers_out(t)["Ana"]
+    ben_offer, cy_offer = relayed
+    mesh.pass_on(ben_offer, "Ana", "Ben", answer_as="Ana")
+    assert "passed on for Ben but is not that phone" in plain(refusal(t.events["host"]))
+    ben_dev = t.phones["Ben"]["device"]
+    assert lt.seat_link(t.host, ben_dev) is None and [s["name"] for s in t.host["seats"]] == ["Ana", "Ben", "Cy"]
+    with pytest.raises(lt.TableError, match="tag does not fit"):
+        lt.passed_offer(t.phones["Ben"], cy_offer[2], cy_offer[3])
+    own, _ = t.offer()
+    with pytest.raises(lt.TableError, match="tag does not fit"):
+        lt.passed_offer(t.phones["Ben"], lt.encode_join("o", own["desc"], own["meta"]), "ab" * 32)
+    mesh.pass_on(cy_offer, "Ana", "Cy")  # Cy's own offer still brings Cy back
+    assert ("welcome", "Cy", True) in t.events["Cy"]
+    stray = lt.encode_join("a", desc(), {"t": t.host["table"], "s": own["meta"]["s"], "w": "Ana"})
+    n = lt.link(t.host, t.key["Ana"])["n_in"]
+    assert "did not pass on" in refusal(t.send_raw("Ana", {"t": "relay", "n": n, "a": 0, "f": stray}))
+    n += 1
+    assert "damaged" in refusal(t.send_raw("Ana", {"t": "peer", "n": n, "a": 0, "w": "Cy", "k": "o", "d": {"u": 1}}))
+    n += 1
+    assert t.send_raw("Ana", {"t": "peer", "n": n, "a": 0, "w": "Nobody", "k": "o", "d": desc()}) == []
+
+
+def test_a_connected_phone_ignores_a_passed_on_offer_and_nothing_passed_on_is_stored():
+    """A phone connected to the tablet takes no passed-on offer (it needs
+    none); links between phones and passed-on codes are not kept in the
+    store (a reload ends the channels they are for), nor counted as
+    waiting for a seat."""
+    t = Table()
+    mesh = Mesh(t)
+    for who in ("Ana", "Ben"):
+        t.join(who)
+        mesh.seen.setdefault(who, 0)
+        mesh.settle()
+    offer, _ = t.offer()
+    frag = lt.encode_join("o", offer["desc"], offer["meta"])
+    ben = t.phones["Ben"]
+    assert lt.passed_offer(ben, frag, lt.relay.relay_tag(ben["tk"], frag)) is None
+    dev = t.host["seats"][1]["device"]
+    t.host = lt.post(t.host, dev, "relay", w="Ana", f=frag, m="ab" * 32)
+    assert lt.waiting(t.host, dev) == 0
+    assert '"relay"' not in json.dumps(json.loads(lt.dump(t.host))["seats"])

@@ -29,7 +29,7 @@ PURE = [
     *(f"tabs.ui_{system}" for system in rules.SYSTEMS),  # each game's tab, in the registry's order
     "records.store", "links.share", "links.qr",
     "fairrolls.fair", "fairrolls.fairview",
-    "shell.names", "table.livetable",
+    "shell.names", "table.secret", "table.relay", "table.livetable",
     "odds.oddswork", "odds.oddsclient",
     "trust.dicecheck", "shell.snapshot",
 ]

@@ -99,6 +99,7 @@ import rules
 from links import share
 from rules.dice import SpecError
 from shell import names
+from table import relay, secret
 
 __all__ = ["TableError", "parse_sdp", "build_sdp", "encode_join", "decode_join", "is_join_link",
            "new_host", "new_player", "add_link", "opened", "closed", "receive", "pump", "post",
@@ -353,7 +354,7 @@ def _token(entropy, n: int = 6) -> str:
 def new_host(gm_name: str, entropy) -> dict:
     """A fresh table on the GM's tablet: no players yet."""
     return {"v": 2, "role": "host", "table": _token(entropy), "name": name(gm_name or "GM", "GM's name"),
-            "next_slot": 0, "seats": [], "links": [], "log": [], "fair": {}}
+            "next_slot": 0, "seats": [], "links": [], "relay": {}, "log": [], "fair": {}}
 
 
 def new_player(offer: dict, player_name: str, device: str, tk: str) -> dict:
@@ -362,7 +363,8 @@ def new_player(offer: dict, player_name: str, device: str, tk: str) -> dict:
     meta = offer["meta"]
     return {"v": 2, "role": "player", "table": meta["t"], "slot": meta["s"],
             "name": name(player_name, "player's name"), "device": device, "tk": tk, "host": meta["g"],
-            "seated": False, "seats": [_seat("host", meta["g"], "")], "links": [], "log": [], "fair": {}}
+            "seated": False, "seats": [_seat("host", meta["g"], "")], "links": [], "relay": {}, "log": [],
+            "fair": {}}
 
 
 def join_again(table: dict, offer: dict, player_name: str, device: str, tk: str) -> dict:
@@ -381,13 +383,14 @@ def _seat(device: str, who: str, tk: str) -> dict:
     return {"device": device, "name": who, "tk": tk, "out": []}
 
 
-def _link(key, fo: str, fa: str, wanted: str = "") -> dict:
+def _link(key, fo: str, fa: str, wanted: str = "", only: str = "") -> dict:
     """One connection: the certificates' fingerprints of both ends (``fo``
     the tablet's, ``fa`` the phone's), where the greeting stands, the
     messages waiting to go before the numbered ones (``ctl``), the numbers
     and acknowledgements each way, the sender's bucket and the receiver's
-    recent arrivals."""
-    return {"key": key, "device": "", "wanted": wanted, "fo": fo, "fa": fa, "state": "new", "nonce": "",
+    recent arrivals. ``only``: the one device that may sit down on it (an
+    offer passed on for that seat by another phone)."""
+    return {"key": key, "device": "", "wanted": wanted, "only": only, "fo": fo, "fa": fa, "state": "new", "nonce": "",
             "ctl": [], "n_in": 0, "acked": 0, "ack_at": None, "base": 0, "sent": 0, "progress": 0,
             "tokens": BUCKET, "tok_at": None, "times": []}
 
@@ -432,8 +435,9 @@ def add_link(table: dict, answer: dict, fo: str) -> tuple[dict, dict]:
         raise TableError("That seat is taken: this answer was used already. Ask the player to scan the new code.")
     if sum(1 for x in table["links"] if x["state"] != "gone") >= MAX_PEERS + 2:
         raise TableError(f"A table holds at most {MAX_PEERS} phones.")
-    new = _link(meta["s"], fo, answer["desc"]["f"], meta["w"])
-    return {**table, "links": table["links"] + [new]}, new
+    relays = dict(table["relay"])
+    new = _link(meta["s"], fo, answer["desc"]["f"], meta["w"], relays.pop(meta["s"], ""))
+    return {**table, "links": table["links"] + [new], "relay": relays}, new
 
 
 def player_link(table: dict, fo: str, fa: str) -> dict:
@@ -485,7 +489,7 @@ def status(table: dict, x, now) -> str:
 def waiting(table: dict, device) -> int:
     """How many things (rolls, setups, fair-roll links) wait to reach a seat."""
     s = seat(table, device)
-    return 0 if s is None else sum(len(i["r"]) if i["t"] == "roll" else 1 for i in s["out"])
+    return 0 if s is None else sum(len(i["r"]) if i["t"] == "roll" else 1 for i in s["out"] if i["t"] in _KEPT)
 
 
 def link_name(table: dict, x: dict) -> str:
@@ -507,14 +511,17 @@ _KEYS = {
     "push": ({"t", "n", "a", "y", "p", "l"}, set()),
     "fair": ({"t", "n", "a", "f"}, set()),
     "ack": ({"t", "a"}, set()),
+    "peers": ({"t", "n", "a", "w"}, set()),
+    "peer": ({"t", "n", "a", "w", "k", "d"}, set()),
+    "relay": ({"t", "n", "a", "f"}, {"w", "m"}),
 }
 #: What each side takes from the other.
-_FROM = {"host": {"seat", "roll", "fair", "ack"},
-         "player": {"hello", "welcome", "bye", "roll", "push", "fair", "ack"}}
+_FROM = {"host": {"seat", "roll", "fair", "ack", "peer", "relay"},
+         "player": {"hello", "welcome", "bye", "roll", "push", "fair", "ack", "peers", "peer", "relay"}}
 #: What each greeting state takes (the rest of the greeting, or a bye).
 _GREETING = {("host", "hello"): {"seat"}, ("player", "hello"): {"hello", "bye"},
              ("player", "seat"): {"welcome", "bye"}}
-_NUMBERED = {"roll", "push", "fair"}
+_NUMBERED = {"roll", "push", "fair", "peers", "peer", "relay"}
 _ENTRY_KEYS = {"id", "y", "p", "g", "l", "at"}
 
 
@@ -588,7 +595,7 @@ def receive(table: dict, key, text, now) -> tuple[dict, list]:
     what it says is (its number is used; sending it again would not help)."""
     x = link(table, key)
     if x is None or x["state"] in ("new", "gone"):
-        return table, [("refused", "A message from no one at this table was refused.")]
+        return table, []  # an ended connection's last words (it was turned away, pushed out or closed)
     who = link_name(table, x)
     times = [t for t in x["times"] if now - t < WINDOW]
     x = {**x, "times": times + [now]}
@@ -678,6 +685,11 @@ def _on_seat(table: dict, x: dict, msg: dict, now) -> tuple[dict, list]:
             isinstance(key, str) and HEX64_RE.match(key)):
         raise TableError("a greeting with no proper device or key")
     s = seat(table, dev)
+    if x["only"] and dev != x["only"]:
+        who = seat(table, x["only"])["name"]
+        return _turn_away(table, x, f"This code was passed on for {who}'s phone, not this one.",
+                          f"A phone answered the code passed on for {names.isolate(who)} but is not that phone: "
+                          "it was turned away.")
     if s is not None:
         return _take_back(table, x, s, msg)
     if "m" in msg:
@@ -724,8 +736,11 @@ def _take_back(table: dict, x: dict, s: dict, msg: dict) -> tuple[dict, list]:
 
 
 def _sit(table: dict, x: dict, dev: str, who: str, back: bool) -> dict:
+    """The phone sits down: welcomed, then told which phones are connected
+    (it links to each it has no channel with)."""
     welcome = {"t": "welcome", "w": who, "b": back}
-    return _put_link(table, {**x, "device": dev, "state": "ok", "ctl": x["ctl"] + [welcome]})
+    table = _put_link(table, {**x, "device": dev, "state": "ok", "ctl": x["ctl"] + [welcome]})
+    return _enqueue(table, dev, {"t": "peers"})
 
 
 def _by(table: dict, x: dict, item: dict) -> str:
@@ -742,29 +757,100 @@ def _by(table: dict, x: dict, item: dict) -> str:
 
 
 def _on_roll(table: dict, x: dict, msg: dict) -> tuple[dict, list]:
-    """Rolls, each checked and rebuilt before any is logged (all or none);
-    the tablet passes each new one on to every other seat."""
+    """Rolls (and the GM's secret rolls' commitments and reveals), each
+    checked and rebuilt before it is logged; a refusal of any keeps the
+    table as it was (all or none). The tablet passes each new roll on to
+    every other seat."""
     items = msg["r"]
-    if not (isinstance(items, list) and 1 <= len(items) <= MAX_BATCH):
+    if not (isinstance(items, list) and 1 <= len(items) <= 2 * MAX_BATCH):
         raise TableError("a message of rolls with no rolls in it")
-    got = []
-    for item in items:
-        if not (isinstance(item, dict) and "e" in item and set(item) <= {"e", "by"}):
-            raise TableError("a roll with other fields than a roll has")
-        by = _by(table, x, item)
-        e, result = check_entry(item["e"])
-        how = "tablet" if table["role"] == "player" and by == table["host"] else "phone"
-        got.append(({"id": e["id"], "by": by, "how": how, "y": e["y"], "p": e["p"], "g": e["g"], "l": e["l"],
-                     "at": e["at"]}, result))
     trial, events = table, []
-    for entry, result in got:
-        trial, fresh = log_add(trial, entry)
-        events.append(("entry", entry, result, fresh))
-        if fresh and table["role"] == "host":
-            for s in trial["seats"]:
-                if s["device"] != x["device"]:
-                    trial = _enqueue(trial, s["device"], {"t": "roll", "r": [[entry["by"], entry["id"]]]})
+    for item in items:
+        if not isinstance(item, dict):
+            raise TableError("a roll with other fields than a roll has")
+        trial, got = (_secret_item if "h" in item or "s" in item else _roll_item)(trial, x, item)
+        events += got
     return trial, events
+
+
+def _roll_item(table: dict, x: dict, item: dict) -> tuple[dict, list]:
+    if not ("e" in item and set(item) <= {"e", "by"}):
+        raise TableError("a roll with other fields than a roll has")
+    by = _by(table, x, item)
+    e, result = check_entry(item["e"])
+    how = "tablet" if table["role"] == "player" and by == table["host"] else "phone"
+    entry = {"id": e["id"], "by": by, "how": how, "y": e["y"], "p": e["p"], "g": e["g"], "l": e["l"], "at": e["at"]}
+    table, fresh = log_add(table, entry)
+    if fresh and table["role"] == "host":
+        for s in table["seats"]:
+            if s["device"] != x["device"]:
+                table = _enqueue(table, s["device"], {"t": "roll", "r": [[entry["by"], entry["id"]]]})
+    return table, [("entry", entry, result, fresh)]
+
+
+def _secret_item(table: dict, x: dict, item: dict) -> tuple[dict, list]:
+    """The GM's secret roll on a phone: a commitment (``h``) or a reveal
+    (``e`` with its salt ``s``)."""
+    if table["role"] == "host":
+        raise TableError("a secret roll (only the GM rolls in secret)")
+    try:
+        if set(item) == {"h"}:
+            return _hidden(table, secret.check_hidden(item["h"]))
+        if set(item) == {"e", "s"}:
+            return _revealed(table, item["e"], secret.check_salt(item["s"]))
+    except secret.SecretError as e:
+        raise TableError(str(e)) from None
+    raise TableError("a secret roll with other fields than it should have")
+
+
+def _gm_entry(table: dict, rid: str):
+    """The index and entry of the GM's roll ``rid`` in a phone's log."""
+    return next(((i, e) for i, e in enumerate(table["log"]) if (e["by"], e["id"]) == (table["host"], rid)),
+                (None, None))
+
+
+def _to_top(table: dict, i, entry: dict) -> dict:
+    log = table["log"] if i is None else table["log"][:i] + table["log"][i + 1:]
+    return {**table, "log": [entry] + log[:LOG_CAP - 1]}
+
+
+def _hidden(table: dict, h: dict) -> tuple[dict, list]:
+    """A commitment: a new hidden roll, or a longer one for a roll the GM
+    took a step on (the commitments before it are kept, never replaced)."""
+    i, old = _gm_entry(table, h["id"])
+    pair = [h["k"], h["c"]]
+    if old is None:
+        entry = {"id": h["id"], "by": table["host"], "how": "hidden", "at": h["at"], "c": [pair]}
+        return _to_top(table, None, entry), [("entry", entry, None, True)]
+    if old["how"] not in ("hidden", "revealed"):
+        raise TableError("a secret roll under the id of a roll shown to all")
+    if pair in old["c"]:
+        return table, []  # the commitment again, sent with its reveal
+    if h["k"] <= old["c"][-1][0] or len(old["c"]) >= secret.MAX_COMMITMENTS or h["at"] != old["at"]:
+        raise TableError("a secret roll's commitment changed after it was made")
+    entry = {**old, "c": old["c"] + [pair]}
+    return _to_top(table, i, entry), [("entry", entry, None, False)]
+
+
+def _revealed(table: dict, e, salt: str) -> tuple[dict, list]:
+    """A reveal: the roll and its salt, taken only if it fits every
+    commitment this phone holds for it (then "revealed, matches what was
+    rolled"). One that does not fit is refused and the roll stays hidden,
+    marked so."""
+    e, result = check_entry(e)
+    i, old = _gm_entry(table, e["id"])
+    if old is None or old["how"] not in ("hidden", "revealed"):
+        raise TableError("a reveal of a secret roll this phone never saw")
+    if old["how"] == "revealed" and old["g"] == e["g"] and secret.matches(old["c"], salt, e):
+        return table, []  # the same reveal again
+    if e["at"] != old["at"] or not secret.matches(old["c"], salt, e):
+        kept = {**old, "bad": True}
+        return ({**table, "log": table["log"][:i] + [kept] + table["log"][i + 1:]},
+                [("refused", f"From {names.isolate(table['host'])}: refused a reveal that does not match what "
+                             "was rolled in secret; the roll stays hidden.")])
+    entry = {"id": e["id"], "by": table["host"], "how": "revealed", "y": e["y"], "p": e["p"], "g": e["g"],
+             "l": e["l"], "at": e["at"], "c": old["c"], "salt": salt}
+    return _to_top(table, i, entry), [("entry", entry, result, True)]
 
 
 def _on_push(table: dict, x: dict, msg: dict) -> tuple[dict, list]:
@@ -821,8 +907,126 @@ def _remember_fair(table: dict, rid: str, device: str) -> dict:
     return {**table, "fair": dict(list(kept.items())[-FAIR_CAP:])}
 
 
+# ---------------------------------------------------------------- phones linked to each other
+
+def _on_peers(table: dict, x: dict, msg: dict) -> tuple[dict, list]:
+    """The phones connected when this one sat down: it links to each."""
+    w = msg["w"]
+    if not (isinstance(w, list) and 1 <= len(w) <= MAX_PEERS and all(isinstance(v, str) for v in w)):
+        raise TableError("a list of the table's phones that is not one")
+    return table, [("peers", [name(v) for v in w])]
+
+
+def _on_peer(table: dict, x: dict, msg: dict) -> tuple[dict, list]:
+    """An offer or answer for a channel between two phones: the tablet
+    passes it on naming who sent it; a phone opens that channel."""
+    other, desc = _peer_link(msg)
+    if table["role"] == "player":
+        return table, [("peer", other, msg["k"], desc)]
+    me = seat(table, x["device"])
+    to = next((s for s in table["seats"] if s["name"] == other and s is not me), None)
+    if to is None or seat_link(table, to["device"]) is None:
+        return table, []  # that phone left meanwhile: nothing to pass on
+    return post(table, to["device"], "peer", w=me["name"], k=msg["k"], d=desc), []
+
+
+def _peer_link(msg: dict) -> tuple[str, dict]:
+    """The other phone's name and the description of a link between phones."""
+    if msg["k"] not in ("o", "a") or not isinstance(msg["w"], str):
+        raise TableError("a link between phones that is neither an offer nor an answer")
+    try:
+        return name(msg["w"]), _check_desc(msg["d"])
+    except TableError:
+        raise TableError("a link between phones that is damaged") from None
+
+
+def _passed(f, kind: str, table: dict) -> dict:
+    """A code passed on between the tablet and a phone through another phone."""
+    if not (isinstance(f, str) and len(f) <= MAX_PAYLOAD + 8 and f.startswith(f"{VERSION}.{kind}.")):
+        raise TableError("a passed-on code that is not one")
+    got = decode_join(f)
+    if got["meta"]["t"] != table["table"]:
+        raise TableError("a passed-on code of another table")
+    return got
+
+
+def _on_relay(table: dict, x: dict, msg: dict) -> tuple[dict, list]:
+    """A phone takes from the tablet an offer for another seat, with its
+    tag, to pass on; the tablet takes from a phone the answer it passed
+    back, only for a seat whose offer this tablet passed on."""
+    if table["role"] == "player":
+        return table, [_to_pass_on(table, msg)]
+    if set(msg) != {"t", "n", "a", "f"}:
+        raise TableError("a passed-on answer with other fields than it should have")
+    got = _passed(msg["f"], "a", table)
+    if got["meta"]["s"] not in table["relay"]:
+        raise TableError("an answer to a code this tablet did not pass on through the table")
+    return table, [("relay-answer", msg["f"])]
+
+
+def _to_pass_on(table: dict, msg: dict) -> tuple:
+    """The tablet's offer for the phone ``w``, with its tag, for this phone to pass on."""
+    if set(msg) != {"t", "n", "a", "f", "w", "m"} or not isinstance(msg["w"], str):
+        raise TableError("a code to pass on with other fields than it should have")
+    if not (isinstance(msg["m"], str) and HEX64_RE.match(msg["m"])):
+        raise TableError("a code to pass on with no proper tag")
+    _passed(msg["f"], "o", table)
+    return ("relay", name(msg["w"]), msg["f"], msg["m"])
+
+
+def relay_wanted(table: dict) -> tuple[list, list]:
+    """The seats to re-admit through another phone (away, with a key, no
+    offer of theirs out yet) and the connected seats that can pass an
+    offer on; none of either when no phone is connected."""
+    via = [s["device"] for s in table["seats"] if seat_link(table, s["device"]) is not None]
+    done = set(via) | set(table["relay"].values())
+    away = [s["device"] for s in table["seats"] if s["device"] not in done]
+    return (away, via) if via and away else ([], [])
+
+
+def relay_offer(table: dict, device: str, fragment: str) -> dict:
+    """The tablet's offer (``fragment``, for a seat it opened for
+    ``device``) passed on through every connected phone, tagged under that
+    seat's key; only that device may sit down on it."""
+    s = seat(table, device)
+    table = {**table, "relay": {**table["relay"], decode_join(fragment)["meta"]["s"]: device}}
+    tag = relay.relay_tag(s["tk"], fragment)
+    for v in table["seats"]:
+        if v["device"] != device and seat_link(table, v["device"]) is not None:
+            table = post(table, v["device"], "relay", w=s["name"], f=fragment, m=tag)
+    return table
+
+
+def relay_over(table: dict, slot) -> dict:
+    """An offer passed on that was not answered in time: no longer out."""
+    return {**table, "relay": {k: v for k, v in table["relay"].items() if k != slot}}
+
+
+def passed_offer(table, fragment, tag):
+    """The tablet's offer another phone passed on to this one (decoded),
+    taken only while this phone sits at that table and is not connected to
+    it, with a tag made under this seat's key (so it comes from the
+    tablet). None: not wanted now (this phone is connected)."""
+    if table is None or table["role"] != "player" or not table["seated"]:
+        raise TableError("a code passed on for a table this phone does not sit at")
+    if not relay.tag_fits(table["tk"], fragment, tag):
+        raise TableError("a code passed on as the tablet's, but its tag does not fit: it does not come from "
+                         "the tablet")
+    got = _passed(fragment, "o", table)
+    return None if seat_link(table, "host") is not None else got
+
+
+def passed_answer(table, fragment) -> str:
+    """A phone's answer to an offer this phone passed on: to the tablet."""
+    if table is None or table["role"] != "player":
+        raise TableError("an answer passed back to a phone at no table")
+    _passed(fragment, "a", table)
+    return fragment
+
+
 _CONTROL = {"hello": _on_hello, "welcome": _on_welcome, "bye": _on_bye, "seat": _on_seat, "ack": _on_ack}
-_HANDLERS = {"roll": _on_roll, "push": _on_push, "fair": _on_fair}
+_HANDLERS = {"roll": _on_roll, "push": _on_push, "fair": _on_fair, "peers": _on_peers, "peer": _on_peer,
+             "relay": _on_relay}
 
 
 # ---------------------------------------------------------------- sending
@@ -868,19 +1072,30 @@ def post(table: dict, device, kind: str, **fields) -> dict:
     return _enqueue(table, device, {"t": kind, **fields})
 
 
-def _materialize(table: dict, item: dict):
+def _materialize(table: dict, item: dict, device):
     """A queued item as a message (without ``n``, ``a``); rolls are read
-    from the log as they stand now (a roll's later steps go with it). None:
-    nothing of it is left to send."""
+    from the log as they stand now (a roll's later steps go with it), and
+    the phones connected as they are now. None: nothing of it is left to
+    send."""
+    if item["t"] == "peers":
+        w = [s["name"] for s in table["seats"] if s["device"] != device and seat_link(table, s["device"])]
+        return {"t": "peers", "w": w} if w else None
     if item["t"] != "roll":
         return {k: v for k, v in item.items() if k != "x"}
-    r = []
-    for by, rid in item["r"]:
-        e = next((x for x in table["log"] if x["id"] == rid and x["by"] == by), None)
-        if e is None or (table["role"] == "player" and by != table["name"]):
-            continue
-        r.append({"e": wire(e)} if by == table["name"] else {"e": wire(e), "by": by})
+    r = [i for by, rid in item["r"] for i in _roll_items(table, by, rid)]
     return {"t": "roll", "r": r} if r else None
+
+
+def _roll_items(table: dict, by: str, rid: str) -> list:
+    """A log entry as a roll message carries it: the roll (naming its
+    roller if it is another's); the GM's secret roll as its commitment,
+    and once shown its reveal too. A phone sends only its own."""
+    e = next((x for x in table["log"] if x["id"] == rid and x["by"] == by), None)
+    if e is None or (table["role"] == "player" and by != table["name"]):
+        return []
+    if "salt" not in e:
+        return [{"e": wire(e)} if e["by"] == table["name"] else {"e": wire(e), "by": e["by"]}]
+    return [{"h": secret.hidden_form(e)}] + ([{"e": wire(e), "s": e["salt"]}] if e["shown"] else [])
 
 
 def _text(msg: dict) -> str:
@@ -917,7 +1132,7 @@ def _pump_queue(table: dict, key, now) -> tuple[dict, list]:
     texts = []
     while x["sent"] < len(out) and x["tokens"] >= 1:
         i = x["sent"]
-        msg = _materialize(table, out[i])
+        msg = _materialize(table, out[i], x["device"])
         if msg is None:
             del out[i]
             continue
@@ -975,6 +1190,8 @@ def log_add(table: dict, entry: dict) -> tuple[dict, bool]:
     if i is None:
         return {**table, "log": [entry] + log[:LOG_CAP - 1]}, True
     old = log[i]
+    if old["how"] in ("hidden", "revealed"):
+        raise TableError("a secret roll shown without its reveal")
     if entry["g"] == old["g"] and _extends(old, entry) and entry["l"] == old["l"]:
         return table, False  # the same roll sent again (its ack was lost): nothing new
     if not _extends(old, entry) or entry["g"] == old["g"]:
@@ -982,24 +1199,53 @@ def log_add(table: dict, entry: dict) -> tuple[dict, bool]:
     return {**table, "log": [entry] + log[:i] + log[i + 1:]}, True
 
 
-def own_entry(table: dict, result: dict, label: str, at, entropy, step: bool = False) -> tuple[dict, dict]:
+def own_entry(table: dict, result: dict, label: str, at, entropy, step: bool = False,
+              secret_roll: bool = False) -> tuple[dict, dict]:
     """A roll made on this device, for the log and queued for the others.
     A new roll gets a new random id, whatever its dice; a ``step`` of a roll
     (its turn goes on) keeps that roll's id, so the others see the roll's
-    steps as they happen."""
+    steps as they happen. On the tablet, ``secret_roll`` makes a new roll
+    secret (a salt of its own; the phones get only its commitment); a step
+    of a secret roll stays secret."""
     me = table["name"]
     entry = {"id": "", "by": me, "how": "tablet" if table["role"] == "host" else "phone",
              "y": result["system"], "p": result["spec"], "g": result["stages"],
              "l": _label(names.clean(label)[:LABEL_MAX]), "at": int(at)}
     prev = None
     if step:
-        prev = next((x for x in table["log"] if x["by"] == me and x["how"] != "fair" and _extends(x, entry)
-                     and len(x["g"]) < len(entry["g"])), None)
+        prev = next((x for x in table["log"] if x["by"] == me and x["how"] in ("phone", "tablet")
+                     and _extends(x, entry) and len(x["g"]) < len(entry["g"])), None)
     entry["id"] = prev["id"] if prev is not None else _token(entropy, 6)
+    entry.update(_secrecy(table, prev, secret_roll, entropy))
     table, _ = log_add(table, entry)
     for s in table["seats"]:
         table = _enqueue(table, s["device"], {"t": "roll", "r": [[me, entry["id"]]]})
     return table, entry
+
+
+def _secrecy(table: dict, prev, secret_roll: bool, entropy) -> dict:
+    """What makes a roll secret: a step of a secret roll keeps its salt,
+    its first time and label (its commitments all name them); a new roll
+    on the tablet gets a salt of its own when the GM rolls in secret."""
+    if prev is not None:
+        return {k: prev[k] for k in ("salt", "shown", "at", "l")} if "salt" in prev else {}
+    if secret_roll and table["role"] == "host":
+        return {"salt": entropy(secret.SALT_BYTES).hex(), "shown": False}
+    return {}
+
+
+def reveal(table: dict, rid: str) -> dict:
+    """The GM shows a secret roll to the table: marked shown, and queued
+    again for every seat (it goes as its commitment and its reveal: the
+    roll and the salt)."""
+    me = table["name"]
+    e = next((x for x in table["log"] if (x["by"], x["id"]) == (me, rid) and not x.get("shown", True)), None)
+    if e is None:
+        return table
+    table = {**table, "log": [{**x, "shown": True} if x is e else x for x in table["log"]]}
+    for s in table["seats"]:
+        table = _enqueue(table, s["device"], {"t": "roll", "r": [[me, rid]]})
+    return table
 
 
 def fair_entry(table: dict, entry: dict) -> tuple[dict, dict]:
@@ -1039,6 +1285,13 @@ def provenance(entry: dict) -> str:
     """How a log entry came, in the page's words."""
     if entry["how"] == "fair":
         return "fair roll, verified"
+    if entry["how"] == "revealed":
+        return "rolled in secret on the tablet; revealed, matches what was rolled"
+    if entry["how"] == "hidden":
+        return "rolled in secret on the tablet"
+    if "salt" in entry:
+        return "rolled in secret; revealed to the table" if entry["shown"] else \
+            "rolled in secret: the phones see only that you rolled"
     if entry["how"] == "tablet":
         return "rolled on the tablet"
     return f"rolled on {entry['by']}'s phone"
@@ -1053,11 +1306,17 @@ _OLD_STORED = {"host": {"role", "table", "name", "next_slot", "peers", "log", "s
                "player": {"role", "table", "slot", "name", "device", "host", "peers", "log", "serial", "outbox"}}
 
 
+#: What a seat's queue keeps across a reload (links between phones and
+#: passed-on codes are for channels a reload ends).
+_KEPT = ("roll", "push", "fair")
+
+
 def dump(table: dict) -> str:
     """The table as stored (the connections are not: a reload means new
     channels; what waits in each seat's queue is kept)."""
-    seats = [{**s, "out": [{k: v for k, v in i.items() if k != "x"} for i in s["out"]]} for s in table["seats"]]
-    kept = {k: v for k, v in table.items() if k != "links"}
+    seats = [{**s, "out": [{k: v for k, v in i.items() if k != "x"} for i in s["out"] if i["t"] in _KEPT]}
+             for s in table["seats"]]
+    kept = {k: v for k, v in table.items() if k not in ("links", "relay")}
     return json.dumps({**kept, "seats": seats}, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -1105,7 +1364,8 @@ def _load_v2(t: dict) -> dict:
     role = t["role"]
     _want(set(t) == _STORED[role], "its fields are not a table's")
     _want(isinstance(t["table"], str) and TABLE_RE.match(t["table"]), "its table id is not one")
-    out = {"v": 2, "role": role, "table": t["table"], "name": _stored_name(t["name"], "its name"), "links": []}
+    out = {"v": 2, "role": role, "table": t["table"], "name": _stored_name(t["name"], "its name"), "links": [],
+           "relay": {}}
     if role == "host":
         _want(type(t["next_slot"]) is int and 0 <= t["next_slot"] < 10_000, "its next seat is not a number")
         out["next_slot"] = t["next_slot"]
@@ -1133,7 +1393,7 @@ def _load_old(t: dict) -> dict:
     role = t["role"]
     _want(isinstance(t["table"], str) and TABLE_RE.match(t["table"]), "its table id is not one")
     me = _stored_name(t["name"], "its name")
-    out = {"v": 2, "role": role, "table": t["table"], "name": me, "links": [], "fair": {}}
+    out = {"v": 2, "role": role, "table": t["table"], "name": me, "links": [], "relay": {}, "fair": {}}
     if role == "host":
         _want(type(t["next_slot"]) is int and 0 <= t["next_slot"] < 10_000, "its next seat is not a number")
         return {**out, "next_slot": t["next_slot"], "seats": []}
@@ -1144,11 +1404,40 @@ def _load_old(t: dict) -> dict:
     return {**out, "slot": t["slot"], "device": "", "tk": "", "host": gm, "seated": False, "seats": [host_seat]}
 
 
+_HOWS = ("phone", "tablet", "fair", "hidden", "revealed")
+
+
 def _load_entry(e) -> dict:
-    if not isinstance(e, dict) or e.get("how") not in ("phone", "tablet", "fair"):
+    """A stored log entry, checked as if it came over the channel; a
+    secret roll's salt and commitments too (a revealed one must still fit
+    them)."""
+    if not isinstance(e, dict) or e.get("how") not in _HOWS:
         raise TableError("an entry")
+    try:
+        return _load_hidden(e) if e["how"] == "hidden" else _load_shown(e)
+    except secret.SecretError as err:
+        raise TableError(str(err)) from None
+
+
+def _load_hidden(e: dict) -> dict:
+    h = secret.check_hidden({"id": e.get("id"), "k": 1, "c": "0" * 64, "at": e.get("at")})
+    out = {"id": h["id"], "by": name(e.get("by")), "how": "hidden", "at": h["at"],
+           "c": secret.check_commitments(e.get("c"))}
+    return {**out, "bad": True} if e.get("bad") is True else out
+
+
+def _load_shown(e: dict) -> dict:
+    """A roll in a stored log, rebuilt by the rules; a secret one's salt
+    checked, a revealed one's dice checked against its commitments."""
     checked, _ = check_entry({k: e.get(k) for k in _ENTRY_KEYS})
-    return {**checked, "by": name(e.get("by")), "how": e["how"]}
+    out = {**checked, "by": name(e.get("by")), "how": e["how"]}
+    if e["how"] == "revealed":
+        out.update(c=secret.check_commitments(e.get("c")), salt=secret.check_salt(e.get("salt")))
+        _want(secret.matches(out["c"], out["salt"], out), "a revealed roll that does not fit its commitments")
+    elif e["how"] == "tablet" and "salt" in e:
+        _want(type(e.get("shown")) is bool, "a secret roll that is neither shown nor not")
+        out.update(salt=secret.check_salt(e["salt"]), shown=e["shown"])
+    return out
 
 
 _UNREADABLE = ("The live table kept on this device could not be read ({why}); it was set aside under a backup "
@@ -1213,17 +1502,24 @@ def turns_open(log: list) -> set:
 def notice(entry: dict, outcome: str, title: str) -> str:
     """A brief line for another's roll (a phone's notice).
 
-    >>> notice({"by": "Eli"}, "Success", "ALKEMY")
+    >>> notice({"by": "Eli", "how": "phone"}, "Success", "ALKEMY")
     '\u2068Eli\u2069 rolled ALKEMY: Success'
     """
+    if entry["how"] in ("hidden", "revealed"):
+        return secret.notice_words(entry, outcome, title)
     return f"{names.isolate(entry['by'])} rolled {title}: {outcome}"
 
 
 def log_item(entry: dict, result, title: str, summary: str, so_far: bool = False) -> str:
     """One table-log entry: who, the game, the outcome ("So far: …" while
     its turn may go on), the small dice and how it came; every text
-    escaped (``views``), every name isolated."""
+    escaped (``views``), every name isolated. A hidden roll shows only who
+    rolled; the GM's own secret roll, not shown yet, has its Reveal
+    button."""
     from drawing import draw, views
+
+    if entry["how"] == "hidden":
+        return secret.hidden_item(entry)
 
     res = result or {}
     dice = res.get("dice") if isinstance(res.get("dice"), list) else []
@@ -1236,15 +1532,27 @@ def log_item(entry: dict, result, title: str, summary: str, so_far: bool = False
         how = f'rolled on <bdi>{views.esc(entry["by"])}</bdi>&#x27;s phone'
     else:
         how = views.esc(how)
+    secret_mark = ""
+    if entry["how"] == "tablet" and "salt" in entry:
+        secret_mark = f' data-secret="{"shown" if entry["shown"] else "hidden"}"'
     return (f'<li class="history-item table-entry" data-table-entry data-by="{views.esc(entry["by"])}" '
             f'data-how="{views.esc(entry["how"])}" data-outcome="{views.esc(outcome)}"'
-            f'{" data-so-far" if so_far else ""}>'
+            f'{" data-so-far" if so_far else ""}{secret_mark}>'
             f'<span class="h-head"><span class="h-system">{views.esc(title)}</span>'
             f'<bdi class="h-by">{views.esc(entry["by"])}</bdi></span>'
             f'<span class="h-outcome {views.outcome_band(entry["y"], outcome)}">{views.esc(words)}</span>'
             f'<span class="h-summary">{views.bidi_text(summary)}</span>{label}'
             f'{draw.thumbnails(dice, size=24)}<span class="h-foot"><span class="h-how">'
-            f'{how}</span></span></li>')
+            f'{how}</span>{_reveal_button(entry)}</span></li>')
+
+
+def _reveal_button(entry: dict) -> str:
+    from drawing import views
+
+    if entry["how"] != "tablet" or entry.get("shown", True):
+        return ""
+    return f'<button type="button" class="table-reveal" data-table-reveal="{views.esc(entry["id"])}">Reveal</button>'
+
 
 
 _STATUS_WORDS = {"open": "connected", "away": "away: rejoins with the table's code", "joining": "joining…",

@@ -20,6 +20,7 @@ import rules
 from shell import device, names
 from shell.page import read_kept, write_store
 from table import livetable as lt
+from table import relay
 
 #: The browser's, set by ``install``: importing this module touches nothing
 #: of the browser (the start-up bytecode and the snapshot import it in a
@@ -33,13 +34,18 @@ STUN_KEY = "dice-table/stun"
 CLOSE_AFTER_MS = 1500
 #: How long a new channel has to sit down (answer the tablet's challenge).
 GREETING_MS = 30_000
+#: How long an offer passed on through another phone waits for its answer.
+RELAY_WAIT_MS = 45_000
+#: A channel to another phone is ``rtc.mjs``'s key MESH + that phone's name.
+MESH = relay.MESH_KEY
 
 #: The table as ``livetable`` keeps it (None: this device is at no table);
 #: the channels that could not open; the seat on offer and each offer's
 #: certificate fingerprint; refusals so far; the pump's timer; on a phone,
 #: why the tablet ended the channel.
 T = {"table": None, "failed": set(), "offer": None, "offer_fp": {}, "refused": 0, "api": {}, "timer": None,
-     "wake": None, "bye": "", "save_due": False, "pending_offer": None}
+     "wake": None, "bye": "", "save_due": False, "pending_offer": None, "secret": False,
+     "mesh": set(), "mesh_offered": set(), "mesh_times": {}, "via": "", "passing": False}
 _proxies = []
 
 
@@ -138,6 +144,7 @@ def render():
     joining = table is None and T["pending_offer"] is not None
     q("#table-start").hidden = table is not None or joining
     q("#table-leave").hidden = table is None
+    render_secret(host)
     q("#table-title").textContent = title(table, host, mine, joining)
     for el in document.querySelectorAll("[data-table-share]"):
         el.hidden = not hasattr(window.navigator, "share")
@@ -157,6 +164,32 @@ def render():
         render_log()
 
 
+def render_secret(host):
+    """The GM's "Roll in secret" switch: shown while hosting, pressed while on."""
+    T["secret"] = T["secret"] and host
+    button = q("#table-secret")
+    button.hidden = not host
+    button.setAttribute("aria-pressed", "true" if T["secret"] else "false")
+    document.body.classList.toggle("rolling-secret", T["secret"])
+
+
+def toggle_secret(_=None):
+    T["secret"] = not T["secret"]
+    render_secret(T["table"] is not None and T["table"]["role"] == "host")
+    say("Your next rolls are secret: the phones see only that you rolled, until you reveal each one."
+        if T["secret"] else "Your rolls show on every phone again.", "info")
+
+
+def reveal(el):
+    """The GM shows a secret roll to every phone (they check it against its commitment)."""
+    if T["table"] is None:
+        return
+    T["table"] = lt.reveal(T["table"], str(el.dataset.tableReveal))
+    pump_all()
+    render_log()
+    say("Revealed to the table: each phone checks it against what was rolled.", "info")
+
+
 def title(table, host, mine, joining):
     """The dialog's title: on a phone joining, whose table it joins."""
     if joining:
@@ -169,7 +202,9 @@ def title(table, host, mine, joining):
 def status_words(table, host, mine):
     if host:
         n_open = sum(1 for s in table["seats"] if status_of(lt.seat_link(table, s["device"])) == "open")
-        return f"{table['name']}'s table: {len(table['seats'])} phone(s), {n_open} connected."
+        back = (" One player scans this code; the others whose page is still open come back through "
+                "that phone." if len(table["seats"]) > 1 and n_open == 0 else "")
+        return f"{table['name']}'s table: {len(table['seats'])} phone(s), {n_open} connected.{back}"
     state = "the tablet ended the connection. " + T["bye"] if T["bye"] else {
         "open": "connected.", "joining": "waiting for the tablet to read your answer.",
         "stalled": "not answering: your rolls wait until it does.", "failed": "could not connect.",
@@ -215,6 +250,9 @@ def log_html(entries, open_turns):
     summary = T["api"]["summary"]
     items = []
     for e in entries:
+        if e["how"] == "hidden":
+            items.append(lt.log_item(e, None, "", ""))
+            continue
         result = replayed(e)
         so_far = (e["by"], e["id"]) in open_turns and T["api"]["in_progress"](result)
         items.append(lt.log_item(e, result, rules.TITLES[e["y"]], summary(result) if result else "", so_far))
@@ -235,10 +273,11 @@ def render_log():
 
 def show_notice(entry, result):
     """A brief notice of another's roll where the feed is not in view."""
-    if window.matchMedia(FEED_MEDIA).matches or result is None:
+    if window.matchMedia(FEED_MEDIA).matches or (result is None and entry["how"] != "hidden"):
         return
     toast = q("#table-toast")
-    toast.textContent = lt.notice(entry, T["api"]["outcome_name"](result), rules.TITLES[entry["y"]])
+    toast.textContent = (lt.notice(entry, "", "") if result is None else
+                         lt.notice(entry, T["api"]["outcome_name"](result), rules.TITLES[entry["y"]]))
     toast.hidden = False
     T["notice"] = T.get("notice", 0) + 1
     mine = T["notice"]
@@ -287,8 +326,9 @@ def leave_table(_=None):
         return
     for x in table["links"]:
         rtc().close(rkey(x["key"]))
-    if T["offer"] is not None:
-        rtc().close(rkey(T["offer"]))
+    for slot in list(T["offer_fp"]):
+        rtc().close(rkey(slot))
+    close_mesh()
     T.update(table=None, failed=set(), offer=None, offer_fp={}, bye="")
     save()
     render()
@@ -309,9 +349,10 @@ async def make_offer():
     await draw_code("#table-offer", T["api"]["page_url"]() + "#" + link, "data-table-offer")
 
 
-async def take_answer(text):
-    """The tablet takes a phone's answer link (pasted, scanned or opened):
-    a connection for that seat; who sits there is settled on the channel."""
+async def take_answer(text, passed=False):
+    """The tablet takes a phone's answer link (pasted, scanned, opened, or
+    ``passed`` back through another phone): a connection for that seat;
+    who sits there is settled on the channel."""
     got = lt.decode_join(text)
     if got["kind"] != "a":
         raise lt.TableError("That is a table's own code, not a player's answer.")
@@ -333,14 +374,16 @@ async def take_answer(text):
     if T["offer"] == x["key"]:
         T["offer"] = None
     render()
-    q("#table-paste").value = ""
-    q("#table-paste-error").textContent = ""
+    if not passed:
+        q("#table-paste").value = ""
+        q("#table-paste-error").textContent = ""
     if T["offer"] is None:
         await make_offer()
 
 
-async def join(offer, who):
-    """The phone's side: its answer to the tablet's offer, as a code."""
+async def join(offer, who, via=""):
+    """The phone's side: its answer to the tablet's offer, as a code; an
+    offer another phone passed on (``via``) is answered back through it."""
     meta = offer["meta"]
     me = device.this_device(who)
     tk = device.table_key(me, meta["t"])
@@ -350,14 +393,21 @@ async def join(offer, who):
     else:
         table = lt.new_player(offer, who, me["id"], tk)
     rtc().close("host")
-    T["table"], T["bye"] = table, ""
+    if old is None or old["table"] != meta["t"]:
+        close_mesh()
+    T["table"], T["bye"], T["via"] = table, "", via
     T["failed"].discard("host")
     save()
-    open_dialog()
+    if via:
+        render()
+    else:
+        open_dialog()
     sdp = await rtc().answer("host", lt.build_sdp(offer["desc"], "o"), stun())
     desc = lt.parse_sdp(str(sdp))
     T["table"] = lt.player_link(T["table"], offer["desc"]["f"], desc["f"])
     link = lt.encode_join("a", desc, {"t": meta["t"], "s": meta["s"], "w": T["table"]["name"]})
+    if via:
+        rtc().send(MESH + via, relay.answer_text(link))
     q("#table-answer-help").textContent = (f"Show this code to {names.isolate(meta['g'])}'s tablet "
                                            "(Table → Scan an answer), or send the link.")
     render()
@@ -478,7 +528,11 @@ def end_link(key):
 
 def on_rtc(key_text, kind, data):
     try:
-        key = pkey(str(key_text))
+        text = str(key_text)
+        if text.startswith(MESH):
+            on_mesh(text[len(MESH):], str(kind), str(data))
+            return
+        key = pkey(text)
         if T["table"] is None:
             return
         HANDLERS[str(kind)](key, str(data))
@@ -516,8 +570,9 @@ def on_close(key, _data):
     T["table"] = lt.closed(table, key)
     render()
     if table["role"] == "player" and was in ("open", "stalled") and not T["bye"]:
-        say("The channel to the table closed. Your rolls are kept and sent when you rejoin: "
-            "scan the table's code again.", "warning")
+        say("The channel to the table closed. Your rolls are kept and sent when you rejoin: scan the "
+            "table's code again, or wait: once another phone is back at the table, this one comes back "
+            "through it.", "warning")
 
 
 def on_resume(key, _data):
@@ -548,6 +603,7 @@ def on_message(key, data):
 def on_refused(_key, words):
     T["refused"] += 1
     q("#table-dialog").setAttribute("data-refused", str(T["refused"]))
+    render_log()  # a refused reveal marks its hidden roll
     say(words, "warning")
 
 
@@ -563,6 +619,7 @@ def on_joined(key, who, back):
         spawn(make_offer())
     render()
     say(f"{names.isolate(who)} {'is back at' if back else 'joined'} the table.", "info")
+    quietly(pass_offers())
 
 
 def on_turned_away(_key, words):
@@ -574,9 +631,11 @@ def on_turned_away(_key, words):
 
 def on_welcome(_key, who, back):
     T["bye"] = ""
+    via = f" (the tablet's code came through {names.isolate(T['via'])}'s phone)" if T["via"] else ""
+    T["via"] = ""
     render()
-    say(f"{'Back at' if back else 'Joined'} {names.isolate(T['table']['host'])}'s table as {names.isolate(who)}: "
-        "your rolls show on the tablet.", "info")
+    say(f"{'Back at' if back else 'Joined'} {names.isolate(T['table']['host'])}'s table as {names.isolate(who)}"
+        f"{via}: your rolls show on the tablet.", "info")
 
 
 def on_bye(_key, words):
@@ -598,9 +657,144 @@ def on_fair(_key, link):
     T["api"]["open_fair_link"](link)
 
 
+# ---------------------------------------------------------------- phones linked to each other
+
+def quietly(coro):
+    """Run a coroutine whose failure only costs a faster rejoin (a channel
+    between phones, an offer passed on): a note in the console, no banner."""
+    async def run():
+        try:
+            await coro
+        except Exception:
+            window.console.warn("dice table: between phones: " + traceback.format_exc())
+    asyncio.ensure_future(run())
+
+
+def close_mesh():
+    for name in T["mesh"]:
+        rtc().close(MESH + name)
+    T.update(mesh=set(), mesh_offered=set(), mesh_times={})
+
+
+def on_peers(_key, others):
+    """Just seated: a channel to each connected phone this one has none with."""
+    for name in others:
+        if not rtc().isOpen(MESH + name):
+            quietly(mesh_offer(name))
+
+
+async def mesh_offer(name):
+    T["mesh"].add(name)
+    T["mesh_offered"].add(name)
+    sdp = await rtc().offer(MESH + name, stun())
+    send_peer(name, "o", sdp)
+
+
+def send_peer(name, kind, sdp):
+    if T["table"] is not None:
+        T["table"] = lt.post(T["table"], "host", "peer", w=name, k=kind, d=lt.parse_sdp(str(sdp)))
+        pump_all()
+
+
+def on_peer(_key, name, kind, desc):
+    """Another phone's offer or answer, passed on by the tablet (which
+    names it). When both offered at once, the offer of the name that sorts
+    first stands."""
+    if kind == "a":
+        quietly(rtc().accept(MESH + name, lt.build_sdp(desc, "a")))
+    elif name not in T["mesh_offered"] or name < T["table"]["name"]:
+        T["mesh_offered"].discard(name)
+        quietly(mesh_answer(name, desc))
+
+
+async def mesh_answer(name, desc):
+    T["mesh"].add(name)
+    sdp = await rtc().answer(MESH + name, lt.build_sdp(desc, "o"), stun())
+    send_peer(name, "a", sdp)
+
+
+def on_mesh(name, kind, data):
+    """A channel to another phone: it carries only codes passed on."""
+    if T["table"] is None or T["table"]["role"] != "player":
+        rtc().close(MESH + name)
+        return
+    if kind == "open":
+        T["mesh_offered"].discard(name)
+    elif kind == "message":
+        on_mesh_message(name, data)
+
+
+def on_mesh_message(name, data):
+    times, ok = relay.rate_ok(T["mesh_times"].get(name, []), now())
+    T["mesh_times"][name] = times
+    if not ok:
+        return  # a flood from another phone: dropped without a word
+    try:
+        msg = relay.parse(data)
+        if msg["t"] == "offer":
+            got = lt.passed_offer(T["table"], msg["f"], msg["m"])
+            if got is not None:
+                spawn(join(got, T["table"]["name"], via=name))
+        elif lt.link(T["table"], "host") is not None and lt.seat_link(T["table"], "host") is not None:
+            T["table"] = lt.post(T["table"], "host", "relay", f=lt.passed_answer(T["table"], msg["f"]))
+            pump_all()
+    except (relay.RelayError, lt.TableError) as e:
+        T["refused"] += 1
+        q("#table-dialog").setAttribute("data-refused", str(T["refused"]))
+        say(f"From {names.isolate(name)}'s phone: refused {e}; nothing was changed.", "warning")
+
+
+def on_relay(_key, to, fragment, tag):
+    """The tablet's offer for another seat: passed on to that phone, if this
+    one has a channel to it."""
+    if rtc().isOpen(MESH + to):
+        rtc().send(MESH + to, relay.offer_text(fragment, tag))
+
+
+def on_relay_answer(_key, fragment):
+    spawn(take_answer(fragment, passed=True))
+
+
+async def pass_offers():
+    """On the tablet, once a phone sits down: a fresh offer for each away
+    seat, passed on through every connected phone (one at a time)."""
+    if T["passing"]:
+        return
+    T["passing"] = True
+    try:
+        while T["table"] is not None:
+            away, _via = lt.relay_wanted(T["table"])
+            if not away:
+                break
+            await pass_offer(away[0])
+    finally:
+        T["passing"] = False
+
+
+async def pass_offer(dev):
+    table, meta = lt.next_offer_meta(T["table"])
+    T["table"] = table
+    sdp = await rtc().offer(rkey(meta["s"]), stun())
+    desc = lt.parse_sdp(str(sdp))
+    T["offer_fp"][meta["s"]] = desc["f"]
+    T["table"] = lt.relay_offer(T["table"], dev, lt.encode_join("o", desc, meta))
+    later(lambda: relay_timeout(meta["s"]), RELAY_WAIT_MS)
+    pump_all()
+
+
+def relay_timeout(slot):
+    """An offer passed on that no answer came back for: withdrawn (the
+    next phone to sit down passes on a new one)."""
+    if T["table"] is not None and slot in T["table"]["relay"]:
+        T["table"] = lt.relay_over(T["table"], slot)
+        T["offer_fp"].pop(slot, None)
+        rtc().close(rkey(slot))
+
+
 HANDLERS = {"open": on_open, "close": on_close, "failed": on_failed, "message": on_message, "resume": on_resume}
 EVENTS = {"entry": on_entry, "push": on_push, "fair": on_fair, "refused": on_refused, "joined": on_joined,
-          "pushed": lambda *_: render(), "turned-away": on_turned_away, "welcome": on_welcome, "bye": on_bye}
+          "pushed": lambda *_: render(), "turned-away": on_turned_away, "welcome": on_welcome, "bye": on_bye,
+          "peers": on_peers, "peer": on_peer, "relay": on_relay, "relay-answer": on_relay_answer}
 
 
 # ---------------------------------------------------------------- hooks from main
@@ -615,7 +809,8 @@ def on_history(entry, result, step=False):
     if entry.get("source") == "fair":
         T["table"], _ = lt.fair_entry(table, {**entry, "result": result})
     elif entry.get("source") == "here":
-        T["table"], _ = lt.own_entry(table, result, entry.get("label", ""), entry.get("time", 0), entropy, step)
+        T["table"], _ = lt.own_entry(table, result, entry.get("label", ""), entry.get("time", 0), entropy, step,
+                                     T["secret"])
     else:
         return
     pump_all()
@@ -744,6 +939,7 @@ def stop_scan(_=None):
 
 
 CLICKS = (
+    ("[data-table-reveal]", reveal),
     ("[data-table-push]", push_setup),
     ("[data-table-fair]", ask_fair),
     ("#table-start", start_table),
@@ -779,7 +975,8 @@ def install(api):
 
     T["api"] = api
     for target, name, fn in ((q("#table-dialog"), "click", on_click), (q("#table-paste"), "keydown", on_paste_key),
-                             (q("#table-open"), "click", open_dialog), (window, "pagehide", flush),
+                             (q("#table-feed"), "click", on_click), (q("#table-open"), "click", open_dialog),
+                             (q("#table-secret"), "click", toggle_secret), (window, "pagehide", flush),
                              (window, "beforeunload", on_leave_page)):
         p = create_proxy(fn)
         _proxies.append(p)
