@@ -1,6 +1,6 @@
 """ALKEMY's decision in words (``rules.advise``): each choice's label, the
 marks and the why line that names what separates the advised pair from
-the next best pair of the same side (README, "Rules decisions", ALKEMY:
+the next best pair of the same side (docs/RULES-DECISIONS.md, ALKEMY:
 the side's chance to win, then to stay tied at the cap, then the pair as
 it lies, then the higher total, then the lowest dice).
 

@@ -1,6 +1,6 @@
 """Milhamah's decision in words (``rules.advise``): each choice's label,
 the marks, and the why line that names what separates the advised choice
-from the next best (README, "Rules decisions": the initiator's order and
+from the next best (docs/RULES-DECISIONS.md, Milhamah: the initiator's order and
 the reactor's).
 
 Pure functions of the priced choices ``probability.advise`` lists; nothing
@@ -20,7 +20,7 @@ from ..dice import mark_choices, percent, why_line
 
 __all__ = ["label", "rank", "worded"]
 
-#: The initiator's order (README, "Best play"), as (key, better when
+#: The initiator's order (docs/RULES-DECISIONS.md, Milhamah, "Best play"), as (key, better when
 #: higher?, words): the main part, then the fewest dice, then the rest.
 MAIN = (("meets", True, "meets the bar"), ("success", True, "success"), ("natural", True, "natural"),
         ("botch", False, "botch"))

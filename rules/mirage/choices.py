@@ -1,8 +1,8 @@
 """Mirage's decision in words (``rules.advise``): each choice's label, the
 marks (best play; on a close call between a better chance and a smaller
 risk of a Condition, both "best chance" and "safest"), and the why line
-that names what separates the advised choice from the next best (the
-rules decisions, "Mirage: what a Condition costs").
+that names what separates the advised choice from the next best
+(docs/RULES-DECISIONS.md, "Mirage: what a Condition costs").
 
 Pure functions of the priced choices ``prayer.advise`` lists.
 

@@ -1,14 +1,14 @@
-"""Mirage's best play over every choice (issue 21), proved by a second
+"""Mirage's best play over every choice, proved by a second
 route: through the public contract only (``rules.roll``, ``rules.act``
 with ``ScriptedRng``, ``rules.advise``), every reachable decision point of
 small specs is walked, every action the rules accept there is tried, every
-draw enumerated, and the optimum under README's objective (the highest
+draw enumerated, and the optimum under best play's objective (the highest
 chance to win, unopposed to succeed; then the lowest chance of a
 Condition; then the highest chance of 2+) found by this file's own
 expectimax. ``advice`` must attain it and each ``choices`` entry must give
 its enumerated odds.
 
-The objective (the rules decisions, "Mirage: what a Condition costs"):
+The objective (docs/RULES-DECISIONS.md, "Mirage: what a Condition costs"):
 the chance to win less the chance of a Condition times its cost, ten
 points of the chance to win (a whole roll's hundred when it would be the
 fourth of its type, which Breaks the character); then the chance of 2+.
@@ -254,7 +254,7 @@ def test_every_decision_point_is_played_best(spec, short_cap):
 
 
 # --------------------------------------------------------------------------
-# Issue 21's case: opposed, prayer bonus +1, tied with one of your dice on a 1.
+# A worked case: opposed, prayer bonus +1, tied with one of your dice on a 1.
 
 CASE = {"attribute": 8, "skill": 6, "prayer_bonus": 1, "opponent": {"attribute": 8}}
 

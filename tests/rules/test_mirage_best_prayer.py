@@ -1,4 +1,4 @@
-"""Mirage's prayer played best (issue 13): ``best_prayer`` in a result and
+"""Mirage's prayer played best (docs/RULES-DECISIONS.md, Mirage): ``best_prayer`` in a result and
 the odds of the turn "with a prayer on a failure", proved through the
 public contract only. Every choice of dice is priced by enumerating every
 face the prayer draws through ``rules.act`` with ``ScriptedRng`` (the sizes
@@ -55,8 +55,8 @@ def every_roll(spec, faces_of=None):
 WINS = ("success", "success_with_bonus")
 
 #: What a Condition costs in points of the chance to win; a fourth of its
-#: type Breaks the character and costs the whole roll (the rules
-#: decisions, "Mirage: what a Condition costs").
+#: type Breaks the character and costs the whole roll
+#: (docs/RULES-DECISIONS.md, "Mirage: what a Condition costs").
 COST, BROKEN = Fraction(1, 10), Fraction(1)
 
 
