@@ -147,3 +147,53 @@ def test_every_decision_is_on_one_screen(pages, size, case):
     marks = {m for c in want["choices"] for m in c["marks"]}
     for word, mark in (("best chance", "best_chance"), ("safest", "safest")):
         assert (word in page.inner_text(f"#tray-{system}")) == (mark in marks), (word, marks)
+
+
+#: Where a box lies on screen: below the game tabs (which stay at the top)
+#: and above the screen's bottom.
+ON_SCREEN = """(sel) => { const e = document.querySelector(sel); if (!e) return null;
+  const r = e.getBoundingClientRect(), t = document.querySelector('.tabs').getBoundingClientRect();
+  return {top: r.top, bottom: r.bottom, tabs: [t.top, t.bottom], inside: r.top >= t.bottom - 0.5 && r.bottom <= innerHeight + 0.5}; }"""
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_after_a_roll_low_on_the_form_the_outcome_and_the_tabs_stay_on_screen(pages, size):
+    """A GM fills Open Tale's form down to its last field and rolls: the
+    outcome is on screen (it once ended at y −110 on a tablet), under the
+    game tabs, which stayed at the top of the screen (switching game takes
+    no scroll back)."""
+    page = pages(size)
+    page.click("#tabbtn-open_tale")
+    page.wait_for_selector("#form-open_tale [data-roll]:not([disabled])", timeout=SLOW)
+    page.locator("#form-open_tale [name=target]").scroll_into_view_if_needed()
+    page.fill("#form-open_tale [name=target]", "9")
+    page.click("#form-open_tale [data-roll]")
+    page.wait_for_selector("#tray-open_tale .outcome", timeout=SLOW)
+    _settle(page, "open_tale")
+    seen = page.evaluate(ON_SCREEN, "#tray-open_tale .outcome")
+    assert seen["inside"], seen
+    assert seen["tabs"][0] >= -0.5 and page.locator("#tabbtn-mirage").is_visible()
+    page.screenshot(path=str(SCREENS / f"open-tale-roll-{size[0]}x{size[1]}.png"))
+    page.fill("#form-open_tale [name=target]", "")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_a_refused_roll_says_not_rolled_where_the_roll_button_is(pages, size):
+    """X = 99 (a field low on Milhamah's form): Roll is refused, the field's
+    error is brought to the middle of the screen, and "Not rolled" is said
+    in the Roll bar, which stays on screen (the tray's note may scroll off
+    above); the next roll takes it away."""
+    page = pages(size)
+    page.click("#tabbtn-milhamah")
+    page.wait_for_selector("#form-milhamah [data-roll]:not([disabled])", timeout=SLOW)
+    page.fill("#form-milhamah [name=rerolls]", "99")
+    page.click("#form-milhamah [data-roll]")
+    note = "#form-milhamah .roll-bar [data-refused]"
+    page.wait_for_selector(note, timeout=SLOW)
+    page.wait_for_timeout(600)  # the smooth scroll to the field
+    seen = page.evaluate(ON_SCREEN, note)
+    assert seen["inside"] and "Not rolled" in page.inner_text(note), seen
+    page.screenshot(path=str(SCREENS / f"not-rolled-{size[0]}x{size[1]}.png"))
+    page.fill("#form-milhamah [name=rerolls]", "3")
+    page.click("#form-milhamah [data-roll]")
+    page.wait_for_selector(f"{note}", state="hidden", timeout=SLOW)

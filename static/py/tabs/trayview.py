@@ -149,7 +149,26 @@ def reveal(system):
     if all(_in_view(el) for el in [q(".outcome", tray), last_step, q("[data-why]", tray)] + dice):
         return
     still = window.matchMedia("(prefers-reduced-motion: reduce)").matches
+    pane = js_none(tray.closest(".result-pane"))
+    if pane is not None and str(window.getComputedStyle(pane).overflowY) != "visible":
+        _reveal_in_column(tray, pane, "auto" if still else "smooth")
+        return
     tray.scrollIntoView(js_obj({"block": "start", "behavior": "auto" if still else "smooth"}))
+
+
+def _reveal_in_column(tray, pane, behavior):
+    """The result column beside the form (a tablet held sideways) is held
+    under the game tabs while the page scrolls, but near the form's end the
+    page's scroll pushes it up past them (an outcome once ended at y −110):
+    the page is scrolled back until the column sits at its place, then the
+    column itself brings the tray to its top."""
+    tabs = q(".tabs")
+    place = (tabs.offsetHeight if tabs is not None else 0) + 4  # where it sticks: under the tabs, stuck at the top
+    off = pane.getBoundingClientRect().top - place
+    if abs(off) > 0.5:
+        window.scrollBy(js_obj({"top": off, "behavior": "auto"}))
+    top = pane.scrollTop + tray.getBoundingClientRect().top - pane.getBoundingClientRect().top
+    pane.scrollTo(js_obj({"top": top, "behavior": behavior}))
 
 
 STALE_NOTE = ('<p class="stale-note" data-stale role="alert">Not rolled: the form has an error (marked in red '

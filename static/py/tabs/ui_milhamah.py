@@ -541,10 +541,15 @@ def _has_choices(result: dict) -> bool:
     return isinstance(choices, list) and bool(choices) and result.get("advice") is not None
 
 
-def tray_prices(result: dict, ui: dict) -> bool:
+def tray_prices(result, ui: dict) -> bool:
     """Does the tray show an odds answer (the player's own reroll, priced
-    once dice are tapped)? Then the page draws it again when odds come."""
-    return _has_choices(result) and any(overridden(result, ui, s) for s in ("initiator", "opponent"))
+    once dice are tapped)? Then the page draws it again when odds come.
+
+    >>> tray_prices(None, {}), tray_prices({"advice": None, "choices": []}, {"selected": ["0"]})
+    (False, False)
+    """
+    return (isinstance(result, dict) and _has_choices(result)
+            and any(overridden(result, ui or {}, s) for s in ("initiator", "opponent")))
 
 
 def _own_price(ui: dict, side: str, dice: list) -> str:
