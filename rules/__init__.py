@@ -111,10 +111,14 @@ def advise(system: str, spec: Any, result: dict) -> dict:
     of the keys ``roll``/``act`` attach to a result, at least ``advice``
     (the action best play takes now, as ``act`` takes it, with its
     ``side`` when opposed; None when no step is open) and ``choices``
-    (each allowed action, ``{"action": ..., "outcome": {name: p}, ...}``,
-    priced when played best afterwards), and the system's older keys
-    (``best_reroll``, ``best_prayer``). A system without decisions gives
-    ``{"advice": None, "choices": []}``.
+    (each allowed action, a verb of many instances by its best one,
+    ``{"action": ..., "label": words, "marks": [...], "outcome": {name: p},
+    ...}``, priced when played best afterwards; ``marks`` holds
+    ``best_play`` on the advised choice and, on a close call, ``best_chance``
+    and ``safest``: ``rules.dice.MARKS``) and ``why`` (one line: the advised
+    choice over the next best, and what separates them), and the system's
+    older keys (``best_reroll``, ``best_prayer``). A system without
+    decisions gives ``{"advice": None, "choices": []}``.
 
     >>> r = roll("jadeclaw", {"dice": "d8"}, ScriptedRng([5]), advise=False)
     >>> advise("jadeclaw", r["spec"], r)["advice"] is None

@@ -29,6 +29,7 @@ __all__ = [
     "name_key", "check_keys", "get_int", "get_bool", "get_choice", "get_size",
     "get_sizes", "get_dict", "show_value",
     "Dist", "die_dist", "convolve", "poly_mul", "normalize_dist", "dist_to_json", "spec_seed",
+    "percent", "MARKS", "over", "mark_choices", "why_line",
 ]
 
 #: The die sizes the five systems use, smallest first; one "size step" moves
@@ -471,3 +472,70 @@ def spec_seed(system: str, spec: Any, extra: Any = None) -> int:
 
     text = json.dumps([system, spec, extra], sort_keys=True, default=str, ensure_ascii=False)
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+def percent(p: Any) -> str:
+    """A probability as a percentage, with one decimal, never a misleading
+    0 % or 100 % for an outcome that can happen or fail (the one wording of
+    a chance, in the rules' words and on the page).
+
+    >>> percent(0.4213), percent(0.00001), percent(1.0), percent(0.99999), percent(None)
+    ('42.1 %', '< 0.1 %', '100 %', '> 99.9 %', '–')
+    """
+    try:
+        p = float(p)
+    except (TypeError, ValueError):
+        return "–"
+    if p <= 0:
+        return "0 %"
+    if p >= 1:
+        return "100 %"
+    if p < 0.0005:
+        return "< 0.1 %"
+    if p > 0.9995:
+        return "> 99.9 %"
+    return f"{p * 100:.1f} %"
+
+
+#: The marks a decision's choices may carry (``rules.advise``'s ``marks``):
+#: ``best_play`` on the advised choice; on a close call between a better
+#: chance and a smaller risk (Mirage's Conditions), ``best_chance`` on the
+#: one that wins more often and ``safest`` on the one that risks less.
+MARKS = ("best_play", "best_chance", "safest")
+
+
+def over(advised: str, runner_up: str, reason: str) -> str:
+    """A decision's why line: what separates the advised choice from the
+    next best, each named by its label.
+
+    >>> over("Tie-break", "Pray with die 1", "it wins 77.0 % against 27.0 %")
+    '“Tie-break” over “Pray with die 1”: it wins 77.0 % against 27.0 %.'
+    """
+    return f"“{advised}” over “{runner_up}”: {reason}."
+
+
+def mark_choices(choices: list, advice: Any, label) -> Any:
+    """Each choice given its ``label`` (``label(choice)``) and its
+    ``marks`` (``best_play`` on the one whose action is ``advice``);
+    returns that choice (None: none is advised)."""
+    for c in choices:
+        c["label"] = label(c)
+        c["marks"] = ["best_play"] if c["action"] == advice else []
+    return next((c for c in choices if c["action"] == advice), None)
+
+
+def why_line(adv: Any, others: list, rank, reason) -> tuple:
+    """(the next best of ``others`` by ``rank``, the why line: ``adv`` over
+    it, with ``reason(adv, it)``); with no other choice, (None, "The only
+    step now: …").
+
+    >>> a, b = {"label": "Stand"}, {"label": "Reroll die 1", "p": 0.2}
+    >>> why_line(a, [b], lambda c: c["p"], lambda x, y: "the same chances")[1]
+    '“Stand” over “Reroll die 1”: the same chances.'
+    """
+    if adv is None:
+        return None, None
+    if not others:
+        return None, f"The only step now: {adv['label']}."
+    runner = max(others, key=rank)
+    return runner, over(adv["label"], runner["label"], reason(adv, runner))

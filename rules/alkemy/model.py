@@ -33,6 +33,7 @@ from typing import Any
 from ..dice import Die, SpecError, show_value, check_keys, dist_to_json, get_choice, get_int
 from ..stages import rebuild
 from ..system import check_action
+from . import choices as W
 from .explain import explain
 from .tables import (DEFAULT_FACES, FACE_SETS, HEALTH, KEPT, MAX_NET, MAX_THROWN, SYMBOLS, default_keep,
                      describe_net, net_dice)
@@ -683,4 +684,6 @@ def advise(spec: dict, result: dict) -> dict:
         choices += [_choice_entry(spec, side, p) for p in priced]
         if best is None:
             best = max(priced, key=lambda p: p[0])[3]
-    return {"advice": best, "choices": choices}
+    if best is None:
+        return {"advice": None, "choices": []}
+    return {"advice": best, **W.worded(choices, best, spec["opponent"] is not None)}

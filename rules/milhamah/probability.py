@@ -95,6 +95,7 @@ from itertools import combinations, permutations
 from math import comb, factorial
 
 from ..dice import SpecError, dist_to_json, poly_mul, spec_seed
+from . import choices as W
 from . import model as M
 
 __all__ = ["odds", "best_reroll", "advise", "MEETS", "SAMPLES"]
@@ -2223,7 +2224,8 @@ def _reaction_summary(ctx: _Ctx, packed: int, den: int, resp: tuple) -> dict:
 
 
 def _odds_after(spec: dict, result, action) -> dict:
-    st = _state(spec, result)
+    track = M.load_track(spec, result)
+    st = _state(spec, track=track)
     side, verb, dice = _who(st, action)
     if dice is not None:
         _check_reroll(spec, st, side, dice)
@@ -2231,7 +2233,23 @@ def _odds_after(spec: dict, result, action) -> dict:
     out = _odds_initiator(ctx, st, dice) if side == "initiator" else _odds_opponent(ctx, st, dice)
     ahead = out.pop("_ahead")
     out.update({"side": side, "now": st["outcome"], "policy": _policy(spec, ahead)})
+    _why_of_decision(_decided(ctx, st, track, result), side, out)
     return out
+
+
+def _why_of_decision(decision: dict, side: str, out: dict) -> None:
+    """Best play's ``why`` in these odds is the decision's own line
+    (``rules.advise``'s ``why``) when ``side`` is the side about to act, and
+    for an advised reroll why those dice: it matches the advised action (a
+    natural's reward, a stand, a reroll), not only the reroll."""
+    adv = decision["advice"]
+    if adv is None or adv.get("side", "initiator") != side or not decision.get("why"):
+        return
+    why = " ".join(w for w in (decision["why"], decision.get("dice_why")) if w)
+    if "best" in out:
+        out["best"]["why"] = why
+    else:
+        out["why"] = why
 
 
 def best_reroll(spec: dict, result, side: str = "initiator") -> list:
@@ -2288,26 +2306,47 @@ def advise(spec: dict, result: dict) -> dict:
     if "opponent" in st["sides"] and isinstance(opp, dict):
         due = st["sides"]["opponent"]["now"]
         out["opponent"] = {**opp, "best_reroll": _advice(ctx, st, "opponent") if due else []}
-    out.update(_decision(ctx, st, track))
+    decided = _decided(ctx, st, track, result)
+    decided.pop("dice_why", None)
+    out.update(decided)
     return out
 
 
+_DECISION_CACHE: dict = {}
+
+
+def _decided(ctx: _Ctx, st: dict, track: dict, result: dict) -> dict:
+    """``_decision``, kept per spec and stages: the page asks for the
+    advice and then for the odds of the same result, whose why is the
+    decision's (the choices are priced once). A copy: callers may add to it."""
+    key = json.dumps([ctx.spec, result.get("stages")], sort_keys=True, ensure_ascii=False, default=str)
+    hit = _DECISION_CACHE.get(key)
+    if hit is None:
+        hit = _keep(_DECISION_CACHE, 16, key, _decision(ctx, st, track))
+    return json.loads(json.dumps(hit))
+
+
 def _decision(ctx: _Ctx, st: dict, track: dict) -> dict:
+    """``advice``, ``choices`` (each with its ``label`` and ``marks``) and
+    ``why`` (``choices.worded``) for the side about to act."""
     spec = ctx.spec
     ev = M.evaluate(spec, track)
     allowed = M.allowed_verbs(spec, track, ev)
     turn = M.whose_turn(spec, track, ev, allowed)
     if turn == "initiator":
-        return _initiator_choices(ctx, st, allowed["initiator"])
-    if turn == "opponent":
-        return _opponent_choices(ctx, st)
-    if "hit_location" in allowed["initiator"]:
+        out = _initiator_choices(ctx, st, allowed["initiator"])
+    elif turn == "opponent":
+        out = _opponent_choices(ctx, st)
+    elif "hit_location" in allowed["initiator"]:
         act = _act(spec, {"do": "hit_location"}, "initiator")
         o = OUTCOMES.index(st["outcome"])
         summ = {"outcome": {x: float(i == o) for i, x in enumerate(OUTCOMES)}, "meets": float(o in _MEET_IDX),
                 "success": float(o in _SUCC_IDX)}
-        return {"advice": act, "choices": [_entry(act, summ, 0)]}
-    return {"advice": None, "choices": []}
+        out = {"advice": act, "choices": [_entry(act, summ, 0)]}
+    else:
+        return {"advice": None, "choices": []}
+    reason = out.pop("dice_why", "") if (out["advice"] or {}).get("do") == "reroll" else ""
+    return {"advice": out["advice"], **W.worded(out["choices"], out["advice"], spec), "dice_why": reason}
 
 
 def _act(spec: dict, action: dict, side: str) -> dict:
@@ -2328,16 +2367,57 @@ def _entry(action: dict, summ: dict, n: int, **extra) -> dict:
     return out
 
 
-def _best_set(eng: _Engine, md: _Model, adv: dict) -> list:
-    """The best non-empty reroll where best play keeps the roll (the choice
-    to show beside keeping): the highest score among the rerolls."""
+def _listed_reroll(eng: _Engine, md: _Model, adv: dict) -> list:
+    """The reroll listed beside advice that keeps the roll: the best of
+    every reroll of at most X dice by the side's own order (its chances,
+    then the fewest dice, then the rest of the order). The engine's
+    choices leave out rerolls that another choice or keeping the roll
+    weakly beats; those that only keeping beats reduce, a die at a time, to
+    a single die, or to rerolling nothing at all but spending the round,
+    which a dead die (one that can show nothing that counts) does; so the
+    candidates are the engine's choices and the fewer dice tied with them,
+    every single die, and one dead die. Past the work limit (no round
+    searched) the advice's own reroll of the blank dice stands for them."""
     r, h, (s, a, where) = adv["r"], adv["h"], adv["state"]
-    if r <= 0 or not md.xe:
-        return []  # no reroll left, or no die that can change
-    if h <= 0:
-        return _dice_of(md, where, md.heuristic(md.decode(s)))
-    _score, winners = eng.reroll_best(min(h, r), s, a)
-    return [] if winners is None else _dice_of(md, where, eng._resolve(min(h, r), s, a, winners))
+    if r <= 0:
+        return []
+    counts = md.decode(s)
+    choice = md.heuristic(counts) if h <= 0 and md.xe else None
+    if choice is not None:
+        return _dice_of(md, where, choice)
+    dead = [i for i, w in enumerate(where) if w is None]
+    scored = _scored_rerolls(eng, md, max(1, min(h, r)), s, a, h > 0)
+    if dead:
+        scored.append((eng.cand_value(max(1, min(h, r)), s, a, (0, 0, 0, 0, 0)), -1, None))
+    if not scored:
+        return []
+    _v, _n, best = max(scored, key=lambda e: (e[0] >> eng.low, e[1], e[0]))
+    return dead[:1] if best is None else _dice_of(md, where, best)
+
+
+def _scored_rerolls(eng: _Engine, md: _Model, r: int, s: int, a: int, search: bool) -> list:
+    """(score, -dice, choice) of every single die and, when ``search``,
+    the engine's choices with r rounds left and the fewer dice tied with
+    the best of them."""
+    cands = list(md.choices(md.decode(s), r == 1)) if search and md.xe else []
+    cands += _single_dice(md, md.decode(s))
+    scored = [(eng.cand_value(r, s, a, c), -c[0], c) for c in cands]
+    if scored and search:
+        top = max(v >> eng.low for v, _n, _c in scored)
+        tied = [c for v, _n, c in scored if v >> eng.low == top]
+        scored += [(eng.cand_value(r, s, a, c), -c[0], c) for c in eng._fewer(r, s, a, tied, top)]
+    return scored
+
+
+def _single_dice(md: _Model, counts: list) -> list:
+    """The reroll of each one live die, one per slot (type and face kind)."""
+    out = []
+    for slot, n in enumerate(counts):
+        if n:
+            t, c = md.slots[slot]
+            u = md.tunit[t]
+            out.append((1, md.sunit[slot], md.aunit[slot], u, u if c == md.other else 0))
+    return out
 
 
 def _initiator_choices(ctx: _Ctx, st: dict, verbs: list) -> dict:
@@ -2346,7 +2426,7 @@ def _initiator_choices(ctx: _Ctx, st: dict, verbs: list) -> dict:
     out = []
     adv = _advise_initiator(ctx, st) if "reroll" in verbs else None
     if adv is not None:
-        dice = adv["dice"] or _best_set(adv["eng"], ctx.md, adv)
+        dice = adv["dice"] if adv["choice"] is not None else _listed_reroll(adv["eng"], ctx.md, adv)
         if dice:
             out.append(_initiator_reroll(ctx, st, adv, dice))
     for verb in ("accept", "stand"):
@@ -2354,7 +2434,7 @@ def _initiator_choices(ctx: _Ctx, st: dict, verbs: list) -> dict:
             out.append(_initiator_keep(ctx, st, verb))
     rewards = [_reward_choice(ctx, st, rw) for rw in M.rewards(ctx.spec)] if "natural" in verbs else []
     out += rewards
-    return {"advice": _initiator_advice(adv, out, rewards), "choices": out}
+    return {"advice": _initiator_advice(adv, out, rewards), "choices": out, "dice_why": adv["why"] if adv else ""}
 
 
 def _initiator_advice(adv, out: list, rewards: list):
@@ -2426,7 +2506,7 @@ def _opponent_choices(ctx: _Ctx, st: dict) -> dict:
     adv = _advise_opponent(ctx, st)
     eng, resp, (so, ao, where), r, h = adv["eng"], adv["resp"], adv["state"], adv["r"], adv["h"]
     out = []
-    dice = adv["dice"] or _best_set(eng, ctx.mo, adv)
+    dice = adv["dice"] if adv["choice"] is not None else _listed_reroll(eng, ctx.mo, adv)
     if dice:
         seed = spec_seed("milhamah", ctx.spec, [st["sides"]["opponent"]["faces"], dice, "opponent"])
         d, den, n = _priced(eng, r, so, ao, False, _choice_of(ctx.mo, where, dice), h, seed)
@@ -2434,7 +2514,7 @@ def _opponent_choices(ctx: _Ctx, st: dict) -> dict:
                           _reaction_summary(ctx, d, den, resp), n))
     stand = _act(ctx.spec, {"do": "stand"}, "opponent")
     out.append(_entry(stand, _reaction_summary(ctx, eng.term(ao, False)[1], 1, resp), 0))
-    return {"advice": out[0]["action"] if adv["choice"] is not None else stand, "choices": out}
+    return {"advice": out[0]["action"] if adv["choice"] is not None else stand, "choices": out, "dice_why": adv["why"]}
 
 
 # --------------------------------------------------------------------------

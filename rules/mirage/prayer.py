@@ -5,21 +5,22 @@ prayer bonus steps the rerolled base dice; any 1 afterwards costs a
 Condition. Which dice to pray with is the player's choice, and this module
 says which choice is best, and what the turn is worth played that way:
 
-- ``best_prayer(spec, dice, opp)``: the die positions whose prayer gives
-  the highest chance to succeed (opposed: to win against the opponent's
-  ``opp`` successes), then the lowest chance of a Condition, then the best
-  chance of 2+ successes (opposed: a win by 2+), then the most successes
-  expected, then the fewest dice. ``[]``: praying gains nothing.
+- ``best_prayer(spec, dice, opp)``: the die positions whose prayer has the
+  highest worth: the chance to succeed (opposed: to win against the
+  opponent's ``opp`` successes) less the chance of a Condition times what
+  a Condition costs (``condition_cost``); then the best chance of 2+
+  successes (opposed: a win by 2+), then the most successes expected, then
+  the fewest dice. ``[]``: no prayer is worth its risk.
 - ``turn_with_prayer(spec)``: the turn before the roll, played best: the
-  roll, and on a failure (opposed: a loss or a tie) the best prayer; no
-  tie-break.
+  roll, and on a failure (opposed: a loss or a tie) the best prayer where
+  it is worth its risk; no tie-break.
 - ``odds(spec, result, action)``: the model's odds (``model.odds``), and
   before the roll the turn played best with a prayer beside them.
 - ``advise(spec, result)``: at a result, every action the rules
   allow (accept the dice, a tie-break, the best prayer), each valued with
   every later choice played best (a prayer after a tie-break, tie-breaks
-  after a prayer), under best play's objective: win, then no Condition, then
-  2+.
+  after a prayer), under best play's objective (docs/RULES-DECISIONS.md,
+  Mirage): the worth (the chance to win less a Condition's cost), then 2+.
 
 The turn's figures are exact up to ``WORK_LIMIT`` states (first rolls times
 the opponent's numbers of successes, counted before any work) and sampled
@@ -49,6 +50,7 @@ from functools import lru_cache
 from itertools import combinations, combinations_with_replacement, product
 from math import comb, factorial, lcm, prod
 
+from . import choices as W
 from . import model as M
 from ..dice import poly_mul, spec_seed, step_up
 
@@ -118,21 +120,24 @@ def _priced(dice: list, bonus: int) -> tuple:
     return den, out
 
 
-def _score(entry: tuple, need: int, den: int) -> tuple:
-    """The order of choices: P(success), then no Condition, then P(2+),
-    then the successes expected, then the fewest dice (times ``den``).
-    ``need``: the own successes a success takes (1, or the opponent's + 1)."""
+def _score(entry: tuple, need: int, cost: Fraction) -> tuple:
+    """The order of choices: the worth (P(success) less P(Condition) times
+    its ``cost``), then P(2+), then the successes expected, then the fewest
+    dice (all times ``den``, the worth times the cost's denominator too, so
+    every comparison is exact). ``need``: the own successes a success takes
+    (1, or the opponent's + 1)."""
     c, fixed, tail, cond, mean = entry
     at = lambda k: tail[max(0, k - fixed)] if k - fixed < len(tail) else 0  # noqa: E731
-    return at(need), -cond, at(need + 1), mean, -len(c)
+    return at(need) * cost.denominator - cond * cost.numerator, at(need + 1), mean, -len(c)
 
 
-def _best(priced: tuple, need: int) -> tuple:
+def _best(priced: tuple, need: int, cost: float) -> tuple:
     """The best choice of ``priced`` for ``need``, and its score."""
-    den, entries = priced
+    _den, entries = priced
+    cost = Fraction(str(cost))
     best = None
     for e in entries:
-        s = _score(e, need, den)
+        s = _score(e, need, cost)
         if best is None or s > best[1]:
             best = (e[0], s)
     return best
@@ -143,10 +148,11 @@ def _need(opp: int | None) -> int:
 
 
 def best_prayer(spec: dict, dice: list, opp: int | None) -> list:
-    """The positions of the dice best play prays with now (``[]``: praying
-    gains nothing), for a normalized spec (its ``prayer_bonus``), the dice
-    as they lie and the opponent's successes (None unopposed)."""
-    return list(_best(_priced(dice, spec["prayer_bonus"]), _need(opp))[0])
+    """The positions of the dice best play prays with now (``[]``: no
+    prayer is worth its risk of a Condition), for a normalized spec (its
+    ``prayer_bonus``), the dice as they lie and the opponent's successes
+    (None unopposed); a tie counts as not winning."""
+    return list(_best(_priced(dice, spec["prayer_bonus"]), _need(opp), condition_cost(spec))[0])
 
 
 # --------------------------------------------------------------------------
@@ -207,12 +213,28 @@ def _rep(kind: str, sides: int, face: int) -> dict:
 # played best, that the roll ends won (unopposed: a success), that a
 # Condition is gained from here on, that it ends won by 2+ (2+ successes),
 # that it ends tied (the GM's tie stands), and that a prayer is made.
-# Best play (docs/RULES-DECISIONS.md, Mirage): the highest chance to win, then the
-# lowest chance of a Condition, then the highest chance of 2+; between
-# equal plays, accepting before a tie-break before a prayer, and fewer dice.
+# Best play (docs/RULES-DECISIONS.md, "Mirage: what a Condition costs"): the
+# highest worth, the chance to win less the chance of a Condition times
+# what a Condition costs (``condition_cost``), then the highest chance of
+# 2+; between equal plays, accepting before a tie-break before a prayer,
+# and fewer dice.
 
 #: Figures closer than this are equal (floats; the dice's odds differ far more).
 EPS = 1e-12
+#: What a Condition costs, in points of this roll's chance to win: a
+#: prayer is worth it only where each Condition it risks buys at least
+#: this much more chance (docs/RULES-DECISIONS.md, "Mirage: what a Condition
+#: costs": a Condition is a step down on every later roll of its kind until
+#: it heals, and a step takes about this much off such a roll).
+CONDITION_COST = 0.10
+#: A Condition that would be the fourth of its type Breaks the character
+#: ("Conditions": no action at all, and a critical injury): it costs as much
+#: as the whole roll.
+BROKEN_COST = 1.0
+#: Two choices are a close call when one wins more often and the other
+#: risks fewer Conditions and their worths are this close: both are marked
+#: (``best_chance`` and ``safest``), not only the advised one.
+CLOSE_CALL = CONDITION_COST
 #: A question's work limit, counted in states (the active side's first
 #: rolls, gear dice of one size as multisets, times the opponent's numbers
 #: of successes), counted before any work: exact up to it, sampled past it.
@@ -228,13 +250,31 @@ WIN = (1.0, 0.0, 0.0, 0.0, 0.0)
 WIN2 = (1.0, 0.0, 1.0, 0.0, 0.0)
 
 
-def _better(a: tuple, b: tuple) -> bool:
-    """Is ``a`` strictly better than ``b`` for best play: a higher chance to
-    win, then a lower chance of a Condition, then a higher chance of 2+."""
-    if abs(a[0] - b[0]) > EPS:
-        return a[0] > b[0]
-    if abs(a[1] - b[1]) > EPS:
-        return a[1] < b[1]
+def condition_cost(spec: dict) -> float:
+    """What a Condition the prayer may cost is worth, in points of the
+    chance to win (``CONDITION_COST``; ``BROKEN_COST`` when the character
+    already has three of the type the roll's attribute takes).
+
+    >>> from rules import normalize
+    >>> condition_cost(normalize("mirage", {})), condition_cost(normalize("mirage", {"conditions": {"physical": 3}}))
+    (0.1, 1.0)
+    """
+    kind = M.condition_type(spec["attribute_name"])
+    return BROKEN_COST if spec["conditions"][kind] >= 3 else CONDITION_COST
+
+
+def worth(value: tuple, cost: float) -> float:
+    """A value's worth for best play: the chance to win less the chance of
+    a Condition times its cost."""
+    return value[0] - cost * value[1]
+
+
+def _better(a: tuple, b: tuple, cost: float) -> bool:
+    """Is ``a`` strictly better than ``b`` for best play: a higher worth
+    (``worth``), then a higher chance of 2+."""
+    wa, wb = worth(a, cost), worth(b, cost)
+    if abs(wa - wb) > EPS:
+        return wa > wb
     return a[2] > b[2] + EPS
 
 
@@ -371,7 +411,8 @@ def _tie_values(spec: dict, gained: bool) -> list:
     tb = _tiebreak_chain(spec, gained)
     if gained and spec["conditions"][ctype] >= 3:
         return [TIE] * (M.MAX_TIEBREAKS + 2)
-    return [v if _better(v, TIE) else TIE for v in tb]
+    cost = condition_cost(spec)
+    return [v if _better(v, TIE, cost) else TIE for v in tb]
 
 
 def _tiebreak_chain(spec: dict, gained: bool) -> list:
@@ -380,9 +421,10 @@ def _tiebreak_chain(spec: dict, gained: bool) -> list:
     side = M.tiebreak_side(spec, {"gained": M.condition_type(spec["attribute_name"]) if gained else None})
     win, two, tie = _fresh(spec, side)
     chain, best = [TIE] * (M.MAX_TIEBREAKS + 2), TIE
+    cost = condition_cost(spec)
     for k in range(M.MAX_TIEBREAKS, 0, -1):
         chain[k] = (win + tie * best[0], 0.0, two + tie * best[2], tie * best[3], 0.0)
-        best = chain[k] if _better(chain[k], TIE) else TIE
+        best = chain[k] if _better(chain[k], TIE, cost) else TIE
     return chain
 
 
@@ -409,20 +451,23 @@ def _state_pairs(dice: list, spec: dict) -> tuple:
             continue
         if cands is None:
             cands = _choices(dice, spec["prayer_bonus"]) if not spec["passive"] else []
-        opts = _worth_options(cands, kept_one, m, opposed)
+        opts = _worth_options(cands, kept_one, m, opposed, condition_cost(spec))
         tie = opposed and n == m
         if opts or tie:
             pairs.append((q, tie, opts))
     return const, pairs
 
 
-def _worth_options(cands: list, kept_one: bool, m: int, opposed: bool) -> list:
+def _worth_options(cands: list, kept_one: bool, m: int, opposed: bool, cost: float) -> list:
     """The options of the prayers ``cands`` against ``m`` that can be best:
-    not those that cannot even tie, or cannot reach the best one's least
-    worth (its chance to win), nor those dominated (``_undominated``)."""
+    not those that cannot even tie, or whose worth with every tie after
+    them won cannot reach the best one's with every tie lost (a tie after a
+    prayer costs no further Condition), nor those dominated
+    (``_undominated``)."""
     opts = [_option(sizes, fixed, kept_one, m, opposed) for _, fixed, sizes in cands]
-    floor = max((o[0] for o in opts), default=0.0)
-    return _undominated([o for o in opts if o[0] + o[1] + o[2] > EPS and o[0] + o[1] + o[2] >= floor - EPS])
+    floor = max((o[0] - cost * o[3] for o in opts), default=0.0)
+    return _undominated([o for o in opts
+                         if o[0] + o[1] + o[2] > EPS and o[0] + o[1] + o[2] - cost * o[3] >= floor - EPS])
 
 
 def _undominated(opts: list) -> list:
@@ -442,11 +487,12 @@ def _undominated(opts: list) -> list:
     return [k[0] for k in kept]
 
 
-def _evaluate(states: list, w0: tuple, w1: tuple, t_dec, t_val) -> tuple:
+def _evaluate(states: list, w0: tuple, w1: tuple, t_dec, t_val, cost: float) -> tuple:
     """The turn's value over ``states`` (``(p, const, pairs)``), each tie
     or loss played best: accept, a tie-break (chosen by ``t_dec``, worth
     ``t_val``: a fresh roll's value), or the best prayer (a tie after it
-    worth ``w0`` / ``w1``). Returns the total and each state's value. (The
+    worth ``w0`` / ``w1``), a Condition costing ``cost``. Returns the total
+    and each state's value. (The
     order of ``_better`` and the value of ``_prayed``, written out: this is
     the inner loop.)"""
     total, each = [0.0] * 5, []
@@ -454,9 +500,9 @@ def _evaluate(states: list, w0: tuple, w1: tuple, t_dec, t_val) -> tuple:
         v = list(const)
         for q, tie, opts in pairs:
             best = val = TIE if tie else LOSS
-            if tie and t_dec is not None and _better(t_dec, best):
+            if tie and t_dec is not None and _better(t_dec, best, cost):
                 best, val = t_dec, t_val
-            val = _best_prayed(opts, best, w0, w1) or val
+            val = _best_prayed(opts, best, w0, w1, cost) or val
             for i in range(5):
                 v[i] += q * val[i]
         each.append(v)
@@ -465,18 +511,21 @@ def _evaluate(states: list, w0: tuple, w1: tuple, t_dec, t_val) -> tuple:
     return tuple(total), each
 
 
-def _best_prayed(opts: list, best: tuple, w0: tuple, w1: tuple) -> tuple | None:
+def _best_prayed(opts: list, best: tuple, w0: tuple, w1: tuple, cost: float) -> tuple | None:
     """The value of the best of the prayers' ``opts`` when it beats
-    ``best`` (else None), a tie after it worth ``w0`` / ``w1``."""
+    ``best`` (else None), a tie after it worth ``w0`` / ``w1`` (no further
+    Condition), a Condition costing ``cost``."""
     a0, a2, a3, b0, b2, b3 = w0[0], w0[2], w0[3], w1[0], w1[2], w1[3]
     bw, bc, bt, found = best[0], best[1], best[2], None
+    bv = bw - cost * bc
     for x, t0, t1, c, tw in opts:
         w = x + t0 * a0 + t1 * b0
-        if w < bw - EPS:
+        v = w - cost * c
+        if v < bv - EPS:
             continue
         t = tw + t0 * a2 + t1 * b2
-        if w > bw + EPS or c < bc - EPS or (c <= bc + EPS and t > bt + EPS):
-            bw, bc, bt, found = w, c, t, (t0, t1)
+        if v > bv + EPS or t > bt + EPS:
+            bw, bc, bt, bv, found = w, c, t, v, (t0, t1)
     if found is None:
         return None
     return bw, bc, bt, found[0] * a3 + found[1] * b3, 1.0
@@ -491,6 +540,7 @@ class _Turn:
         self.spec = spec
         self.opposed = spec["opponent"] is not None
         self.work = _work(spec)
+        self.cost = condition_cost(spec)
         self.exact = self.work <= WORK_LIMIT
         self.w = [_tie_values(spec, False), _tie_values(spec, True)] if self.opposed else [[TIE] * 22] * 2
         if self.exact:
@@ -519,11 +569,11 @@ class _Turn:
     def no_tiebreak(self) -> dict:
         """The turn with a prayer on a failure (opposed: a loss or a tie),
         no tie-break (``turn_with_prayer``)."""
-        t, _ = _evaluate(self.choose, TIE, TIE, None, None)
+        t, _ = _evaluate(self.choose, TIE, TIE, None, None, self.cost)
         if self.exact:
             return {"value": t, "exact": True}
         # the same decisions, priced on the fresh first rolls
-        val, each = _evaluate(self.price, TIE, TIE, None, None)
+        val, each = _evaluate(self.price, TIE, TIE, None, None, self.cost)
         return self._figure(val, each, 1)
 
     def levels(self) -> list:
@@ -536,11 +586,11 @@ class _Turn:
             figs = [None] * (top + 2)
             for k in range(top, 0, -1):
                 nd, nv = (dec[k + 1], val[k + 1]) if k <= M.MAX_TIEBREAKS else (None, None)
-                dec[k], each = _evaluate(self.choose, self.w[0][k], self.w[1][k], nd, nd)
+                dec[k], each = _evaluate(self.choose, self.w[0][k], self.w[1][k], nd, nd, self.cost)
                 if self.exact:
                     val[k] = dec[k]
                 else:
-                    val[k], each = _evaluate(self.price, self.w[0][k], self.w[1][k], nd, nv)
+                    val[k], each = _evaluate(self.price, self.w[0][k], self.w[1][k], nd, nv, self.cost)
                 figs[k] = self._figure(val[k], each, 0)
             self._levels = figs
         return self._levels
@@ -649,7 +699,7 @@ def _best_pray(spec: dict, dice: list, m: int, opposed: bool, w0: tuple, w1: tup
     best = None
     for chosen, fixed, sizes in _choices(dice, spec["prayer_bonus"]):
         v = _prayed(_option(sizes, fixed, kept_one, m, opposed), w0, w1)
-        if best is None or _better(v, best[1]):
+        if best is None or _better(v, best[1], condition_cost(spec)):
             best = (chosen, v)
     return best
 
@@ -664,11 +714,11 @@ def _pray_entry(spec: dict, dice: list, m: int, opposed: bool, k: int) -> tuple:
     return action, {"exact": True, "value": v}
 
 
-def _best_entry(entries: list) -> tuple:
+def _best_entry(entries: list, cost: float) -> tuple:
     """The (action, figure) best play takes: the first of the best values."""
     best = entries[0]
     for e in entries[1:]:
-        if _better(e[1]["value"], best[1]["value"]):
+        if _better(e[1]["value"], best[1]["value"], cost):
             best = e
     return best
 
@@ -686,8 +736,9 @@ def advise(spec: dict, result: dict) -> dict:
     """Best play's advice for ``result`` (rebuilt from its stages): every
     action the rules allow now (accept the dice, tie-break, the best
     prayer), each with its odds when played best afterwards; ``advice``
-    the best of them (docs/RULES-DECISIONS.md, Mirage); ``best_prayer`` as before
-    (the dice of the best prayer by the prayer's own order)."""
+    the best of them (docs/RULES-DECISIONS.md, Mirage), each choice's ``label`` and
+    ``marks``, and ``why``; ``best_prayer`` as before (the dice of the best
+    prayer by the prayer's own order)."""
     state = M.state_of(spec, result)
     rnd, k = state["rounds"][-1], len(state["rounds"])
     dice, opposed = rnd["own"]["dice"], rnd["opp"] is not None
@@ -706,16 +757,26 @@ def advise(spec: dict, result: dict) -> dict:
         entries.append(({"do": "tiebreak", **side}, _tiebreak_figure(spec, state, k)))
     if may_pray:
         entries.append(_pray_entry(spec, dice, m, opposed, k))
-    best = _best_entry(entries)
-    return {**out, "advice": dict(best[0]),
-            "choices": [_choice_entry(a, fig, opposed) for a, fig in entries]}
+    return {**out, **_decided(spec, entries, bool(state["gained"]), n, m, opposed)}
+
+
+def _decided(spec: dict, entries: list, paid: bool, n: int, m: int, opposed: bool) -> dict:
+    """``advice``, ``choices`` (each with ``condition_paid``: this roll's
+    prayer already cost a Condition, so ``condition`` counts further ones)
+    and ``why`` of the priced ``entries``."""
+    cost = condition_cost(spec)
+    best = _best_entry(entries, cost)
+    choices = [{**_choice_entry(a, fig, opposed), "condition_paid": paid} for a, fig in entries]
+    outcome = "tie" if opposed and n == m else "failure" if n <= m else "success"
+    return {"advice": dict(best[0]), **W.worded(choices, best[0], outcome, cost, opposed, CLOSE_CALL)}
 
 
 def turn_with_prayer(spec: dict) -> dict:
     """The odds of the turn played best with a prayer: roll; on a failure
     (opposed: a loss or a tie, which fails the active side), pray with the
-    best dice (``best_prayer``), at the spec's ``prayer_bonus``; no
-    tie-break. Exact: every first roll is enumerated.
+    best dice (``best_prayer``) where a prayer is worth its risk, at the
+    spec's ``prayer_bonus``; no tie-break. Exact: every first roll is
+    enumerated.
 
     Two d6: on a failure both dice are blank (pray both), or one is blank
     and one shows 1 (pray the blank; the 1 held costs the Condition), or

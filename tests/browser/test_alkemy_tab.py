@@ -67,10 +67,10 @@ def test_bonus_roll_player_picks_another_pair(watched):
     kept = [i for i, (_, label) in enumerate(faces) if label.endswith("kept")]
     dropped = [i for i, (_, label) in enumerate(faces) if label.endswith("dropped")]
     assert len(kept) == 2 and len(dropped) == 1
-    assert page.locator(f"{TRAY} [data-act=keep]").is_disabled()
     pick = sorted([dropped[0], kept[0]])
-    for i in pick:
-        page.click(f'{TRAY} [data-die="{i}"]')
+    page.click(f'{TRAY} [data-die="{pick[0]}"]')  # one tap: "Keep these two" waits for the second
+    assert page.locator(f"{TRAY} [data-act=keep]").is_disabled()
+    page.click(f'{TRAY} [data-die="{pick[1]}"]')
     button = page.locator(f"{TRAY} [data-act=keep]")
     assert button.is_enabled()
     want = faces[pick[0]][0] + faces[pick[1]][0]
@@ -207,13 +207,14 @@ def test_bonus_roll_choices_side_by_side_one_tap_each(browser, base_url):
         assert buttons.count() == 3 and page.locator(f"{TRAY} .alk-choices [data-advised]").count() == 1
         assert "Keep 5 + 4 as they are" in page.inner_text(f"{TRAY} .alk-choices [data-advised]")
         assert all("success" in t and "total" in t for t in page.locator(f"{TRAY} .choice-odds").all_inner_texts())
-        assert buttons.nth(1).inner_text().startswith("Keep 2 + 5 instead")
+        other = page.locator(f'{TRAY} .alk-choices .choice-btn:has-text("2 + 5")')  # beside best play's
+        assert other.inner_text().startswith("2 + 5 (")
         entries = page.locator("#history-list [data-history-entry]").count()
-        buttons.nth(1).click()
+        other.click()
         page.wait_for_function(f"document.querySelector('{TRAY} .alk-hand-initiator figcaption').innerText.includes('= 10')")
         assert page.locator("#history-list [data-history-entry]").count() == entries
         page.wait_for_selector(f"{TRAY} .alk-choices [data-act=choice-0]", timeout=60_000)
-        assert "Keep 2 + 5 as they are" in page.locator(f"{TRAY} .choice-btn").nth(0).inner_text()
+        assert "2 + 5 as they are" in page.inner_text(f"{TRAY} [data-act=choice-0]")
         page.click(f"{TRAY} [data-act=choice-0]")
         page.wait_for_function(f"!document.querySelector('{TRAY} .alk-choices')")
         assert page.locator(f'{TRAY} [data-die][role="button"]').count() == 0

@@ -4,9 +4,13 @@ and Eve's phone are each their own browser context with no network; links
 pass only as a chat would (read from the share dialog, opened by setting
 the address's fragment).
 
-Eve's phone answers first; Dana's answer comes second. Both pages say so in
-plain words, never as tampering; the GM voids the request and asks again in
-one tap; Dana's phone answers the new request with "play my turn by the
+Eve's phone answers first (a fresh phone: asked for a name before it
+answers); Dana's answer comes second. Both pages say so in plain words,
+never as tampering: the GM's page in the request's panel, in view, with
+"Wrong person? Void and ask again" beside it; Dana's panel says the
+request went to another device and to ask the GM, and offers nothing to
+send. The GM's page shows Eve's dice read-only, named by her device, her
+choices named. The GM voids the request and asks again in one tap; Dana's phone answers the new request with "play my turn by the
 advice", which takes three hand-offs; her page and Eve's (now a third
 device) verify the final link, and Dana's form is hers again. Dana's phone
 has the Web Share API: one tap on Share… hands the link on. Screenshots at
@@ -21,7 +25,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, watched_page
 
-from fairrolls import fair
+from fairrolls import fair, fairview
 from links import share
 
 pytestmark = pytest.mark.browser
@@ -124,9 +128,15 @@ def test_a_second_device_answers_first_and_the_gm_asks_again(pages):
     # the QR code is one tap away for a hand-off at the same table
     assert kind(q) == "q"
 
-    # Eve opens the link first and rolls, choosing her steps herself
+    # Eve opens the link first and rolls, choosing her steps herself; a fresh phone is asked for a name first
     deliver(eve, q)
     panel(eve, "received")
+    eve.fill("#fair-device-name", "")
+    eve.click("#tray-milhamah [data-fair=answer]")
+    eve.wait_for_selector("#fair-device-error:not(:empty)", timeout=SLOW)
+    assert fairview.NAME_FIRST in eve.inner_text("#fair-device-error")
+    assert eve.evaluate("document.activeElement.id") == "fair-device-name"
+    assert not eve.locator("#share-dialog[open]").count()  # nothing was answered
     name_device(eve, "Eve's phone")
     shot(eve, "fair-player-received")
     eve.click("#tray-milhamah [data-fair=answer]")
@@ -141,6 +151,12 @@ def test_a_second_device_answers_first_and_the_gm_asks_again(pages):
     assert kind(dice_for_eve) == "d"
     who = gm.inner_text("#tray-milhamah [data-fair-panel]")
     assert "Answered by Eve's phone" in who and eve_fp in who
+    # Eve's turn, watched from the GM's page: read-only, her choices named, her device's name on the dice
+    gm.wait_for_selector("#tray-milhamah [data-fair-choices]", timeout=SLOW)
+    watched = gm.inner_text("#tray-milhamah")
+    assert "Eve's phone's choices now (on their page):" in watched and "(best play)" in watched
+    assert "Eve's phone's dice" in watched and "Dana's dice" not in watched and "tap dice" not in watched
+    assert gm.locator("#tray-milhamah [data-act], #tray-milhamah [data-die][role=button]").count() == 0
     assert "share-main" in gm.get_attribute("#share-copy", "class")  # no Web Share here: Copy is the one tap
 
     # Eve's page shows her dice: the rules' steps first, ending the turn under them, secondary
@@ -165,6 +181,14 @@ def test_a_second_device_answers_first_and_the_gm_asks_again(pages):
     assert f"Another device already answered this request: Eve's phone ({eve_fp})." in text, text
     assert "This answer came from Dana's phone" in text and "changed" not in text
     panel(gm, "rolled")  # the request it came for is on show, with its Void and ask again
+    # said in the panel, and its one tap beside it, both on the tablet's screen
+    alert = gm.locator("#tray-milhamah [data-fair-alert]")
+    assert "This answer came from Dana's phone" in alert.inner_text()
+    void = gm.locator("#tray-milhamah [data-fair-panel] [data-fair=reissue]")
+    gm.wait_for_timeout(300)
+    for box in (alert.bounding_box(), void.bounding_box()):
+        assert box and 0 <= box["y"] and box["y"] + box["height"] <= TABLET[1], box
+    assert gm.locator("#tray-milhamah [data-fair=reissue]").count() == 1  # not twice
     shot(gm, "fair-gm-second-answer")
 
     # Dana's phone opens the dice the GM's page rolled for Eve: the same plain words
@@ -174,6 +198,12 @@ def test_a_second_device_answers_first_and_the_gm_asks_again(pages):
     assert f"Another device already answered this request: Eve's phone ({eve_fp}). Ask the GM for a new one." \
         in text, text
     assert "changed on the way" not in text and "tamper" not in text.replace("Nothing was tampered with", "")
+    # her panel agrees: the request went to another device, ask the GM; nothing to send again
+    box = dana.locator("#tray-milhamah [data-fair-panel][data-fair-elsewhere]")
+    words = box.inner_text()
+    assert "Eve's phone" in words and "Ask the GM for a new one" in words and "Sent:" not in words
+    assert "Your answer was not used" in words
+    assert dana.locator("#tray-milhamah [data-fair=send]").count() == 0
     shot(dana, "fair-player-second-answer")
 
     # one tap: void and ask again

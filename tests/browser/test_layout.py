@@ -102,6 +102,11 @@ def _roll(page, system):
     page.click(f"#tabbtn-{system}")
     page.wait_for_selector(f"#form-{system} [data-roll]:not([disabled])", timeout=SLOW)
     page.evaluate(f"document.querySelector('#tray-{system}').innerHTML = ''")
+    # after a roll the page keeps the result at the top of the screen: a player scrolls
+    # back up to the form's Roll bar (a phone's one column puts it above the result)
+    page.evaluate(f"""() => {{ const b = document.querySelector('#form-{system} [data-roll]').getBoundingClientRect();
+        if (b.top < 0 || b.bottom > innerHeight) document.querySelector('#form-{system} .roll-bar')
+            .scrollIntoView({{block: 'end'}}); }}""")
     # a finger's tap where Roll is (Playwright's click, finding it briefly covered
     # by the tab being drawn, would scroll the page to try again elsewhere)
     _tap(page, f"#form-{system} [data-roll]")

@@ -164,7 +164,9 @@ def test_let_them_react_order(browser, base_url, size):
         page.click(react)
         stand = f'{TRAY} .choice-btn:has-text("Opponent: stand")'
         page.wait_for_selector(stand)
-        assert page.locator(f'{TRAY} [data-act="reroll:opponent"]').count() == 1
+        # the opponent's reroll is a choice beside its stand; no other reroll until their dice are tapped
+        assert page.locator(f'{TRAY} .choice-btn:has-text("Opponent: reroll")').count() == 1
+        assert page.locator(f'{TRAY} [data-act="reroll:opponent"]').count() == 0
         assert page.locator(f'{TRAY} [data-act="hit_location"]').count() == 0
         advised = page.locator(f"{TRAY} .choice-btn[data-advised]")
         assert advised.count() == 1 and "Opponent: reroll" in advised.inner_text()
@@ -172,10 +174,11 @@ def test_let_them_react_order(browser, base_url, size):
         assert "after their reaction" in page.inner_text(TRAY)
         page.screenshot(path=f"test-results/milhamah-react-{size[0]}x{size[1]}.png", full_page=True)
         page.click(stand)
-        page.wait_for_selector(f'{TRAY} [data-act="hit_location"]')
+        hit = f'{TRAY} .choice-btn[data-advised]:has-text("Roll the hit location")'  # the one step left, the main button
+        page.wait_for_selector(hit)
         assert page.locator(f'{TRAY} [data-act$=":opponent"]').count() == 0
         assert page.inner_text(f"{TRAY} .outcome-name") == "Critical success"
-        page.click(f'{TRAY} [data-act="hit_location"]')
+        page.click(hit)
         page.wait_for_selector(f"{TRAY} .m-hitbox svg")
         box = page.locator(f"{TRAY} .m-hitbox svg").bounding_box()
         assert box["width"] >= 100 and box["height"] >= 100
@@ -192,7 +195,7 @@ def test_legend_and_words_on_a_first_roll(watched):
     page.click(f"{FORM} [data-roll]")
     page.wait_for_selector(f"{TRAY} .m-legend")
     legend = page.inner_text(f"{TRAY} .m-legend")
-    for words in ("a success", "the next reroll takes it", "tapped: it stays as it is"):
+    for words in ("a success", "the next reroll takes it", "you tapped it: your reroll leaves it as it is"):
         assert words in legend
     name = page.inner_text(f"{TRAY} .outcome-name")
     assert name.startswith("So far") and name != "Botch"

@@ -150,7 +150,9 @@ def test_a_fourth_condition_breaks_the_character(watched):
     for _ in range(80):
         _roll(page)
         assert "3 physical Conditions \u22123" in page.inner_text(TRAY)
-        pray = page.locator(f'{TRAY} [data-act="pray"], {TRAY} [data-act="advice"]')  # alone when alike
+        page.wait_for_selector(f"{TRAY} [data-advised], {TRAY} .outcome-success, "
+                               f"{TRAY} .outcome-success_with_bonus", timeout=SLOW)
+        pray = page.locator(f'{TRAY} .choice-btn:has-text("Pray with")')  # best play's prayer, a choice
         if pray.count() == 0:
             continue
         pray.first.click()
@@ -204,10 +206,13 @@ def test_a_tie_is_broken_by_rolling_again(watched):
 
 
 def _roll_until_advice(page, tries=60):
-    """Roll until best play advises a prayer (a failure with dice to pray)."""
+    """Roll until best play advises a prayer (a failure with dice to pray):
+    the main button prays."""
     for _ in range(tries):
         _roll(page)
-        if page.locator(f'{TRAY} [data-act="advice"]').count():
+        page.wait_for_selector(f"{TRAY} [data-advised], {TRAY} .outcome-success, "
+                               f"{TRAY} .outcome-success_with_bonus", timeout=SLOW)
+        if page.locator(f'{TRAY} .choice-btn[data-advised]:has-text("Pray with")').count():
             return True
     return False
 
@@ -216,33 +221,36 @@ def _roll_until_advice(page, tries=60):
 def test_pray_the_advised_dice(browser, base_url, size):
     """Before the roll the odds give the turn with a prayer on a
     failure; after a failed roll the advised dice are marked ↻, the odds
-    say best play's chance and why; "Pray the advised dice" prays with
-    exactly those dice at the form's prayer bonus, in one tap. A tap on a
-    die shows your choice beside best. Screenshots for a look."""
+    say best play's chance and why; the main button prays with exactly
+    those dice at the roll's prayer bonus, in one tap. A tap on a die shows
+    your choice beside best. Screenshots for a look."""
     context, page, watch = open_app(browser, base_url, viewport=size)
     try:
         _open(page)
         page.select_option(f"{FORM} [name=prayer_bonus]", "1")
         page.wait_for_function("() => document.querySelector('#odds-mirage').textContent"
-                               ".includes('With a prayer on a failure')", timeout=SLOW)
+                               ".includes('with a prayer on a failure')", timeout=SLOW)
         assert _roll_until_advice(page), "no failure to pray for in 60 rolls"
         dice = page.locator(f"{TRAY} svg[data-die]")
         labels = [dice.nth(i).get_attribute("aria-label") for i in range(dice.count())]
         advised = [i for i, label in enumerate(labels) if "advised for the prayer" in label]
         assert advised and "\u21bb" in page.inner_text(TRAY)
-        assert "preparatory +1" in page.inner_text(f'{TRAY} [data-act="advice"]')
+        words = [str(i + 1) for i in advised]
+        assert page.inner_text(f"{TRAY} [data-advised] .choice-label").endswith(" and ".join(
+            [", ".join(words[:-1]), words[-1]] if len(words) > 1 else words))
+        assert page.inner_text(f"{TRAY} [data-why]").startswith("Why: “Pray with")
         page.wait_for_selector('#odds-mirage [data-odds="best"]', timeout=SLOW)
-        assert "Why:" in page.inner_text("#odds-mirage") or len(advised) == len(labels)
         page.screenshot(path=f"/tmp/mirage-advice-{size[0]}.png", full_page=True)
         assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
         dice.nth(advised[0]).click()  # your own choice: that die alone
         page.wait_for_selector('#odds-mirage [data-odds="choice"]', timeout=SLOW)
         assert "Your choice" in page.inner_text("#odds-mirage")
-        page.click(f'{TRAY} [data-act="advice"]')
+        assert page.locator(f'{TRAY} [data-act="pray"]').count() == 1  # your own prayer, beside best play's
+        page.click(f"{TRAY} [data-advised]")
         page.wait_for_selector(f"{TRAY} figure[aria-label^='Before the prayer']", timeout=SLOW)
         after = page.locator(f"{TRAY} figure:not([aria-label^='Before']) svg.role-rerolled")
         assert after.count() == len(advised)
-        assert page.locator(f'{TRAY} [data-act="advice"]').count() == 0
+        assert page.locator(f"{TRAY} [data-advised]").count() == 0  # one prayer a roll: no step left
         watch.check(page)
     finally:
         context.close()
@@ -281,12 +289,12 @@ def test_a_tie_shows_every_choice_and_takes_the_advised_one(browser, base_url, s
         page.wait_for_selector(f"{TRAY} .choices [data-act^='choice-']", timeout=SLOW)
         buttons = page.locator(f"{TRAY} .choices [data-act^='choice-']")
         assert buttons.count() == 3
-        texts = page.locator(f"{TRAY} .choices .choice").all_inner_texts()
+        texts = page.locator(f"{TRAY} .choices .choice-main, {TRAY} .choices .choice").all_inner_texts()
         assert any("Tie-break" in t and "best play" in t for t in texts)
-        assert any("Pray 1 die" in t and "Condition 100 %" in t for t in texts)
+        assert any("Pray with die 1" in t and "Condition 100 %" in t for t in texts)
         assert any("Accept the tie" in t for t in texts)
         assert page.inner_text(f"{TRAY} [data-advised]").startswith("Tie-break")
-        assert "the best chance to win" in page.inner_text(f"{TRAY} [data-why]")
+        assert page.inner_text(f"{TRAY} [data-why]").startswith("Why: “Tie-break: roll again” over “Pray with die 1”")
         assert "\u21bb" not in "".join(page.locator(f"{TRAY} .die-tag").all_inner_texts())
         for i in range(3):
             box = buttons.nth(i).bounding_box()

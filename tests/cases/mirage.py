@@ -118,14 +118,16 @@ def strategies(h):
     }
 
 
-#: A Pray button: the player's own choice, or the advice (alone when it
-#: prays with the same dice).
-PRAY = '#tray-mirage [data-act="pray"], #tray-mirage [data-act="advice"]'
+#: A prayer among best play's choices (the main button or beside it).
+PRAY = '#tray-mirage .choice-btn:has-text("Pray with")'
 
 
 def _layout_step(page, h):
-    """Pray (rolling again until a die is left to pray for)."""
+    """Pray (rolling again until a die is left to pray for), with the
+    prayer best play lists, wherever it stands on screen."""
     for _ in range(30):  # a roll whose dice all succeeded or show 1 leaves nothing to pray for
+        page.wait_for_selector("#tray-mirage [data-advised], #tray-mirage .outcome-success, "
+                               "#tray-mirage .outcome-success_with_bonus", timeout=h.slow)
         if page.locator(PRAY).count():
             break
         h.roll(page, "mirage")

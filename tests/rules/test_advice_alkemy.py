@@ -153,6 +153,25 @@ def check_point(spec: dict, result: dict) -> None:
     assert got["advice"] in want and got["advice"]["side"] == sides[0]
     assert ranks[repr(got["advice"])] == max(ranks[k] for k in first)
     assert sum(c["action"] == got["advice"] for c in got["choices"]) == 1
+    check_words(got, ranks, first)
+
+
+def check_words(got: dict, ranks: dict, first: list) -> None:
+    """Best play alone is marked; the why names the advised pair over the
+    next best pair of the side that chooses (by this file's ranks; a pair
+    of the same rank may stand in for it)."""
+    assert [c["marks"] for c in got["choices"]] == [["best_play"] if c["action"] == got["advice"] else []
+                                                    for c in got["choices"]]
+    by = {repr(c["action"]): c for c in got["choices"]}
+    adv = by[repr(got["advice"])]
+    rest = [k for k in first if k != repr(got["advice"])]
+    if not rest:
+        assert adv["label"] in got["why"]
+        return
+    assert got["why"].startswith(f"“{adv['label']}” over “"), got["why"]
+    named = got["why"].split("” over “", 1)[1].split("”", 1)[0]
+    top = max(ranks[k] for k in rest)
+    assert named in {by[k]["label"] for k in rest if ranks[k] == top}, got["why"]
 
 
 def rolls(spec: dict) -> list[tuple[Fraction, dict]]:

@@ -201,13 +201,39 @@ def check_point(walk: Walk, r: dict, side: str, options: dict) -> str:
         _same(c, options[_name(c["action"])][0], c["action"])
     names = {_name(c["action"]) for c in a["choices"]}
     assert len(names) == len(a["choices"])
-    # every allowed verb but a reroll the advice keeps out is on offer
-    assert {json.loads(k)["do"] for k in options} - {"reroll"} <= {c["action"]["do"] for c in a["choices"]}
+    # every allowed verb is on offer, a reroll included
+    assert {json.loads(k)["do"] for k in options} == {c["action"]["do"] for c in a["choices"]}
+    # the reroll listed is the best of every reroll set (each reward is a kind of its own)
+    for c in a["choices"]:
+        if c["action"]["do"] == "reroll":
+            sets = [o for k, o in options.items() if json.loads(k)["do"] == "reroll"]
+            assert order(*options[_name(c["action"])]) == max(order(*o) for o in sets), (side, c["action"])
+    _check_words(a, options, order)
     s = a if side != "opponent" else a["opponent"]
     dice = a["advice"].get("dice", []) if a["advice"]["do"] == "reroll" else []
     if side != "hit":
         assert s["best_reroll"] == dice
     return a["advice"]["do"]
+
+
+def _check_words(a: dict, options: dict, order) -> None:
+    """The advised choice alone is marked best play, every choice is
+    labelled, and the why names the advised choice and the next best by
+    the walk's order (a choice of the same value may stand in for it)."""
+    by_name = {_name(c["action"]): c for c in a["choices"]}
+    assert [c["marks"] for c in a["choices"]] == [["best_play"] if c["action"] == a["advice"] else []
+                                                  for c in a["choices"]]
+    assert all(c["label"] for c in a["choices"])
+    adv = by_name[_name(a["advice"])]
+    if len(a["choices"]) == 1:
+        assert adv["label"] in a["why"]
+        return
+    assert a["why"].startswith(f"“{adv['label']}” over “"), a["why"]
+    rest = [k for k in by_name if k != _name(a["advice"])]
+    top = max(order(*options[k]) for k in rest)
+    runners = {by_name[k]["label"] for k in rest if order(*options[k]) == top}
+    named = a["why"].split("” over “", 1)[1].split("”", 1)[0]
+    assert named in runners, (a["why"], runners)
 
 
 #: Under Pyodide (2-3x slower) the heavy walks and the played samples are
@@ -256,6 +282,45 @@ def test_advice_is_best_play_at_every_decision_point(spec, verbs):
         check_point(walk, r, side, options)
         met |= {(side, json.loads(k)["do"]) for k in options}
     assert verbs <= met, met
+
+
+#: Decisions where the best reroll ties with the advised action, and the
+#: reactor's turn with a die that can show no letter of its shoresh: the
+#: listed reroll must be the best of every reroll set, and the reactor's
+#: reroll must be listed at all ("each allowed action").
+LISTING = [
+    pytest.param({"shoresh": "יצת", "pool": {"red": 1, "blue": 1}, "rerolls": 2, "rounds": 2, "difficulty": 1},
+                 [{"do": "roll", "draws": [4, 12]}, {"do": "reroll", "dice": [0], "draws": [8]}],
+                 {"do": "reroll", "dice": [1]}, {"meets": 1.0}, id="keep-the-success-die"),
+    pytest.param({"shoresh": "שר", "pool": {"red": 1, "green": 2}, "rerolls": 1, "rounds": 1, "difficulty": 1},
+                 [{"do": "roll", "draws": [10, 5, 12]}], {"do": "reroll", "dice": [1]}, {"success": 1.0, "natural": 1.0},
+                 id="natural-pending-keeps-the-natural"),
+    pytest.param({"shoresh": "דע", "pool": {"green": 2}, "rerolls": 2, "rounds": 1, "difficulty": 2,
+                  "opponent": {"shoresh": "טח", "pool": {"red": 1, "green": 1}, "rerolls": 1, "rounds": 1}},
+                 [{"do": "roll", "draws": [1, 4, 2, 9]}, {"do": "stand", "side": "initiator", "draws": []}],
+                 {"do": "reroll", "dice": [0], "side": "opponent"}, {"meets": 1.0, "success": 0.0},
+                 id="the-reactor-may-reroll"),
+]
+
+
+@pytest.mark.parametrize("spec, stages, listed, figures", LISTING)
+def test_the_listed_reroll_is_the_best_of_its_kind(spec, stages, listed, figures):
+    """Three decisions an audit found, from their recorded stages: the reroll
+    on offer is the one the walk finds best among every reroll set (a die
+    that shows nothing of the shoresh, rerolled, changes no chance; the
+    success die rerolled would), with the odds the walk enumerates; the
+    reactor's reroll is listed beside its stand."""
+    walk = Walk(spec)
+    r = rules.replay("milhamah", walk.spec, stages, advise=False)
+    key = walk.key(r, ("from the stages",))
+    walk.value(r, key)
+    _v, options, _r, side = walk.memo[key]
+    check_point(walk, r, side, options)
+    a = rules.advise("milhamah", walk.spec, r)
+    reroll = next(c for c in a["choices"] if c["action"]["do"] == "reroll")
+    assert reroll["action"] == listed
+    assert {k: reroll[k] for k in figures} == pytest.approx(figures, abs=1e-12)
+    assert len(a["choices"]) >= 2
 
 
 def test_merit_is_advised_where_it_costs_nothing():
@@ -331,6 +396,23 @@ def test_the_natural_reward_choice_is_priced():
     assert 0 < by["critical"]["critical"] < 1
     # as sure to succeed and possibly critical: "let them react" is advised
     assert by["critical"]["success"] == 1 and r["advice"] == by["critical"]["action"]
+
+
+def test_the_why_at_a_natural_is_about_the_natural():
+    """At the opposed natural where "let them react" is advised, the why
+    line (``rules.advise``'s, and the odds' after the roll) names "let them
+    react" over "+1, cannot be countered" and what separates them (the
+    critical, both meeting the bar for sure); not the reroll's reason
+    (keeping the first-roll bonus), which was the odds' why before."""
+    spec = rules.normalize("milhamah", CRITICAL_SPEC)
+    r = rules.roll("milhamah", spec, ScriptedRng(CRITICAL_DRAWS))
+    assert r["advice"]["reward"] == "critical"
+    assert r["why"].startswith("“Natural: let them react” over “Natural: +1, cannot be countered”: ")
+    assert "critical" in r["why"] and "first-roll" not in r["why"]
+    o = rules.odds("milhamah", spec, r)
+    assert o["why"] == r["why"]
+    mine = rules.odds("milhamah", spec, r, {"do": "reroll", "dice": [0]})
+    assert mine["best"]["why"] == r["why"]
 
 
 def test_the_why_names_what_separates_the_advised_dice():

@@ -8,6 +8,13 @@ Condition; then the highest chance of 2+) found by this file's own
 expectimax. ``advice`` must attain it and each ``choices`` entry must give
 its enumerated odds.
 
+The objective (docs/RULES-DECISIONS.md, "Mirage: what a Condition costs"):
+the chance to win less the chance of a Condition times its cost, ten
+points of the chance to win (a whole roll's hundred when it would be the
+fourth of its type, which Breaks the character); then the chance of 2+.
+This file states it on its own (``COST``, ``BROKEN``) and checks that the
+rules' constants say the same.
+
 Faces are enumerated by kind (a 1, or the successes a face counts, each
 weighted by how many faces of the die show it: "Success" and "Prayer"
 treat the faces of a kind alike; the kinds are read from what
@@ -74,9 +81,30 @@ def key(r):
             (r["opponent"] or {}).get("successes"))
 
 
-def better(a, b):
-    """Best play's order (docs/RULES-DECISIONS.md, Mirage): win, then no Condition, then 2+."""
-    return (a[0], -a[1], a[2]) > (b[0], -b[1], b[2])
+#: What a Condition costs in points of the chance to win, and a fourth one
+#: (Broken); how close two worths are for a close call.
+COST, BROKEN, CLOSE = Fraction(1, 10), Fraction(1), Fraction(1, 10)
+
+
+def cost_of(spec):
+    """The cost of a Condition the roll's prayer may give: the attribute's
+    type is physical for Strength and Agility ("The Cost of Unanswered Prayer")."""
+    kind = "physical" if spec["attribute_name"] in ("strength", "agility") else "mental"
+    return BROKEN if spec["conditions"][kind] >= 3 else COST
+
+
+def worth(v, cost):
+    return v[0] - cost * v[1]
+
+
+def better(a, b, cost):
+    """The order: the worth (win less the Condition's cost), then 2+."""
+    return (worth(a, cost), a[2]) > (worth(b, cost), b[2])
+
+
+def test_the_rules_price_a_condition_as_this_file_does():
+    assert mirage_prayer.CONDITION_COST == float(COST) and mirage_prayer.BROKEN_COST == float(BROKEN)
+    assert mirage_prayer.CLOSE_CALL == float(CLOSE)
 
 
 class Walker:
@@ -84,6 +112,7 @@ class Walker:
 
     def __init__(self, spec):
         self.spec = rules.normalize("mirage", spec)
+        self.cost = cost_of(self.spec)
         self.values, self.qs, self.points = {}, {}, {}
 
     def actions(self, r):
@@ -114,7 +143,7 @@ class Walker:
                 best = None
                 for a in acts:
                     q = self.q(r, a)
-                    if best is None or better(q, best):
+                    if best is None or better(q, best, self.cost):
                         best = q
                 self.values[k] = best
         return self.values[k]
@@ -148,7 +177,9 @@ def check_point(w, r, acts):
     best = w.value(r)
     assert got["advice"] is not None
     q = w.q(r, got["advice"])
-    assert [float(x) for x in q[:3]] == pytest.approx([float(x) for x in best[:3]], abs=1e-9), (r["dice"], got)
+    assert float(worth(q, w.cost)) == pytest.approx(float(worth(best, w.cost)), abs=1e-9), (r["dice"], got)
+    if worth(q, w.cost) != worth(best, w.cost):  # equal only within float noise: then 2+ decides
+        assert float(q[2]) == pytest.approx(float(best[2]), abs=1e-9)
     verbs = {a["do"] for a in acts}
     assert {c["action"]["do"] for c in got["choices"]} == verbs
     assert sum(c["action"] == got["advice"] for c in got["choices"]) == 1
@@ -162,7 +193,35 @@ def check_point(w, r, acts):
             assert c["tie"] == pytest.approx(float(q[3]), abs=1e-9)
         assert c["exact"] is True
         assert sum(c["outcome"].values()) == pytest.approx(1.0)
+    check_words(w, r, got)
     return 1
+
+
+def check_words(w, r, got):
+    """Best play is marked; the why names it over the next best by the
+    walk's order (a choice of the same worth and 2+ may stand in for it);
+    a close call (the next best wins more often and risks more Conditions,
+    or the reverse, and their worths are within ``CLOSE``) marks both."""
+    qs = {json.dumps(c["action"], sort_keys=True): w.q(r, c["action"]) for c in got["choices"]}
+    adv = next(c for c in got["choices"] if c["action"] == got["advice"])
+    rest = [c for c in got["choices"] if c is not adv]
+    order = lambda c: (float(worth(qs[json.dumps(c["action"], sort_keys=True)], w.cost)),  # noqa: E731
+                       float(qs[json.dumps(c["action"], sort_keys=True)][2]))
+    top = max(order(c) for c in rest)
+    runners = [c for c in rest if order(c) == pytest.approx(top, abs=1e-9)]
+    named = got["why"].split("” over “", 1)[1].split("”", 1)[0]
+    assert got["why"].startswith(f"“{adv['label']}” over “") and named in {c["label"] for c in runners}, got["why"]
+    runner = next(c for c in runners if c["label"] == named)
+    qa, qb = qs[json.dumps(adv["action"], sort_keys=True)], qs[json.dumps(runner["action"], sort_keys=True)]
+    trades = (qa[0] - qb[0]) * (qa[1] - qb[1]) > 0
+    close = trades and worth(qa, w.cost) - worth(qb, w.cost) < CLOSE
+    marks = {json.dumps(c["action"]): c["marks"] for c in got["choices"]}
+    assert "best_play" in adv["marks"] and sum("best_play" in m for m in marks.values()) == 1
+    if close:
+        chance, safe = (adv, runner) if qa[0] > qb[0] else (runner, adv)
+        assert "best_chance" in chance["marks"] and "safest" in safe["marks"], got["choices"]
+    else:
+        assert not any(set(m) - {"best_play"} for m in marks.values()), got["choices"]
 
 
 SPECS = [
@@ -235,7 +294,9 @@ def test_the_tie_case_figures_are_the_enumerated_ones(short_cap):
     assert by["tiebreak"]["win"] == pytest.approx(float(tb[0]), abs=1e-9)
     assert by["pray"]["win"] == pytest.approx(float(pr[0]), abs=1e-9)
     assert tb[0] > pr[0] and by["accept"]["win"] == 0 and by["accept"]["tie"] == 1
-    assert r["best_prayer"] == [0]  # the prayer's own best dice, as before
+    # the prayer's own best dice (a tie counting as not winning): the d8 as a
+    # d10 wins outright only on a 10, 10 % for a certain Condition, worth nothing
+    assert r["best_prayer"] == []
 
 
 def test_the_tie_case_played_by_the_advice_fits_its_figures():
@@ -311,3 +372,70 @@ def test_sampled_odds_with_a_prayer_fit_a_played_sample(spec, monkeypatch):
     assert abs(o["success_with_prayer"] - p) <= o["prayer_margin"] + 4 * math.sqrt(p * (1 - p) / n)
     bound = mirage_prayer._oracle_bounds(spec)[1]
     assert exact["success_with_prayer"] <= bound + 1e-12 and o["success_with_prayer"] <= bound + 1e-12
+
+
+# --------------------------------------------------------------------------
+# A certain Condition for a sliver of win is not worth it: the three cases
+# an audit found, where the old order (win first) prayed. Each is walked
+# through the contract (at most 2 tie-breaks) and checked as every point
+# above; the advice is the safer choice, and both are marked.
+
+SLIVERS = [
+    pytest.param({"attribute": 8, "skill": 8, "prayer_bonus": 1, "opponent": {"attribute": 10, "skill": 8}},
+                 [1, 2, 8, 6], "accept", id="loss-pray-2.8-points"),
+    pytest.param({"attribute": 10, "skill": 8, "prayer_bonus": 0, "opponent": {"attribute": 12, "skill": 6}},
+                 [7, 1, 12, 4], "accept", id="loss-pray-for-3.9-points"),
+    pytest.param({"attribute": 6, "skill": 6, "prayer_bonus": 0, "opponent": {"attribute": 12, "skill": 8}},
+                 [1, 3, 5, 5], "tiebreak", id="tie-pray-or-tiebreak"),
+]
+
+
+@pytest.mark.parametrize("spec, draws, advised", SLIVERS)
+def test_a_sliver_of_win_is_not_worth_a_certain_condition(spec, draws, advised, short_cap):
+    """The prayer wins a few points more often and costs a Condition for
+    sure (it keeps a 1). Best play takes the safer choice; the two are a
+    close call, so the prayer is marked "best chance" and the advice
+    "safest"; the why names both, their chances and their risks; every
+    figure is the walk's."""
+    w = Walker(spec)
+    r = rules.roll("mirage", w.spec, ScriptedRng(draws), advise=False)
+    acts = w.actions(r)
+    w.value(r)
+    assert check_point(w, r, acts) == 1
+    got = rules.advise("mirage", w.spec, r)
+    assert got["advice"]["do"] == advised
+    by = {c["action"]["do"]: c for c in got["choices"]}
+    pray, safe = by["pray"], by[advised]
+    assert pray["condition"] == 1.0 and 0 < pray["win"] - safe["win"] < mirage_prayer.CONDITION_COST
+    assert pray["marks"] == ["best_chance"] and safe["marks"] == ["best_play", "safest"]
+    assert got["why"].startswith(f"“{safe['label']}” over “{pray['label']}”: ")
+    assert "Condition " in got["why"] and "against 100 %:" in got["why"] and "is not worth" in got["why"]
+    # the walk's own verdict: the advice's worth beats the prayer's
+    assert worth(w.q(r, got["advice"]), w.cost) > worth(w.q(r, pray["action"]), w.cost)
+
+
+def test_a_prayer_worth_its_risk_is_advised_and_marked_alone():
+    """Unopposed d8 and d6 both blank, +1: praying with both succeeds 60.9 %
+    of the time for a 23.4 % risk of a Condition, far more than a
+    Condition's ten points: the prayer is advised, no close call is marked,
+    and the why says the chance is worth the risk."""
+    spec = rules.normalize("mirage", {"attribute": 8, "skill": 6, "prayer_bonus": 1})
+    r = rules.roll("mirage", spec, ScriptedRng([3, 2]))
+    assert r["advice"]["do"] == "pray"
+    assert [c["marks"] for c in r["choices"]] == [[], ["best_play"]]
+    assert "is worth" in r["why"] and "is not worth" not in r["why"]
+
+
+def test_after_a_prayer_the_condition_figure_is_of_further_ones():
+    """The tie case: the prayer (d8, stepped to a d10) keeps the 1 and so
+    cost a Condition; tied again, the choices carry ``condition_paid``
+    and a Condition figure of 0 (the page says "no further Condition"),
+    though the roll has gained one."""
+    r = rules.roll("mirage", CASE, ScriptedRng([7, 1, 6]))
+    r = rules.act("mirage", CASE, r, {"do": "pray", "dice": [0], "bonus": 1, "side": "initiator"},
+                  ScriptedRng([6]))
+    assert r["outcome"] == "tie" and r["condition_gained"]
+    assert {c["action"]["do"] for c in r["choices"]} == {"accept", "tiebreak"}
+    assert all(c["condition_paid"] and c["condition"] == 0 for c in r["choices"])
+    fresh = rules.roll("mirage", CASE, ScriptedRng([7, 1, 6]))
+    assert not any(c["condition_paid"] for c in fresh["choices"])

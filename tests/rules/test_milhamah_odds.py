@@ -401,14 +401,17 @@ def test_best_play_rerolls_a_wild_when_the_natural_is_in_reach():
 def test_best_play_keeps_a_first_roll_natural():
     """אר on two green dice, difficulty 5: a natural on the first roll is 2
     + 2 (natural) + 1 (first-roll bonus) = 5 and meets; any reroll forfeits
-    the bonus and can reach 4 at most. The advice is to stop."""
+    the bonus and can reach 4 at most. The advice is to stop and take the
+    natural's success bonus; the why says so (the reward over the next best
+    choice), not only why no die is rerolled."""
     spec = rules.normalize("milhamah", {"shoresh": "אר", "pool": {"green": 2}, "rerolls": 1, "difficulty": 5})
     r = rules.roll("milhamah", spec, ScriptedRng([FACE["green", "A"]["א"], FACE["green", "B"]["ר"]]))
     assert r["natural"] and r["first_bonus_kept"] and r["outcome"] == "success_at_cost"
     assert r["best_reroll"] == []
     a = rules.odds("milhamah", spec, r)
     assert a["dice"] == [] and a["meets"] == 1
-    assert "first-roll" in a["why"] and "bonus" in a["why"]
+    assert r["advice"] == {"do": "natural", "reward": "successes"}
+    assert a["why"].startswith("“Natural: +2 successes” over ") and "meets the bar 100 %" in a["why"]
     gamble = rules.odds("milhamah", spec, r, {"do": "reroll", "dice": [1]})
     assert gamble["meets"] == 0
 

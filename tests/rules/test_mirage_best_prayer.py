@@ -59,14 +59,23 @@ def every_roll(spec, faces_of=None):
 
 WINS = ("success", "success_with_bonus")
 
+#: What a Condition costs in points of the chance to win; a fourth of its
+#: type Breaks the character and costs the whole roll
+#: (docs/RULES-DECISIONS.md, "Mirage: what a Condition costs").
+COST, BROKEN = Fraction(1, 10), Fraction(1)
 
-def prayer_score(spec, result, dice):
-    """The criteria of a prayer with ``dice`` (``[]``: no prayer), by
-    enumerating every face it draws: (P(success), -P(Condition), P(2+),
-    expected value, -number of dice). The page's order of choices."""
+
+def cost_of(spec):
+    kind = "physical" if spec["attribute_name"] in ("strength", "agility") else "mental"
+    return BROKEN if spec["conditions"][kind] >= 3 else COST
+
+
+def prayer_figures(spec, result, dice):
+    """A prayer with ``dice`` (``[]``: no prayer), by enumerating every face
+    it draws: (P(success), P(Condition), P(2+), expected value)."""
     if not dice:
-        return (Fraction(int(result["outcome"] in WINS)), 0,
-                Fraction(int(result["outcome"] == "success_with_bonus")), Fraction(result["value"]), 0)
+        return (Fraction(int(result["outcome"] in WINS)), Fraction(0),
+                Fraction(int(result["outcome"] == "success_with_bonus")), Fraction(result["value"]))
     action = {"do": "pray", "dice": list(dice)}
     sizes = pray_sizes(spec, result, action)
     n = math.prod(sizes)
@@ -77,7 +86,14 @@ def prayer_score(spec, result, dice):
         two += p["outcome"] == "success_with_bonus"
         cond += p["condition_gained"] is not None
         value += p["value"]
-    return Fraction(win, n), -Fraction(cond, n), Fraction(two, n), Fraction(value, n), -len(dice)
+    return Fraction(win, n), Fraction(cond, n), Fraction(two, n), Fraction(value, n)
+
+
+def prayer_score(spec, result, dice):
+    """Best play's order of a prayer: (worth: P(success) less P(Condition)
+    times its cost, P(2+), expected value, -number of dice)."""
+    win, cond, two, value = prayer_figures(spec, result, dice)
+    return win - cost_of(spec) * cond, two, value, -len(dice)
 
 
 def every_choice(result):
@@ -101,7 +117,8 @@ OPTIMUM_CASES = [
 def test_best_prayer_reaches_the_true_optimum(spec, faces):
     """For every first roll (on three dice, every roll on a few faces), the
     advised dice score exactly as well as the best of every set of dice not
-    showing 1, none included, each priced by enumerating its prayer."""
+    showing 1, none included, each priced by enumerating its prayer (best
+    play's order: the worth, the chance less a Condition's cost, first)."""
     spec = rules.normalize("mirage", spec)
     faces_of = (lambda s: [f for f in faces if f <= s]) if faces else None
     seen = 0
@@ -123,14 +140,19 @@ TURN_SPECS = [
 
 
 def enumerated_turn(spec):
-    """Every first roll; on a failure, or opposed a loss or a tie, the
-    advised prayer with every face it draws: P(success), P(Condition)."""
+    """Every first roll; on a failure, or opposed a loss or a tie, the best
+    of every prayer (none included) by best play's order, each priced by
+    enumerating its faces, with every face it draws: P(success),
+    P(Condition)."""
     win = cond = Fraction(0)
     for r, p in every_roll(spec):
         if r["outcome"] in WINS:
             assert r["best_prayer"] == []  # a success stands: never pray on it
             win += p
             continue
+        scores = {tuple(c): prayer_score(spec, r, c) for c in every_choice(r)}
+        top = max(scores.values())
+        assert prayer_score(spec, r, r["best_prayer"]) == top
         if not r["best_prayer"]:
             continue
         action = {"do": "pray", "dice": r["best_prayer"]}
@@ -201,8 +223,8 @@ def test_best_prayer_leaves_a_success_alone():
     r = rules.roll("mirage", spec, ScriptedRng([S, S - 1, S]))
     assert r["outcome"] == "tie" and r["best_prayer"] == [1]
     alone = Fraction(11 - S, 10)  # a d10 showing SUCCESS_ON or more
-    assert prayer_score(spec, r, [1])[0] == alone
-    assert prayer_score(spec, r, [0, 1])[0] < alone
+    assert prayer_figures(spec, r, [1])[0] == alone
+    assert prayer_figures(spec, r, [0, 1])[0] < alone
 
 
 def test_best_prayer_rerolls_a_success_when_only_two_win():
@@ -216,7 +238,7 @@ def test_best_prayer_rerolls_a_success_when_only_two_win():
     r = rules.roll("mirage", spec, ScriptedRng([6, 1, 6]))
     assert r["outcome"] == "tie" and r["best_prayer"] == [0]
     assert pray_sizes(spec, r, {"do": "pray", "dice": [0]}) == [12]
-    assert prayer_score(spec, r, [0])[:2] == (Fraction(1, 4), -1)
+    assert prayer_figures(spec, r, [0])[:2] == (Fraction(1, 4), 1)
 
 
 def test_unopposed_a_success_is_never_prayed_for():

@@ -113,9 +113,13 @@ def test_bonus_roll_dice_tappable_keep_disabled_until_two_picked():
     html = ui.render_result(r, {"selected": []})
     assert _keys(html) == ["0", "1", "2"]
     assert html.count("role-kept") == 2 and html.count("role-dropped") == 1
+    # beside best play's choices the player's own pair waits for a tap (a hint, not a button)
+    assert _keep_button(html) is None and "tap two dice of one side to keep them" in html
+    html = ui.render_result(r, {"selected": ["2"]})
     button = _keep_button(html)
-    assert button is not None and "disabled" in button
-    assert "Tap two dice" in html
+    assert button is not None and "disabled" in button and "one more" in html
+    plain = ui.render_result({k: v for k, v in r.items() if k not in ("advice", "choices")}, {"selected": []})
+    assert "disabled" in _keep_button(plain) and "Tap two dice" in plain  # before the choices come
 
 
 def test_tapping_another_pair_names_its_symbols():
@@ -145,6 +149,7 @@ def test_tapping_another_pair_names_its_symbols():
 def test_keep_refused_until_a_new_pair(selected, message):
     """The button stays disabled, the hint says why, and action_for refuses."""
     r = rules.roll(SYSTEM, MARC, ScriptedRng([4, 5, 1]))
+    r = {k: v for k, v in r.items() if k not in ("advice", "choices")}  # the button as it stands before the choices
     html = ui.render_result(r, {"selected": selected})
     assert "disabled" in _keep_button(html) and message in html
     with pytest.raises(SpecError):
@@ -318,11 +323,13 @@ def test_reference_lists_faces_per_colour():
 # (the rules' own are proved in tests/rules/test_advice_alkemy.py).
 
 def _choice_items(html: str) -> list[tuple[str, str, bool]]:
-    """(button text, odds text, advised) of each choice, in order."""
-    items = re.findall(r'<li class="choice[^"]*"><button type="button" class="choice-btn"( data-advised)? '
-                       r'data-act="choice-(\d+)">([^<]*)</button><span class="choice-odds">([^<]*)</span>', html)
+    """(button text, odds text, advised) of each choice, in the order of
+    the result's choices (the page draws best play's first)."""
+    items = re.findall(r'<button type="button" class="choice-btn"( data-advised)? data-act="choice-(\d+)">'
+                       r'<span class="choice-label">([^<]*)</span><span class="choice-odds">([^<]*)', html)
+    items = sorted(items, key=lambda x: int(x[1]))
     assert [int(i) for _, i, _, _ in items] == list(range(len(items)))
-    return [(text, odds, bool(adv)) for adv, _, text, odds in items]
+    return [(text, odds.strip(), bool(adv)) for adv, _, text, odds in items]
 
 
 def _canned(result: dict, advice: dict, outcomes: list[dict], totals: list[int]) -> dict:
@@ -342,9 +349,10 @@ def test_choices_show_every_pair_with_its_chance_and_the_advised_one():
               {"failure": 1.0, "tie": 0.0, "success": 0.0}]
     r = _canned(r, r["choices"][1]["action"], canned, [9, 5, 6])
     items = _choice_items(ui.render_result(r, {}))
-    assert items == [("Keep 4 + 5 as they are (axe–sword)", "success 75.0 % · total 9", False),
+    # best play's pair the main button in the rules' words; the others in their column, short
+    assert items == [("4 + 5 as they are (axe–sword)", "success 75.0 % · total 9", False),
                      ("Keep 4 + 1 instead (axe–axe)", "success 12.5 % · total 5", True),
-                     ("Keep 5 + 1 instead (sword–axe)", "success 0 % · total 6", False)]
+                     ("5 + 1 (sword–axe)", "success 0 % · total 6", False)]
     assert [ui.action_for(f"choice-{i}", r, {}, {}) for i in range(3)] == [c["action"] for c in r["choices"]]
 
 
@@ -360,10 +368,11 @@ def test_opposed_choices_name_the_side_and_the_tie_at_the_cap():
     r = _canned(r, r["choices"][0]["action"], canned, [10] * n)
     items = _choice_items(ui.render_result(r, {}))
     assert len(items) == n == 6
-    assert items[0] == ("Initiator: keep 6 + 2 as they are (mace–sword)",
-                        "initiator wins 43.8 %, still tied at the cap 6.2 % · total 10", True)
-    assert items[3][0] == "Opponent: keep 5 + 2 as they are (sword–sword)"
-    assert items[4][1] == "initiator wins 0 % · total 10"
+    assert items[0] == ("Initiator: keep 6 + 2 as they are (mace–sword)", "wins 43.8 % (tied 6.2 %) · total 10", True)
+    # the opponent's pairs in their own column, each with the opponent's own chance
+    assert items[3][0] == "5 + 2 as they are (sword–sword)" and items[4][1] == "wins 100 % · total 10"
+    html = ui.render_result(r, {})
+    assert html.index("Initiator keeps") < html.index("Opponent keeps")
 
 
 def test_no_choices_without_a_bonus_die_or_after_accepting():

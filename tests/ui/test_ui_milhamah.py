@@ -114,7 +114,10 @@ def test_tray_shows_dice_and_reroll_only_while_allowed():
     spec, r = _rachel()
     html = U.render_result(r, {"selected": []})
     assert len(re.findall(r'data-die="\d+"', html)) == 8
-    assert 'data-act="reroll"' in html and "Reroll 3" in html
+    # best play's reroll is the one main button; no other reroll until the player taps dice
+    i = next(i for i, c in enumerate(r["choices"]) if c["action"] == r["advice"])
+    assert f'data-advised data-act="choice-{i}"' in html and "Reroll dice 1, 6 and 8" in html
+    assert 'data-act="reroll"' not in html and "tap dice to freeze them, then reroll the rest" in html
     assert 'data-act="cipher"' not in html and 'data-act="natural' not in html
     assert 'data-outcome="botch"' in html
     # untapped, Reroll takes the advice: red A and the two green B dice (the
@@ -163,13 +166,15 @@ def test_cipher_and_natural_buttons():
                                         "difficulty": 2})
     r = rules.roll("milhamah", spec, ScriptedRng([RA["ר"], RB["ז"], BA["א"], BB["ש"]]))
     html = U.render_result(r, {"selected": ["1"]})
+    # the player's own choice on tapped dice: a cipher flip, a reroll of the rest
     assert 'data-act="cipher"' in html and "flip 1 tapped (1 left)" in html
+    assert 'data-act="reroll"' in html and "Your choice: reroll dice 1, 3 and 4" in html
     # the rewards are choices side by side (the old natural buttons give way to them)
     assert 'data-act="natural:' not in html and "Natural: +3 successes" in html and "Natural: a Merit Point" in html
-    labels = [U.choice_label(c["action"], r) for c in r["choices"]]
+    labels = [c["label"] for c in r["choices"]]
     i = labels.index("Natural: a Merit Point")
     assert U.action_for(f"choice-{i}", r, {}, {}) == {"do": "natural", "reward": "merit"}
-    assert "forfeits the first-roll bonus" in html
+    assert 'data-act="cipher"' not in U.render_result(r, {"selected": []})  # nothing tapped: nothing to flip
     action = U.action_for("cipher", r, {"selected": ["1"]}, {})
     assert action == {"do": "cipher", "dice": [1]}
     r2 = rules.act("milhamah", spec, r, U.action_for("natural:merit", r, {}, {}), ScriptedRng([]))
@@ -191,12 +196,13 @@ def test_opposed_critical_and_hit_location_from_form_fields():
     r = rules.act("milhamah", spec, r, U.action_for("natural:critical", r, {}, {}), ScriptedRng([]))
     html = U.render_result(r, {"selected": ["opponent:0"]})
     assert 'data-die="opponent:0"' in html and 'data-act="reroll:opponent"' in html
-    assert "Opponent: stand (keep their dice)" in html and 'data-act="hit_location"' not in html
+    assert "Opponent: stand" in html and 'data-act="hit_location"' not in html
     odds = odds_panel(U, spec, r, {"selected": ["opponent:0"]})
     assert 'data-odds="opponent"' in odds and "If the opponent rerolls 1 die" in odds
     assert U.action_for("reroll:opponent", r, {"selected": []}, {})["side"] == "opponent"
     r = rules.act("milhamah", spec, r, U.action_for("stand:opponent", r, {}, {}), ScriptedRng([]))
-    assert 'data-act="hit_location"' in U.render_result(r, {})
+    hit_html = U.render_result(r, {})  # the hit location, best play's one step: the main button
+    assert r["choices"][0]["action"]["do"] == "hit_location" and 'data-advised data-act="choice-0"' in hit_html
     fields = {"hit.armour": ["2"], "hit.vig": ["1"], "hit.light": ["1"], "hit.serious": ["0"], "hit.critical": ["0"]}
     action = U.action_for("hit_location", r, {}, fields)
     assert action == {"do": "hit_location", "armour": 2, "vig": 1, "light": 1, "serious": 0, "critical": 0}
@@ -309,22 +315,33 @@ def _canned(dice, meets, why=None, natural=0.05):
 
 
 def test_the_advised_dice_are_marked_and_rerolled_in_one_tap():
-    spec, r = _advised()
+    """Best play's reroll is marked ↻ on its dice and is the main button;
+    Reroll with no die tapped takes it (a step pressed before the advice)."""
+    spec, r = _rachel()
     html = U.render_result(r, {"selected": []})
     marks = re.findall(r'data-die="(\d)".*?<span class="die-tag" aria-hidden="true">([^<]*)</span>', html)
-    assert [k for k, tag in marks if "↻" in tag] == ["0", "2"]
-    assert "Reroll 2 of X = 3 (advised)" in html and 'data-act="advice"' not in html
-    assert U.action_for("reroll", r, {"selected": []}, {}) == {"do": "reroll", "dice": [0, 2]}
+    assert [k for k, tag in marks if "↻" in tag] == ["0", "5", "7"] == [str(i) for i in r["advice"]["dice"]]
+    assert re.search(r'data-advised data-act="choice-\d"><span class="choice-label">Reroll dice 1, 6 and 8<', html)
+    assert 'data-act="advice"' not in html and "(advised)" not in html
+    assert U.action_for("reroll", r, {"selected": []}, {}) == {"do": "reroll", "dice": [0, 5, 7]}
 
 
 def test_tapping_dice_overrides_the_advice_and_the_advice_stays_one_tap_away():
-    spec, r = _advised()
+    """Tapped dice are the player's own choice, beside best play's main
+    button (which still takes the advice), priced once the odds of those
+    very dice have come."""
+    spec, r = _rachel()
     ui = {"selected": ["0", "1", "2", "3", "4"]}
     html = U.render_result(r, ui)
-    assert "Reroll 3 (your choice)" in html and 'data-act="advice"' in html
-    assert "Reroll the advised 2" in html
+    assert "Your choice: reroll dice 6, 7 and 8" in html and html.count("data-advised") == 1
+    assert "meets" not in html.split("Your choice: reroll")[1].split("</button>")[0]  # not priced yet
+    priced = U.render_result(r, {**ui, "odds": {"choice": _canned([5, 6, 7], 0.12)}})
+    assert "Your choice: reroll dice 6, 7 and 8 · meets 12.0 %" in priced
+    stale = U.render_result(r, {**ui, "odds": {"choice": _canned([4, 6, 7], 0.12)}})
+    assert "meets 12.0 %" not in stale  # an answer for other dice is not shown on these
+    assert U.tray_prices(r, ui) and not U.tray_prices(r, {"selected": []})
     assert U.action_for("reroll", r, ui, {}) == {"do": "reroll", "dice": [5, 6, 7]}
-    assert U.action_for("advice", r, ui, {}) == {"do": "reroll", "dice": [0, 2]}
+    assert U.action_for("advice", r, ui, {}) == {"do": "reroll", "dice": [0, 5, 7]}
     with pytest.raises(SpecError):
         U.action_for("advice", {**r, "best_reroll": []}, ui, {})
 
@@ -423,7 +440,11 @@ def test_the_legend_explains_the_marks_while_the_dice_may_change():
     html = U.render_result(reacting, {"selected": []})
     assert f'<b class="m-mark" aria-hidden="true">wild ✗</b> {dict(U.MARKS)["wild ✗"]}' in html
     r2 = rules.act("milhamah", spec, r, {"do": "reroll", "dice": [0]}, ScriptedRng([1]))
-    assert "m-legend" not in U.render_result(r2, {})
+    html = U.render_result(r2, {})
+    # no step left: only the reroll's badges are explained (rerolled, left as it lay), no tapping hint
+    for mark, _role, words in U.BADGES:
+        assert f'<b class="m-mark" aria-hidden="true">{mark}</b> {words}' in html
+    assert "m-hint" not in html and "tapped: it stays" not in html
 
 
 def test_the_dice_also_spell():
@@ -464,9 +485,15 @@ def test_players_never_see_our_notes_on_the_tab(seed):
 
 
 def test_when_best_play_keeps_the_roll_no_die_is_marked():
-    spec, r = _advised(best=())
+    """Best play keeps the roll (its main button is Accept): no die is
+    marked ↻ and no reroll button stands against it, until the player taps."""
+    spec = rules.normalize("milhamah", {"shoresh": "יצת", "pool": {"red": 1, "blue": 1}, "rerolls": 2,
+                                        "rounds": 2, "difficulty": 1})
+    r = rules.replay("milhamah", spec, [{"do": "roll", "draws": [4, 12]}, {"do": "reroll", "dice": [0], "draws": [8]}])
+    assert r["advice"] == {"do": "accept"}
     html = U.render_result(r, {"selected": []})
-    assert "↻</span>" not in html and "(best play keeps the roll)" in html
+    assert "↻</span>" not in html and "best play keeps the roll" not in html and 'data-act="reroll"' not in html
+    assert re.search(r'data-advised data-act="choice-\d"><span class="choice-label">Accept the dice<', html)
     assert "↻</span>" in U.render_result(r, {"selected": ["0"]})
 
 
@@ -486,30 +513,39 @@ def _canned_choices(turn="initiator"):
     return {"turn": turn, "spec": {"shoresh": "שר"}, "allowed": [{"do": "reroll"}, {"do": "natural"}], "dice": [],
             "advice": {"do": "natural", "reward": "critical", **side} if turn == "initiator"
             else {"do": "reroll", "dice": [1, 2], **side},
+            "why": "“X” over “Y”: critical 75.0 % against 0 %.",
             "choices": [
                 {"action": {"do": "reroll", "dice": [1, 2], **side}, "outcome": {}, "meets": 0.9, "success": 0.8,
-                 "critical": 0.05, "botch": 0.01, "exact": False, "sampled": 2000, "margin": 0.0219},
+                 "critical": 0.05, "botch": 0.01, "exact": False, "sampled": 2000, "margin": 0.0219,
+                 "label": ("Opponent: reroll" if turn == "opponent" else "Reroll") + " dice 2 and 3",
+                 "marks": [] if turn == "initiator" else ["best_play"]},
                 {"action": {"do": "natural", "reward": "uncounterable", **side}, "outcome": {}, "meets": 1.0,
-                 "success": 1.0, "critical": 0.0, "botch": 0.0, "void_reaction": 1.0, "exact": True},
+                 "success": 1.0, "critical": 0.0, "botch": 0.0, "void_reaction": 1.0, "exact": True,
+                 "label": "Natural: +1, cannot be countered", "marks": []},
                 {"action": {"do": "natural", "reward": "critical", **side} if turn == "initiator"
                  else {"do": "stand", **side}, "outcome": {}, "meets": 1.0, "success": 1.0, "critical": 0.75,
-                 "botch": 0.0, "void_reaction": 0.0, "exact": True}]}
+                 "botch": 0.0, "void_reaction": 0.0, "exact": True,
+                 "label": "Natural: let them react" if turn == "initiator" else "Opponent: stand",
+                 "marks": ["best_play"] if turn == "initiator" else []}]}
 
 
 def test_choices_stand_side_by_side_with_their_odds():
-    """Each allowed action is a button with its chance and risk under it;
-    best play's is marked; one tap takes it (``choice-<i>``); a sampled
-    figure says so with its margin; the rewards replace the old natural
-    buttons."""
+    """Best play's choice is the one main button, first, with the why line
+    under it; every other allowed action is a button beside it with its
+    chance and risk; one tap takes it (``choice-<i>``); a sampled figure
+    says so with its margin; the rewards replace the old natural buttons."""
     r = _canned_choices()
     html = U.choices_html(r)
     assert html.count('data-act="choice-') == 3
     assert 'data-advised data-act="choice-2"' in html and html.count("data-advised") == 1
+    assert html.index('data-act="choice-2"') < html.index('data-act="choice-0"') < html.index("choice-1")
+    assert html.index('data-act="choice-2"') < html.index("data-why") < html.index('data-act="choice-0"')
+    assert "Why: “X” over “Y”: critical 75.0 % against 0 %." in html
     assert "Reroll dice 2 and 3" in html and "meets 90.0 % · success 80.0 % · critical 5.0 %" in html
     assert "sampled, ±2.2 %" in html
     assert "Natural: +1, cannot be countered" in html and "no reaction" in html
-    assert "Natural: let them react (critical if they get 0)" in html and "critical 75.0 %" in html
-    assert "Your choices" in html
+    assert "Natural: let them react" in html and "critical 75.0 %" in html and "best play" in html
+    assert "Your choice" in html
     assert U.action_for("choice-2", r, {}, {}) == {"do": "natural", "reward": "critical", "side": "initiator"}
     assert U.action_for("choice-0", r, {}, {}) == {"do": "reroll", "dice": [1, 2], "side": "initiator"}
     with pytest.raises(SpecError, match="no longer on offer"):
@@ -522,19 +558,22 @@ def test_the_reactors_choices_give_the_initiators_chances():
     """On the opponent's turn the figures are the initiator's chances the
     reaction leaves, and the title says so."""
     html = U.choices_html(_canned_choices("opponent"))
-    assert "The opponent&#x27;s choices" in html and "initiator meets 100 % · critical 75.0 %" in html
-    assert "Opponent: reroll dice 2 and 3" in html and "Opponent: stand (keep their dice)" in html
+    assert "The opponent&#x27;s choice" in html and "initiator meets 100 % · critical 75.0 %" in html
+    assert "Opponent: reroll dice 2 and 3" in html and "Opponent: stand" in html
     assert 'data-advised data-act="choice-0"' in html and html.count("data-advised") == 1
 
 
-def test_one_choice_is_no_comparison():
-    """A single choice (the hit location) draws no panel: its own button
-    stays, and the old buttons come back without choices."""
+def test_one_choice_is_the_main_button_alone():
+    """A single choice (the hit location) is the main button, alone; without
+    best play's choices (not come yet) the plain step buttons stand."""
     r = {"turn": None, "allowed": [{"do": "hit_location"}], "dice": [], "advice": {"do": "hit_location"},
+         "why": "The only step now: Roll the hit location.",
          "choices": [{"action": {"do": "hit_location"}, "outcome": {}, "meets": 1, "success": 1, "critical": 1,
-                      "botch": 0, "exact": True}]}
-    assert U.choices_html(r) == ""
-    assert 'data-act="hit_location"' in U.render_result(r, {})
+                      "botch": 0, "exact": True, "label": "Roll the hit location", "marks": ["best_play"]}]}
+    html = U.render_result(r, {})
+    assert 'data-advised data-act="choice-0"' in html and 'data-act="hit_location"' not in html
+    plain = U.render_result({**r, "advice": None, "choices": []}, {})
+    assert 'data-act="hit_location"' in plain and "data-advised" not in plain
     assert 'data-act="natural:merit"' in U.render_result({"allowed": [{"do": "natural"}], "dice": []}, {})
 
 

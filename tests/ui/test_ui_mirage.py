@@ -129,12 +129,15 @@ def _roll(spec, draws):
 
 def test_tray_draws_dice_by_kind_and_offers_prayer():
     """Dice drawn by role with a kind each and distinct colours, each
-    tappable (data-die) while a prayer is allowed; the Pray button shown."""
+    tappable (data-die) while a prayer is allowed; best play (keeping the
+    success) the main button, praying beside it, the player's own prayer
+    once dice are tapped."""
     r = _roll({"attribute": 10, "skill": 8, "gear": [6], "skill_name": "grace"}, [10, 3, 2])
     html = ui.render_result(r, {"selected": []})
     assert html.count("data-die=") == 3
-    assert r["best_prayer"] == [] and 'data-act="pray"' in html  # best play keeps it; the player may pray
-    assert "Pray: reroll 2 dice" in html and 'data-act="advice"' not in html
+    assert r["best_prayer"] == [] and r["advice"]["do"] == "accept" and 'data-advised data-act="choice-0"' in html
+    assert "Pray with die 2" in html and 'data-act="pray"' not in html and 'data-act="advice"' not in html
+    assert 'data-act="pray"' in ui.render_result(r, {"selected": ["1"]})
 
     for kind in ("kind-attribute", "kind-skill", "kind-gear"):
         assert kind in html
@@ -143,14 +146,16 @@ def test_tray_draws_dice_by_kind_and_offers_prayer():
 
 
 def test_one_pray_button_when_the_advice_is_the_default():
-    """Untapped, a failure whose advice prays with every die without a
-    success shows one button (the advice), not two alike; a tap brings the
-    player's own prayer beside it."""
+    """Untapped, a failure whose advice prays with every die shows one
+    prayer button (the advice, the main button), not two alike; a tap
+    brings the player's own prayer beside it."""
     r = _roll({"attribute": 10, "skill": 8, "gear": [6], "skill_name": "grace"}, [mirage.SUCCESS_ON - 1, 3, 2])
     html = ui.render_result(r, {"selected": []})
-    assert r["best_prayer"] == [0, 1, 2] and 'data-act="advice"' in html and 'data-act="pray"' not in html
+    assert r["best_prayer"] == [0, 1, 2] and r["advice"]["do"] == "pray"
+    assert re.search(r'data-advised data-act="choice-\d"><span class="choice-label">Pray with dice 1, 2 and 3<', html)
+    assert 'data-act="pray"' not in html and 'data-act="advice"' not in html
     html = ui.render_result(r, {"selected": ["1"]})
-    assert 'data-act="advice"' in html and "Pray: reroll 1 die" in html
+    assert "data-advised" in html and "Your choice: pray with die 2" in html
 
 
 def test_no_pray_button_on_a_passive_roll_or_after_praying():
@@ -268,7 +273,7 @@ OPPOSED = {"attribute": 8, "skill": 6, "skill_name": "might", "opponent": {"attr
 
 def _tiebreak_button(html: str) -> bool:
     """A button that rolls the tie-break: its own, or the choice that does."""
-    return 'data-act="tiebreak"' in html or ">Tie-break: roll again</button>" in html
+    return 'data-act="tiebreak"' in html or '<span class="choice-label">Tie-break: roll again</span>' in html
 
 
 @pytest.mark.parametrize("draws,tie", [([6, 2, 7], True), ([7, 2, 3], False), ([2, 2, 7], False)],
@@ -368,10 +373,10 @@ def test_advised_dice_are_marked_until_a_tap():
     html = ui.render_result(r, {"selected": []})
     own = html[:html.index("Opponent")]
     assert _tags(own) == ["Attribute", "Skill \u21bb"]
-    assert "advised for the prayer" in own and 'data-act="advice"' in html
-    assert "Pray the advised 1 die (\u21bb best, temple +2)" in html
+    assert "advised for the prayer" in own and r["advice"] == {"do": "pray", "dice": [1], "bonus": 2, "side": "initiator"}
+    assert re.search(r'data-advised data-act="choice-\d"><span class="choice-label">Pray with die 2<', html)
     tapped = ui.render_result(r, {"selected": ["0"]})
-    assert "\u21bb" not in "".join(_tags(tapped)) and 'data-act="advice"' in tapped
+    assert "\u21bb" not in "".join(_tags(tapped)) and "data-advised" in tapped
 
 
 def test_pray_the_advised_dice_takes_the_advice_at_the_rolls_bonus():
@@ -384,11 +389,17 @@ def test_pray_the_advised_dice_takes_the_advice_at_the_rolls_bonus():
 
 
 def test_best_play_keeps_a_success():
-    """A success stands: no ↻, no advice button, the reason in words."""
+    """A success stands: no ↻, accepting is the main button, the reason in
+    words (the why: the same chance, risking nothing now)."""
     r = _roll({"attribute": 10, "skill": 6}, [6, 3])
     html = ui.render_result(r, {"selected": []})
-    assert 'data-advice="keep"' in html and "already succeed" in html
+    assert r["advice"] == {"do": "accept"} and re.search(r'data-advised data-act="choice-0"><span '
+                                                         r'class="choice-label">Accept the roll<', html)
+    assert "Why: “Accept the roll” over “Pray with" in html
     assert 'data-act="advice"' not in html and "\u21bb" not in "".join(_tags(html))
+    plain = ui.render_result({k: v for k, v in r.items() if k not in ("advice", "choices", "why", "best_prayer")},
+                             {"selected": []})
+    assert 'data-advice="keep"' not in plain and "data-advised" not in plain  # no advice yet: none said
     with pytest.raises(SpecError):
         ui.action_for("advice", r, {"selected": []}, {})
 
@@ -419,7 +430,9 @@ def test_odds_show_your_choice_beside_best_and_why():
                **{f"pray{b}": _canned_pray(0.12, 0.3) for b in (0, 1, 2)}}
     html = ui.render_odds(r["spec"], answers, r)
     assert "Your choice: <strong>12.0 %</strong> (Condition 30.0 %), best: <strong>31.0 %</strong>" in html
-    assert "Why: the d10&#x27;s 6 already counts, so it stays" in html
+    assert "Why these dice: the d10&#x27;s 6 already counts, so it stays" in html
+    # labelled so it is not read as the choice's figure (which counts the steps after it)
+    assert "Now: the advised prayer (the \u21bb dice) on its own" in html and "no tie-break after it" in html
     without = ui.render_odds(r["spec"], {k: v for k, v in answers.items() if k != "choice"}, r)
     assert "Your choice" not in without and 'data-odds="best"' in without
 
@@ -427,7 +440,9 @@ def test_odds_show_your_choice_beside_best_and_why():
 def test_odds_before_the_roll_show_the_turn_with_a_prayer():
     spec = rules.normalize("mirage", {"attribute": 10, "skill": 6})
     html = ui.render_odds(spec, {"roll": CANNED_ROLL}, None)
-    assert "With a prayer on a failure (the advised dice): success <strong>72.5 %</strong> (Condition 20.0 %)" in html
+    assert ("Before the roll, with a prayer on a failure where it is worth its risk (the advised dice, no "
+            "tie-break): success <strong>72.5 %</strong> (Condition 20.0 %)") in html
+    assert "Before the roll: the odds of the roll in the form" in html
     passive = rules.normalize("mirage", {"attribute": 10, "skill": 6, "passive": True})
     assert "With a prayer" not in ui.render_odds(passive, {"roll": {**CANNED_ROLL, "prayer_allowed": False}}, None)
     opposed = rules.normalize("mirage", TIED)
@@ -444,34 +459,41 @@ def _tie_result(choices, advice):
 
 CANNED = [
     {"action": {"do": "accept", "side": "initiator"}, "win": 0.0, "tie": 1.0, "lose": 0.0, "bonus": 0.0,
-     "condition": 0.0, "exact": True, "outcome": {}},
+     "condition": 0.0, "exact": True, "outcome": {}, "label": "Accept the tie", "marks": []},
     {"action": {"do": "tiebreak", "side": "initiator"}, "win": 0.635, "tie": 0.0, "lose": 0.365, "bonus": 0.1,
-     "condition": 0.0, "exact": False, "sampled": 120, "margin": 0.031, "outcome": {}},
+     "condition": 0.0, "exact": False, "sampled": 120, "margin": 0.031, "outcome": {},
+     "label": "Tie-break: roll again", "marks": ["best_play"]},
     {"action": {"do": "pray", "dice": [0], "bonus": 1, "side": "initiator"}, "win": 0.41, "tie": 0.0,
-     "lose": 0.59, "bonus": 0.0, "condition": 1.0, "exact": True, "outcome": {}},
+     "lose": 0.59, "bonus": 0.0, "condition": 1.0, "exact": True, "outcome": {}, "label": "Pray with die 1",
+     "marks": []},
 ]
 
 
 def test_choices_side_by_side_with_their_odds():
-    """The choices' line: "Tie-break: win 63.5 % · Pray 1 die: win 41 %,
-    Condition 100 % · Accept the tie", the advised one marked, why."""
-    r = _tie_result(CANNED, CANNED[1]["action"])
+    """The decision: "Tie-break: roll again" (best play) the main button,
+    the why under it, "Pray with die 1: win 41 %, Condition 100 %" and
+    "Accept the tie" beside it; a close call's marks as the rules give."""
+    r = {**_tie_result(CANNED, CANNED[1]["action"]), "why": "“Tie-break: roll again” over “Pray with die 1”: x."}
     html = ui.render_result(r, {"selected": []})
     assert html.count('data-act="choice-') == 3
     assert 'data-advised data-act="choice-1"' in html
-    assert ">Accept the tie</button>" in html and ">Pray 1 die</button>" in html
+    assert ">Accept the tie</span>" in html and ">Pray with die 1</span>" in html
     assert "win 63.5 % \u00b13.1 %" in html and "win 41.0 %, Condition 100 %" in html
-    assert "Why: Tie-break: roll again: the best chance to win, 63.5 % against 41.0 % for Pray 1 die" in html
+    assert "Why: “Tie-break: roll again” over “Pray with die 1”: x." in html
+    marked = [dict(c, marks=m) for c, m in zip(CANNED, ([], ["best_play", "safest"], ["best_chance"]))]
+    close = ui.render_result({**r, "choices": marked}, {"selected": []})
+    assert "best play · safest" in close and "best chance" in close
     assert 'data-act="tiebreak"' not in html  # offered once, among the choices
     assert 'data-act="advice"' not in html and "\u21bb" not in "".join(_tags(html))
     assert ui.action_for("choice-2", r, {"selected": []}, {}) == CANNED[2]["action"]
 
 
-def test_why_names_the_condition_when_the_chances_are_equal():
-    same = [dict(CANNED[0], win=0.5, tie=0.0), dict(CANNED[2], win=0.5)]
-    r = _tie_result(same, same[0]["action"])
-    assert "the same chance as Pray 1 die, with less risk of a Condition (0 % against 100 %)" in \
-        ui.render_result(r, {"selected": []})
+def test_after_a_prayer_the_choices_say_no_further_condition():
+    """The prayer cost a Condition; tied again, a choice that risks no more
+    says "no further Condition" (its figure counts only those to come)."""
+    paid = [dict(CANNED[0], condition_paid=True), dict(CANNED[1], condition_paid=True)]
+    html = ui.render_result(_tie_result(paid, paid[1]["action"]), {"selected": []})
+    assert html.count("no further Condition") == 2 and "Condition 0 %" not in html
 
 
 def test_sampled_prayer_odds_say_so():
@@ -512,13 +534,15 @@ def test_a_read_only_result_offers_no_prayer():
 
 
 def test_the_no_target_hint_says_what_the_dice_show():
-    """With no die to reroll by default the hint says why: every blank die
-    shows 1, or every die already shows a success (it never claims blank
-    dice that are not there)."""
+    """Before best play's choices come, with no die to reroll by default
+    the hint says why: every blank die shows 1, or every die already shows
+    a success (it never claims blank dice that are not there)."""
     both = _roll({"attribute": 10, "skill": 8, "difficulty": "average"}, [8, 7])
     assert both["can_pray"]
+    both = {k: v for k, v in both.items() if k not in ("advice", "choices")}
     text = ui.render_result(both, {"selected": []})
     assert "Every die shows a success" in text and "without a success shows 1" not in text
     ones = _roll({"attribute": 10, "skill": 8, "difficulty": "average"}, [1, 1])
+    ones = {k: v for k, v in ones.items() if k not in ("advice", "choices")}
     if ones.get("can_pray"):
         assert "Every die without a success shows 1" in ui.render_result(ones, {"selected": []})

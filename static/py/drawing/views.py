@@ -233,42 +233,91 @@ def error_html(message: str) -> str:
     return f'<p class="error" role="alert">{esc(message)}</p>'
 
 
-def choices_html(result: dict, label, figures, title: str = "Your choices", same=None) -> str:
-    """Every action the rules allow now, side by side (``result["choices"]``),
-    each a button that takes it (``data-act="choice-<i>"``, see
-    ``tab.choice_action``) with its odds when played best afterwards; best
-    play's (``result["advice"]``) is marked. ``label(action)`` names an
-    action, ``figures(choice)`` words its odds (plain text; both escaped
-    here). ``same(choice)``, if given, names what a choice looks like to
-    the player: a choice that looks like an earlier one is not drawn twice
-    (e.g. two pairs of the same faces). Nothing when there is no choice to
-    make.
+#: The marks a choice may carry (``rules.dice.MARKS``), in words.
+MARK_WORDS = {"best_play": "best play", "best_chance": "best chance", "safest": "safest"}
 
-    >>> r = {"advice": {"do": "tiebreak"}, "choices": [{"action": {"do": "tiebreak"}, "outcome": {}},
-    ...      {"action": {"do": "accept"}, "outcome": {}}]}
-    >>> html = choices_html(r, lambda a: a["do"].title(), lambda c: "win 63.5 %")
-    >>> html.count("data-act="), 'data-advised data-act="choice-0"' in html, "best play" in html
-    (2, True, True)
+
+def _marks(c: dict, advised: bool) -> str:
+    marks = [m for m in (c.get("marks") or (["best_play"] if advised else [])) if m in MARK_WORDS]
+    if not marks:
+        return ""
+    return (f' <span class="choice-marks" data-marks="{esc(" ".join(marks))}">'
+            f'{esc(" · ".join(MARK_WORDS[m] for m in marks))}</span>')
+
+
+def _card(i: int, c: dict, label, figures, advised: bool) -> str:
+    """One choice: a button holding its words, and under them (in the same
+    button, so a card is one tap target of one height) its odds and marks."""
+    cls = "choice-main is-advised" if advised else "choice"
+    tag = "div" if advised else "li"
+    return (f'<{tag} class="{cls}"><button type="button" class="choice-btn"{" data-advised" if advised else ""} '
+            f'data-act="choice-{i}"><span class="choice-label">{esc(label(c))}</span>'
+            f'<span class="choice-odds">{esc(figures(c))}{_marks(c, advised)}</span></button></{tag}>')
+
+
+def choices_html(result: dict, label, figures, title: str = "Your choices", same=None, groups=None,
+                 extra: str = "") -> str:
+    """The decision at hand on one screen (``result["choices"]``): best
+    play's choice (``result["advice"]``) as the one main button
+    (``data-advised``), the why line beside it (``result["why"]``), and
+    every other allowed action beside them, each a button that takes it
+    (``data-act="choice-<i>"``, see ``tab.choice_action``) with its odds
+    when played best afterwards and its marks (best play, and on a close
+    call best chance and safest: ``choice["marks"]``). ``label(choice)``
+    names a choice (None: the rules' ``label``), ``figures(choice)`` words
+    its odds (plain text; both escaped here). ``same(choice)``, if given,
+    names what a choice looks like to the player: a choice that looks like
+    an earlier one is not drawn twice (e.g. two pairs of the same faces).
+    ``groups``, if given, lays the other choices out in columns: a list of
+    (heading, predicate). ``extra`` (HTML) follows the other choices (the
+    player's own choice). Nothing when there is no choice to make.
+
+    >>> r = {"advice": {"do": "tiebreak"}, "why": "“Tie-break” over “Accept”: win 63.5 % against 0 %.",
+    ...      "choices": [{"action": {"do": "accept"}, "label": "Accept", "marks": []},
+    ...                  {"action": {"do": "tiebreak"}, "label": "Tie-break", "marks": ["best_play"]}]}
+    >>> html = choices_html(r, None, lambda c: "win 63.5 %")
+    >>> html.count("data-act="), 'data-advised data-act="choice-1"' in html, "best play" in html, "data-why" in html
+    (2, True, True, True)
+    >>> html.index("choice-1") < html.index("choice-0")  # the advised one first, the main button
+    True
     >>> choices_html({"choices": []}, str, str)
     ''
-    >>> choices_html(r, lambda a: "Keep", str, same=lambda c: 1).count("data-act=")
+    >>> choices_html(r, lambda c: "Keep", str, same=lambda c: 1).count("data-act=")
     1
     """
     choices = (result or {}).get("choices") or []
     if not choices:
         return ""
+    label = label or (lambda c: c.get("label") or c["action"].get("do", ""))
     advice = (result or {}).get("advice")
-    items, seen = [], []
-    for i, c in enumerate(choices):
+    main, rest, seen = "", [], []
+    order = sorted(range(len(choices)), key=lambda i: choices[i].get("action") != advice)
+    for i in order:
+        c = choices[i]
         if same is not None:
             if same(c) in seen:
                 continue
             seen.append(same(c))
-        best = advice is not None and c.get("action") == advice
-        mark = ' <span class="choice-best">best play</span>' if best else ""
-        items.append(f'<li class="choice{" is-advised" if best else ""}">'
-                     f'<button type="button" class="choice-btn"{" data-advised" if best else ""} '
-                     f'data-act="choice-{i}">{esc(label(c["action"]))}</button>'
-                     f'<span class="choice-odds">{esc(figures(c))}</span>{mark}</li>')
-    return (f'<div class="choices" role="group" aria-label="{esc(title)}"><p class="choices-title">{esc(title)}</p>'
-            f'<ul class="choice-list">{"".join(items)}</ul></div>')
+        if advice is not None and c.get("action") == advice:
+            main = _card(i, c, label, figures, True)
+        else:
+            rest.append((i, c))
+    why = (result or {}).get("why")
+    why_html = f'<p class="choice-why" data-why>Why: {esc(why)}</p>' if why and main else ""
+    return (f'<div class="choices" role="group" aria-label="{esc(title)}" data-choices>'
+            f'<p class="choices-title">{esc(title)}</p>{main}{why_html}'
+            f'{_others(rest, label, figures, groups)}{extra}</div>')
+
+
+def _others(rest: list, label, figures, groups) -> str:
+    """The choices other than best play's, in one list or in columns."""
+    if not groups:
+        items = "".join(_card(i, c, label, figures, False) for i, c in rest)
+        return f'<ul class="choice-list">{items}</ul>' if items else ""
+    cols = []
+    for heading, belongs in groups:
+        items = "".join(_card(i, c, label, figures, False) for i, c in rest if belongs(c))
+        if items:
+            cols.append(f'<div class="choice-col"><p class="choice-col-title">{esc(heading)}</p>'
+                        f'<ul class="choice-list">{items}</ul></div>')
+    return f'<div class="choice-cols">{"".join(cols)}</div>' if cols else ""

@@ -1096,7 +1096,12 @@ def _open_move(kind: str, data: dict, requests, now) -> dict:
         raise UnknownRequest(_UNKNOWN[kind])
     if st.get("voided"):
         raise Voided(_VOIDED)
-    if _position(st, n, h, ms, requests, False if kind == "a" else data.get("b")):
+    try:
+        opened = _position(st, n, h, ms, requests, False if kind == "a" else data.get("b"))
+    except AlreadyAnswered as e:
+        e.request = (st["role"], st["rid"])  # the page shows that request, saying so
+        raise
+    if opened:
         return _opened(kind, st, reply=last_link(st), note="This link was already opened; nothing changed.")
     if kind == "a":
         return _gm_opened(st, ms[0], now)
@@ -1279,7 +1284,11 @@ def _open_reveal(data: dict, requests, now) -> dict:
         entry = _entry(ver["result"], ver["player"], ver["label"], data)
         return _opened("v", None, note="Fair roll, verified ✓", verified=_verified_view(ver),
                        entry=entry)
-    note = _compare(st["msgs"], ver["msgs"])
+    try:
+        note = _compare(st["msgs"], ver["msgs"])
+    except AlreadyAnswered as e:
+        e.request = (st["role"], st["rid"])  # the page shows that request, saying so
+        raise
     if st.get("revealed"):
         return _opened("v", st, note="This roll was already verified; nothing changed.",
                        verified=_verified_view(ver))

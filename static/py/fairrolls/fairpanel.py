@@ -22,6 +22,7 @@ from shell.page import (
     fair,
     fairview,
     now,
+    js_obj,
     q,
     read_kept,
     read_store,
@@ -34,7 +35,11 @@ from tabs.forms import form_locked, keep_own, lock_request, read_spec, unlock_fo
 from tabs.trayview import STATE, open_tab, render_odds_later, render_tray, reveal, set_result
 
 REQUESTS_KEY = "dice-table/requests"
-FAIR = {"requests": []}
+#: ``said``: per request (role, rid), what the page says in its panel until
+#: the next move: a second answer on the GM's page ("alert"), another
+#: device's answer on the player's page ("elsewhere"). Not stored: a link
+#: opened again says it again.
+FAIR = {"requests": [], "said": {}}
 
 
 def find_request(role, rid):
@@ -105,7 +110,9 @@ def leave_fair(system):
     st = STATE[system]
     if st["fair"] is None:
         return
+    key = st["fair"]
     st["fair"] = None
+    FAIR["said"].pop(tuple(key), None)
     unlock_form(system)
     q(f"#tab-{system}").classList.remove("is-fair", "is-fair-done")
     st["spec"] = read_spec(system) or st["spec"]
@@ -130,13 +137,28 @@ def refresh_fair(system):
 def render_fair_tray(system, tray):
     """The fair panel, then the dice and the rules' steps this side may use
     now (they go to fair.step or fair.gm_step), then the fair roll's own
-    secondary buttons (end my turn, reveal, send again, close)."""
+    secondary buttons (end my turn, reveal, send again, close). A side that
+    may not step now sees the dice read-only (no tap, no step), the other
+    side's choices named; the GM's page names the dice by the device that
+    answered."""
     st = STATE[system]
-    view = fair.view(fair_of(system), now())
-    html = ui_for(system).render_result(st["result"], st["ui"]) if st["result"] else ""
-    if view["role"] == "gm":  # the GM's page shows the player's dice
-        html = fairview.others_dice(html, view["player"])
-    tray.innerHTML = fairview.panel(view, now(), st["note"], this_device()) + html + fairview.foot(view)
+    req = fair_of(system)
+    view = fair.view(req, now())
+    said = FAIR["said"].get((req["role"], req["rid"]), {})
+    steps = view["player_may_step"] if view["role"] == "player" else view["gm_may_step"]
+    html = ""
+    if st["result"]:
+        html = ui_for(system).render_result(st["result"], {**st["ui"], "readonly": not steps})
+    if view["role"] == "gm":  # the GM's page shows the answering device's dice
+        who = (view.get("answered_by") or {}).get("name") or view["player"]
+        html = fairview.others_dice(html, who)
+        if not steps and view["player_may_step"]:
+            html = fairview.choices_line(st["result"], who) + html
+    if not steps:
+        html = fairview.watching(html, who if view["role"] == "gm" else "the GM")
+    tray.innerHTML = (fairview.panel(view, now(), st["note"], this_device(), said.get("alert", ""),
+                                     said.get("elsewhere", ""))
+                      + html + fairview.foot(view, said.get("alert", ""), said.get("elsewhere", "")))
     for b in tray.querySelectorAll("[data-act]"):
         if not fairview.keeps_step(view, str(b.dataset.act)):
             b.remove()
@@ -156,6 +178,7 @@ def after_move(got, note=""):
     if got is None:
         return
     st, link = got
+    FAIR["said"].pop((st["role"], st["rid"]), None)
     put_request(st)
     if st.get("revealed"):
         add_fair_entry(fair.history_entry(st))
@@ -192,6 +215,13 @@ def answer_as(mode):
         field = q("#fair-device-name")
         if field is not None:
             name = " ".join(str(field.value).split())[:40]
+            if not name:  # a fresh device is asked for a name before its first answer
+                said = q("#fair-device-error")
+                if said is not None:
+                    said.textContent = fairview.NAME_FIRST
+                field.setAttribute("aria-invalid", "true")
+                field.focus()
+                return
             if name != me["name"]:
                 me = device.set_name(name)
         after_move(fair_call(fair.answer, st, device={"name": me["name"], "key": me["key"]}, mode=mode))
@@ -277,8 +307,15 @@ def open_fair_link(frag):
         got = fair.open_link(frag, FAIR["requests"], now=now())
     except (fair.FairError, SpecError) as e:
         mine = find_request("gm", getattr(e, "rid", ""))
-        if mine is not None:  # a second answer: the request it came for, with its Void and ask again
+        theirs = find_request(*getattr(e, "request", ("", "")))
+        if mine is not None:  # a second answer: the request it came for, its Void and ask again in view
+            FAIR["said"][("gm", mine["rid"])] = {"alert": str(e)}
             show_fair(mine)
+            bring_panel(mine["msgs"][0]["y"])
+        elif theirs is not None and theirs["role"] == "player":  # another device answered first
+            FAIR["said"][("player", theirs["rid"])] = {"elsewhere": str(e)}
+            show_fair(theirs)
+            bring_panel(theirs["msgs"][0]["y"])
         banner(f"{e} Your own rolls and history are untouched.", "error")
         return
     # opened: the address forgets the link, so a reload does not open it again
@@ -295,6 +332,14 @@ def open_fair_link(frag):
     banner(got["note"], "info")
     if got["reply"]:
         send_link(got["state"], got["reply"])
+
+
+def bring_panel(system):
+    """The fair panel into view (what it says now needs a tap: the banner at
+    the page's top may be off screen)."""
+    el = q(f"#tray-{system} [data-fair-panel]")
+    if el is not None:
+        el.scrollIntoView(js_obj({"block": "start"}))
 
 
 def show_verified(ver):

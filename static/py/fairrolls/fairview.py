@@ -23,7 +23,7 @@ from __future__ import annotations
 from drawing import views
 
 __all__ = ["panel", "foot", "row", "requests_list", "verified_panel", "keeps_step", "send_text",
-           "state_words", "others_dice", "DAY_MS", "THEN"]
+           "state_words", "others_dice", "watching", "choices_line", "NAME_FIRST", "DAY_MS", "THEN"]
 
 DAY_MS = 24 * 3600 * 1000
 
@@ -55,7 +55,9 @@ def state_words(v: dict, now=0) -> str:
     if v.get("voided"):
         return ("Voided: the GM asked again with a new request; this one's links no longer count."
                 if v["role"] == "player" else "Voided: you asked again with a new request.")
-    words = _WORDS[(v["role"], v["last"])].format(player=v["player"])
+    # the GM's page names whoever answered (the request's player, or another device)
+    who = (v.get("answered_by") or {}).get("name") if v["role"] == "gm" else None
+    words = _WORDS[(v["role"], v["last"])].format(player=who or v["player"])
     if v["last"] == "s" and v.get("sent") in ("st", "sa"):  # the GM's page finishes the turn
         words = _played_by_gm_page(v)
     if v.get("overdue"):
@@ -127,14 +129,16 @@ def _top_buttons(v: dict) -> str:
     return "".join(_player_buttons(v) if v["role"] == "player" else _gm_buttons(v))
 
 
-def foot(v: dict) -> str:
+def foot(v: dict, alert: str = "", elsewhere: str = "") -> str:
     """The fair roll's buttons under the dice and the rules' steps: the
     player's end of turn (secondary: it forfeits the steps above it), the
-    GM's early reveal and void, send again, close."""
-    out = _after_dice_buttons(v) if _live(v) and v["last"] == "d" else []
-    if v["role"] == "gm" and v["status"] != "voided" and v["last"] != "q":  # answered: by the right person?
+    GM's early reveal and void (in the panel instead while a second answer
+    is on show: ``alert``), send again (not once another device answered:
+    ``elsewhere``), close."""
+    out = _after_dice_buttons(v) if _live(v) and v["last"] == "d" and not elsewhere else []
+    if _may_reissue(v) and not alert:  # answered: by the right person?
         out.append(_button("reissue", "Wrong person? Void and ask again", v))
-    if v.get("link"):
+    if v.get("link") and not elsewhere:
         out.append(_button("send", "Send the final link" if v["status"] in ("revealed", "verified")
                            else "Send again", v))
     out.append(_button("leave", "Close", v))
@@ -147,6 +151,10 @@ def _after_dice_buttons(v: dict) -> list:
         return [_button("advice", "Play the rest of my turn by the advice", v),
                 _button("done", "End my turn (no more steps)", v)]
     return [_button("reveal", "Reveal now (ends the roll here)", v)]
+
+
+def _may_reissue(v: dict) -> bool:
+    return v["role"] == "gm" and v["status"] != "voided" and v["last"] != "q"
 
 
 def _who(v: dict) -> str:
@@ -167,10 +175,18 @@ def _device_field(v: dict, device) -> str:
     this device) and the fingerprint of this device's key."""
     if v["role"] != "player" or v["last"] != "q" or not _live(v) or not device:
         return ""
-    return ('<p class="fair-device"><label for="fair-device-name">Your answer names this device</label> '
+    return ('<p class="fair-device"><label for="fair-device-name">Your name (the GM sees it with your '
+            'answer)</label> '
             f'<input id="fair-device-name" data-fair-device value="{views.esc(device.get("name", ""))}" '
-            'maxlength="40" autocomplete="off" placeholder="e.g. Dana\'s phone"> '
-            f'<span>fingerprint <code>{views.esc(device.get("fingerprint", ""))}</code></span></p>')
+            'maxlength="40" autocomplete="name" placeholder="e.g. Dana" required '
+            'aria-describedby="fair-device-error"> '
+            f'<span>this device <code>{views.esc(device.get("fingerprint", ""))}</code></span></p>'
+            '<p class="field-error" id="fair-device-error" data-fair-device-error role="alert"></p>')
+
+
+#: Said at the name field when Roll is pressed with no name: a fresh device
+#: must not answer as "a device with no name".
+NAME_FIRST = "Your name first: the GM's page shows it with your answer, so the GM knows who rolled."
 
 
 def _then_field(v: dict) -> str:
@@ -182,22 +198,39 @@ def _then_field(v: dict) -> str:
             f'<select id="fair-then" data-fair-then>{options}</select></p>')
 
 
-def panel(v: dict, now=0, note: str = "", device=None) -> str:
+def _alert(v: dict, alert: str) -> str:
+    """A second answer, on the GM's page: said in the panel (in view, with
+    the dice), its one tap beside it."""
+    if not alert:
+        return ""
+    button = _button("reissue", "Wrong person? Void and ask again", v, "fair-main") if _may_reissue(v) else ""
+    return (f'<p class="fair-alert" role="alert" data-fair-alert>{views.esc(alert)}</p>'
+            f'{f"<p class=fair-buttons>{button}</p>" if button else ""}')
+
+
+def _elsewhere_words(elsewhere: str) -> str:
+    return f"{elsewhere} Your answer was not used: nothing more goes from this page."
+
+
+def panel(v: dict, now=0, note: str = "", device=None, alert: str = "", elsewhere: str = "") -> str:
     """The panel above the dice while a request is on show in its tab.
     ``device``: this page's ``{"name", "fingerprint"}`` (the player's
-    answer carries them)."""
+    answer carries them). ``alert``: a second answer that reached the GM's
+    page (said here, with "Wrong person? Void and ask again"). ``elsewhere``:
+    on the player's page, another device answered this request first (the
+    panel says so, and offers nothing to send)."""
     done = v["status"] in ("revealed", "verified")
-    state = state_words(v, now)
+    state = _elsewhere_words(elsewhere) if elsewhere else state_words(v, now)
     note = "" if note == state else note  # a note that only repeats the state is said once
     who = v.get("answered_by")
     if who and note.startswith("Answered by ") and f"({who['fingerprint']}). " in note:
         note = note.split(f"({who['fingerprint']}). ", 1)[1]  # said in its own line below
-    buttons = _top_buttons(v)
+    buttons = "" if elsewhere else _top_buttons(v)
     return (f'<div class="fair-panel{" is-verified" if done else ""}" data-fair-panel '
-            f'data-fair-status="{views.esc(v["status"])}">'
+            f'data-fair-status="{views.esc(v["status"])}"{" data-fair-elsewhere" if elsewhere else ""}>'
             f'<p class="fair-title">{views.esc(_heading(v))}</p>'
-            f'<p class="fair-state" role="status">{views.esc(state)}</p>'
-            f'{f"<p class=fair-note>{views.esc(note)}</p>" if note else ""}'
+            f'<p class="fair-state" role="status">{views.esc(state)}</p>{_alert(v, alert)}'
+            f'{f"<p class=fair-note>{views.esc(note)}</p>" if note and not alert else ""}'
             f'{_replaces(v)}{_who(v)}{_device_field(v, device)}'
             f'<p class="fair-print">Request fingerprint <code>{views.esc(v["fingerprint"])}</code>'
             f' (the same on both pages)</p>'
@@ -219,6 +252,46 @@ def others_dice(html: str, player: str) -> str:
     "<p>Dana &lt;b&gt;'s dice · X = 3</p>"
     """
     return html.replace("Your dice", f"{views.esc(player)}'s dice")
+
+
+def watching(html: str, who: str) -> str:
+    """A tray drawn read-only on the GM's page while the player (``who``:
+    the answering device's name) may still step: a shared result's words
+    ("Shared mid-turn…", "shared before any prayer") said as what it is.
+
+    >>> watching('<p>Shared mid-turn: it was the roller&#x27;s turn (they could still reroll). '
+    ...          'Nothing can be changed here.</p>', "Eve")
+    "<p>It is Eve's turn (they could still reroll): their page takes the step. Nothing can be changed here.</p>"
+    """
+    name = views.esc(who)
+    html = html.replace("&#x27;s turn", "'s turn")
+    for old, new in (("Shared mid-turn: it was the roller's turn", f"It is {name}'s turn"),
+                     ("Shared mid-turn: it was the opponent's turn", "It is the opponent's turn"),
+                     ("). Nothing can be changed here.", "): their page takes the step. Nothing can be changed here."),
+                     ("shared before any prayer: the roller could still pray", f"{name} may still pray")):
+        html = html.replace(old, new)
+    return html
+
+
+def choices_line(result, who: str) -> str:
+    """The choices the player's page offers now, named, read-only (the GM's
+    page takes none of them): best play's first.
+
+    >>> r = {"advice": {"do": "accept"}, "choices": [{"action": {"do": "reroll"}, "label": "Reroll die 2"},
+    ...                                             {"action": {"do": "accept"}, "label": "Accept the dice"}]}
+    >>> choices_line(r, "Eve")
+    '<p class="fair-choices" data-fair-choices>Eve&#x27;s choices now (on their page): Accept the dice (best play) · Reroll die 2</p>'
+    """
+    choices = [c for c in (result or {}).get("choices") or () if isinstance(c, dict)]
+    if not choices:
+        return ""
+    advice = (result or {}).get("advice")
+    ordered = sorted(choices, key=lambda c: c.get("action") != advice)
+    words = " · ".join(str(c.get("label") or c.get("action", {}).get("do", "")) + (" (best play)" if c.get("action") == advice
+                                                                               else "") for c in ordered)
+    whose = views.esc(f"{who}'s")
+    return (f'<p class="fair-choices" data-fair-choices>{whose} choices now (on their page): '
+            f'{views.esc(words)}</p>')
 
 
 def verified_panel(ver: dict) -> str:

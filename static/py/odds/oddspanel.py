@@ -13,7 +13,7 @@ from odds import oddsclient, oddswork
 from shell.page import create_once, create_proxy, document, guard, q, ui_for, window
 from tabs import tab
 from tabs.forms import default_fields, fill_fields, form_locked, read_spec, schedule_forms_save
-from tabs.trayview import STATE, redraw_tray_kept
+from tabs.trayview import STATE, redraw_tray_kept, reveal
 
 #: The odds Worker's questions (oddsclient.Questions), None until it is
 #: started; its transport; per tab, the odds asked a moment after the last
@@ -70,9 +70,16 @@ def show_odds(system, asked, got):
         return  # overtaken (a newer question is on its way)
     if "error" in got:  # the Worker could not answer this one: answer it here
         got = odds_here(system, asked)
+    redraw = False
     if got.get("advice") is not None and oddswork.needs_advice(st["result"]):
         st["result"] = asked["result"] = oddswork.merge_advice(st["result"], got["advice"])
+        redraw = True
+    st["odds"] = got["answers"]
+    prices = getattr(ui_for(system), "tray_prices", None)  # the tray shows the player's own choice priced
+    if redraw or (callable(prices) and prices(st["result"], st["ui"])):
         redraw_tray_kept(system)
+    if redraw:
+        reveal(system)  # best play's choices came: the decision, not only the dice, on screen
     panel = q(f"#odds-{system}")
     panel.innerHTML = ui_for(system).render_odds(st["spec"], got["answers"], st["result"])
     panel.dataset.oddsShown = got.get("serial", "here")

@@ -35,7 +35,7 @@ from tabs.forms import fill_form, read_fields, read_spec, schedule_forms_save
 #: HTML over a read-only result (shared, verified); "entry" the history
 #: entry the turn on show goes on; "stale" a Roll the form's errors refused.
 STATE = {s: {"spec": None, "result": None, "ui": {"selected": []}, "opened": False,
-             "readonly": False, "fair": None, "note": "", "entry": None, "stale": False}
+             "readonly": False, "fair": None, "note": "", "entry": None, "stale": False, "odds": None}
          for s in rules.SYSTEMS}
 
 SHARED_NOTE = ('<p class="shared-label">Shared result, faces as reported: a result shared by someone '
@@ -55,7 +55,9 @@ def render_tray(system):
     if not st["result"]:
         tray.innerHTML = ""
         return
-    html = ui_for(system).render_result(st["result"], {**st["ui"], "readonly": bool(st["readonly"])})
+    # the odds answers on show price the player's own choice in the tray (it checks they are for its dice)
+    html = ui_for(system).render_result(st["result"], {**st["ui"], "readonly": bool(st["readonly"]),
+                                                       "odds": st["odds"]})
     tray.innerHTML = STALE_NOTE * stale + (st["note"] if st["readonly"] else "") + TRAY_TOOLS + html
     if st["readonly"]:  # a shared or verified result takes no further steps: no step button, no tappable die
         for b in tray.querySelectorAll("[data-act]"):
@@ -89,6 +91,8 @@ def set_result(system, result, record=True, label="", readonly=False, note=SHARE
     st["result"] = result
     st["ui"] = {"selected": []}
     st["stale"] = False
+    st["odds"] = None
+    refused_note(system, False)
     st["readonly"] = readonly
     st["note"] = note if readonly else ""
     q(f"#tab-{system}").classList.toggle("is-shared", bool(readonly and result))
@@ -125,7 +129,8 @@ def _in_view(el):
         return True
     r = el.getBoundingClientRect()
     pane = js_none(el.closest(".result-pane"))
-    top, bottom = 0, window.innerHeight
+    tabs = q(".tabs")  # the game tabs stay over the top of the screen
+    top, bottom = (tabs.getBoundingClientRect().bottom if tabs is not None else 0), window.innerHeight
     if pane is not None and str(window.getComputedStyle(pane).overflowY) != "visible":
         p = pane.getBoundingClientRect()
         top, bottom = max(top, p.top), min(bottom, p.bottom)
@@ -141,20 +146,63 @@ def reveal(system):
     dice = list(tray.querySelectorAll(".dice, .ot-chain")) or list(tray.querySelectorAll("svg.die"))
     steps = tray.querySelectorAll("[data-act]:not([data-act=reuse]):not([data-act=effect])")  # rules steps, not form fillers
     last_step = steps.item(steps.length - 1) if steps.length else None  # every step button, down to the last
-    if all(_in_view(el) for el in [q(".outcome", tray), last_step] + dice):
+    if all(_in_view(el) for el in [q(".outcome", tray), last_step, q("[data-why]", tray)] + dice):
         return
     still = window.matchMedia("(prefers-reduced-motion: reduce)").matches
+    pane = js_none(tray.closest(".result-pane"))
+    if pane is not None and str(window.getComputedStyle(pane).overflowY) != "visible":
+        _reveal_in_column(tray, pane, "auto" if still else "smooth")
+        return
     tray.scrollIntoView(js_obj({"block": "start", "behavior": "auto" if still else "smooth"}))
+
+
+def _reveal_in_column(tray, pane, behavior):
+    """The result column beside the form (a tablet held sideways) is held
+    under the game tabs while the page scrolls, but near the form's end the
+    page's scroll pushes it up past them (an outcome once ended at y −110):
+    the page is scrolled back until the column sits at its place, then the
+    column itself brings the tray to its top."""
+    tabs = q(".tabs")
+    place = (tabs.offsetHeight if tabs is not None else 0) + 4  # where it sticks: under the tabs, stuck at the top
+    off = pane.getBoundingClientRect().top - place
+    if abs(off) > 0.5:
+        window.scrollBy(js_obj({"top": off, "behavior": "auto"}))
+    top = pane.scrollTop + tray.getBoundingClientRect().top - pane.getBoundingClientRect().top
+    pane.scrollTo(js_obj({"top": top, "behavior": behavior}))
 
 
 STALE_NOTE = ('<p class="stale-note" data-stale role="alert">Not rolled: the form has an error (marked in red '
               'beside its field). The dice below are the previous roll, not this one.</p>')
 
 
+#: Said in the Roll bar, which stays on screen wherever the first error is.
+REFUSED = "Not rolled: the field marked in red needs fixing first."
+
+
+def refused_note(system, on):
+    """The Roll bar's "Not rolled" line (docs/RULES-DECISIONS.md, The page):
+    shown while the last Roll was refused, in the bar that stays on
+    screen, so it never scrolls off with the tray above a field far down."""
+    bar = q(f"#form-{system} .roll-bar")
+    note = q(".roll-refused", bar) if bar is not None else None
+    if bar is None or (note is None and not on):
+        return
+    if note is None:
+        note = document.createElement("p")
+        note.className = "roll-refused"
+        note.setAttribute("role", "status")
+        note.dataset.refused = ""
+        note.textContent = REFUSED
+        bar.prepend(note)
+    note.hidden = not on
+
+
 def refused(system, form):
     """A Roll the form's errors refused (docs/RULES-DECISIONS.md, The page): the result on
-    show is marked as the previous roll, not this one, and the first error
-    is brought into view (centred: never under the fixed Roll button)."""
+    show is marked as the previous roll, not this one, the Roll bar says
+    "Not rolled", and the first error is brought into view (centred: never
+    under the fixed Roll button)."""
+    refused_note(system, True)
     if STATE[system]["result"] is not None:
         STATE[system]["stale"] = True
         render_tray(system)
@@ -242,6 +290,8 @@ def open_tab(system, focus=False):
         q(f"#tab-{s}").hidden = s != system
     if focus:
         q(f"#tabbtn-{system}").focus()
+    # on a phone the tabs are a strip that scrolls sideways: the open one in it
+    q(f"#tabbtn-{system}").scrollIntoView(js_obj({"block": "nearest", "inline": "nearest"}))
     schedule_forms_save()  # the open tab is kept with the forms
     st = STATE[system]
     first = not st["opened"]

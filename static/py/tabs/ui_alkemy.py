@@ -321,41 +321,69 @@ def _keep_label(result: dict, sel: dict) -> str:
 
 
 def _keep_part(result: dict, ui: dict) -> str:
+    """"Keep these two" for the tapped dice: the player's own pair. Beside
+    best play's choices it shows once a die is tapped (a hint before)."""
     if ui.get("readonly") or not any((_hand(result, s) or {}).get("choice") for s in _sides(result)):
         return ""  # a shared result offers no step (docs/RULES-DECISIONS.md, The page)
     sel = selection(result, ui)
+    if _has_choices(result) and not (ui.get("selected") or ()):
+        return '<p class="hint alk-hint" data-own>Your own choice: tap two dice of one side to keep them.</p>'
     disabled = "" if sel["ok"] else " disabled"
-    return (f'<div class="alk-keep"><button type="button" data-act="keep"{disabled}>'
+    return (f'<div class="alk-keep" data-own><button type="button" data-act="keep"{disabled}>'
             f'{views.esc(_keep_label(result, sel))}</button><p class="alk-hint" role="status">'
             f'{views.esc(sel["message"])}</p></div>')
 
 
-def _choice_label(result: dict, action: dict) -> str:
-    """A choice in words: "Keep 4 + 5 as they are", "Keep 4 + 1 instead"
-    (opposed: whose), with the pair's symbols."""
-    side = action.get("side") or "initiator"
-    hand = _hand(result, side) or {}
-    dice = hand.get("dice") or []
-    idx = hand.get("kept") if action.get("do") == "accept" else action.get("dice")
-    idx = [i for i in idx or [] if isinstance(i, int) and 0 <= i < len(dice)]
-    shown = " + ".join(str(dice[i].get("face")) for i in idx)
-    symbols = [dice[i].get("symbol") for i in idx]
-    text = f"Keep {shown} " + ("as they are" if action.get("do") == "accept" else "instead")
-    if all(symbols) and symbols:
-        text += f" ({'–'.join(symbols)})"
-    return (SIDE_NAMES[side] + ": " + text[0].lower() + text[1:]) if result.get("mode") == "opposed" else text
+def _has_choices(result: dict) -> bool:
+    """Has best play's decision come (``advice`` and its ``choices``)?"""
+    return bool(result.get("choices")) and result.get("advice") is not None
+
+
+def _short_label(result: dict, choice: dict) -> str:
+    """A pair in its side's column: "4 + 5 as they are (axe–sword)",
+    "4 + 1 (axe–axe)" (the column says whose and what a tap does)."""
+    text = " + ".join(str(f) for f in choice.get("faces") or ())
+    if (choice.get("action") or {}).get("do") == "accept":
+        text += " as they are"
+    return text + (f" ({choice['pair']})" if choice.get("pair") else "")
+
+
+def _choices(result: dict, ui: dict) -> str:
+    """The decision on one screen: best play's pair as the main button, why,
+    and every other pair each side may keep, side by side in a column per
+    side, the side choosing now first (``result["choices"]``,
+    docs/RULES-DECISIONS.md, ALKEMY); then the player's own pair. A shared
+    result offers none (docs/RULES-DECISIONS.md, The page)."""
+    if ui.get("readonly") or not _has_choices(result):
+        return ""
+    first = (result.get("advice") or {}).get("side") or "initiator"
+    order = [first] + [s for s in _sides(result) if s != first]
+    opposed = result.get("mode") == "opposed"
+    groups = [(f"{SIDE_NAMES[side]} keeps" if opposed else "Or keep",
+               lambda c, side=side: (c.get("action") or {}).get("side", "initiator") == side) for side in order]
+    title = "Keep which pair?" + (" (either side)" if opposed else "")
+    html = views.choices_html(result, lambda c: _short_label(result, c) if c.get("action") != result.get("advice")
+                              else c.get("label") or _short_label(result, c),
+                              lambda c: _choice_figures(result, c), title=title, same=lambda c: _looks(result, c),
+                              groups=groups, extra=_keep_part(result, ui))
+    return f'<div class="alk-choices">{html}</div>' if html else ""
 
 
 def _choice_figures(result: dict, choice: dict) -> str:
-    """A choice's odds: the chance to succeed (opposed: to win, and to stay
-    tied at the cap, the GM deciding) and the total."""
+    """A choice's odds: its side's own chance to succeed (opposed: to win,
+    and to stay tied at the cap, the GM deciding: "tied"), and the total.
+
+    >>> o = {"success": 0.25, "tie": 0.05, "failure": 0.7}
+    >>> _choice_figures({"mode": "opposed"}, {"action": {"side": "opponent"}, "outcome": o, "total": 9})
+    'wins 70.0 % (tied 5.0 %) · total 9'
+    """
     out = choice.get("outcome") or {}
+    win, tie = float(out.get("success") or 0.0), float(out.get("tie") or 0.0)
     if result.get("mode") == "opposed":
-        text = f"initiator wins {views.pct(out.get('success', 0))}"
-        if out.get("tie"):
-            text += f", still tied at the cap {views.pct(out['tie'])}"
+        own = win if (choice.get("action") or {}).get("side", "initiator") == "initiator" else out.get("failure", 0.0)
+        text = f"wins {views.pct(max(0.0, own))}" + (f" (tied {views.pct(tie)})" if tie else "")
     else:
-        text = f"success {views.pct(out.get('success', 0))}"
+        text = f"success {views.pct(win)}"
     return text + f" · total {choice.get('total')}"
 
 
@@ -374,23 +402,17 @@ def _looks(result: dict, choice: dict) -> tuple:
     return side, sorted((str(d.get("face")), str(d.get("symbol"))) for d in shown)
 
 
-def _choices(result: dict, ui: dict) -> str:
-    """Every pair each side may keep now, side by side with its chance;
-    best play's marked (``result["choices"]``, docs/RULES-DECISIONS.md).
-    A shared result offers none."""
-    if ui.get("readonly"):
-        return ""
-    title = "Keep which pair?" + (" (either side)" if result.get("mode") == "opposed" else "")
-    html = views.choices_html(result, lambda a: _choice_label(result, a),
-                              lambda c: _choice_figures(result, c), title=title, same=lambda c: _looks(result, c))
-    return f'<div class="alk-choices">{html}</div>' if html else ""
+def _keep_alone(result: dict, ui: dict) -> str:
+    """"Keep these two" before best play's choices have come (they hold it
+    once they have)."""
+    return "" if _has_choices(result) else _keep_part(result, ui)
 
 
 def _explain(result: dict, ui: dict) -> str:
     return views.explain_list(result.get("explain"))
 
 
-_RESULT_PARTS = (_banner, _tied_rounds, _hands, _choices, _keep_part, _explain)
+_RESULT_PARTS = (_banner, _tied_rounds, _hands, _choices, _keep_alone, _explain)
 
 
 def render_result(result: dict, ui: dict) -> str:

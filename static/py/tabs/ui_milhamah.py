@@ -334,8 +334,12 @@ def action_for(verb: str, result: dict, ui: dict, fields: dict) -> dict:
 
 #: The marks under a die, and what each means (the legend under the tray).
 MARKS = (("✓", "a success"), ("wild ✗", "a wild: it does not count for a side that reacts"),
-         ("↻", "the next reroll takes it"), ("frozen", "tapped: it stays as it is"),
+         ("↻", "the next reroll takes it"), ("frozen", "you tapped it: your reroll leaves it as it is"),
          ("cipher", "flipped to its opposite face"))
+#: The badges in a die's corner after a reroll (``draw``'s turning arrow and
+#: snowflake), each explained only when a die shows it: (mark, role, words).
+BADGES = (("⟲", "rerolled", "rerolled (its earlier face struck through in the corner)"),
+          ("✱", "frozen", "left as it lay by the last reroll"))
 
 
 def _die_label(d: dict, n: int, will: bool, frozen: bool) -> str:
@@ -467,58 +471,45 @@ def _button(act: str, label: str, cls: str = "", disabled: bool = False) -> str:
             f'{" disabled" if disabled else ""}>{views.esc(label)}</button>')
 
 
-def _reroll_label(result: dict, ui: dict, side: str, targets: list) -> str:
-    s = _side_of(result, side)
-    whose = "" if side == "initiator" else "Opponent: "
-    label = f"{whose}Reroll {len(targets)}"
-    if len(targets) < (s.get("x") or 0):
-        label += f" of X = {s.get('x')}"
-    label += _advice_note(result, ui, side, targets)
-    if side == "initiator" and result.get("first_bonus_kept"):
-        label += " (forfeits the first-roll bonus)"
-    return label
-
-
 def _keeps(result: dict, ui: dict, side: str) -> bool:
     """Does best play keep the roll, and has the player not overridden it?"""
     return advice(result, side) == [] and not overridden(result, ui, side)
 
 
-def _advice_note(result: dict, ui: dict, side: str, targets: list) -> str:
-    best = advice(result, side)
-    if best is None:
-        return ""
-    if _keeps(result, ui, side):
-        return " (best play keeps the roll)"
-    return " (advised)" if targets == best else " (your choice)"
+def dice_words(dice: list) -> str:
+    """"die 3", "dice 1, 3 and 4" (counted from 1).
+
+    >>> dice_words([0, 2, 3]), dice_words([4])
+    ('dice 1, 3 and 4', 'die 5')
+    """
+    n = [str(i + 1) for i in dice]
+    return f"die {n[0]}" if len(n) == 1 else "dice " + ", ".join(n[:-1]) + " and " + n[-1] if n else "no die"
 
 
-def _reroll_buttons(result: dict, ui: dict, side: str) -> list:
-    who = "" if side == "initiator" else ":opponent"
-    targets = reroll_targets(result, ui, side)
-    out = [_button(f"reroll{who}", _reroll_label(result, ui, side, targets), "m-reroll", not targets)]
-    best = advice(result, side)
-    if best and targets != best:
-        out.append(_button(f"advice{who}", f"{'Opponent: ' if who else ''}Reroll the advised {len(best)} (↻ best)",
-                           "m-advice"))
-    return out
-
-
-def _side_buttons(result: dict, ui: dict, side: str) -> list:
-    allowed = verbs(result, side)
-    out = _reroll_buttons(result, ui, side) if "reroll" in allowed else []
-    out += [_cipher_button(result, ui, side)] if "cipher" in allowed else []
-    who = "" if side == "initiator" else ":opponent"
-    stand = "stand" in allowed and not _has_choices(result)
-    return out + ([_button(f"stand{who}", _STAND_WORDS[side], "m-stand")] if stand else [])
+_WHOSE = {"initiator": ("", ""), "opponent": (":opponent", "Opponent: ")}
 
 
 def _cipher_button(result: dict, ui: dict, side: str) -> str:
-    """Flip the tapped dice: disabled until some are tapped, and past the
-    flips left."""
+    """Flip the tapped dice (only once some are tapped, within the flips left)."""
     n, left = len(tapped(result, ui, side)), _side_of(result, side).get("ciphers_left", 0)
-    who, whose = ("", "") if side == "initiator" else (":opponent", "Opponent: ")
-    return _button(f"cipher{who}", f"{whose}Cipher: flip {n} tapped ({left} left)", "m-cipher", not n or n > left)
+    who, whose = _WHOSE[side]
+    return _button(f"cipher{who}", f"{whose}Cipher: flip {n} tapped ({left} left)", "m-cipher", n > left)
+
+
+def _plain_side(result: dict, ui: dict, side: str) -> list:
+    """A side's step buttons before best play's choices have come (no
+    advice to contradict): Reroll (with no die tapped it takes best play's
+    dice, worked out at once), Cipher on tapped dice, Stand."""
+    allowed = verbs(result, side)
+    who, whose = _WHOSE[side]
+    out = []
+    if "reroll" in allowed:
+        mine = overridden(result, ui, side)
+        words = f"Reroll {dice_words(own_choice(result, ui, side))} (your choice)" if mine else "Reroll"
+        out.append(_button(f"reroll{who}", whose + words, "m-reroll", mine and not own_choice(result, ui, side)))
+    if "cipher" in allowed and tapped(result, ui, side):
+        out.append(_cipher_button(result, ui, side))
+    return out + ([_button(f"stand{who}", _STAND_WORDS[side], "m-stand")] if "stand" in allowed else [])
 
 
 _STAND_WORDS = {"initiator": "Stand: end my turn (the opponent reacts)",
@@ -526,7 +517,7 @@ _STAND_WORDS = {"initiator": "Stand: end my turn (the opponent reacts)",
 
 
 def _natural_buttons(result: dict) -> list:
-    if "natural" not in verbs(result) or _has_choices(result):
+    if "natural" not in verbs(result):
         return []
     if isinstance(result.get("opponent"), dict):
         return [_button("natural:uncounterable",
@@ -538,48 +529,67 @@ def _natural_buttons(result: dict) -> list:
 
 
 def _buttons(result: dict, ui: dict) -> str:
-    hit = "hit_location" in verbs(result) and not _has_choices(result)
-    buttons = (_side_buttons(result, ui, "initiator") + _natural_buttons(result)
+    """The step buttons while best play's choices have not come (or a
+    result without them): one plain button per step the rules allow."""
+    if _has_choices(result):
+        return ""
+    hit = "hit_location" in verbs(result)
+    buttons = (_plain_side(result, ui, "initiator") + _natural_buttons(result)
                + ([_button("hit_location", "Roll hit location", "m-hit")] if hit else [])
-               + (_side_buttons(result, ui, "opponent") if isinstance(result.get("opponent"), dict) else []))
+               + (_plain_side(result, ui, "opponent") if isinstance(result.get("opponent"), dict) else []))
     return f'<div class="m-actions">{"".join(buttons)}</div>' if buttons else ""
 
 
 # --------------------------------------------------------------------------
-# The choices side by side (``result["choices"]``, priced by the rules).
+# The decision on one screen (``result["choices"]``, priced by the rules):
+# best play's choice the main button, the why, every other choice beside it.
 
 def _has_choices(result: dict) -> bool:
-    """Are there alternatives to draw side by side (two or more)? Then
-    they stand in for the natural, stand and hit-location buttons."""
+    """Has best play's decision come (``advice`` and its ``choices``)? It
+    then stands in for every step button."""
     choices = result.get("choices")
-    return isinstance(choices, list) and len(choices) > 1
+    return isinstance(choices, list) and bool(choices) and result.get("advice") is not None
 
 
-_REWARD_LABELS = {"merit": "Natural: a Merit Point",
-                  "uncounterable": f"Natural: +{M.UNCOUNTERABLE_BONUS}, cannot be countered",
-                  "critical": "Natural: let them react (critical if they get 0)"}
+def tray_prices(result, ui: dict) -> bool:
+    """Does the tray show an odds answer (the player's own reroll, priced
+    once dice are tapped)? Then the page draws it again when odds come.
 
-
-def choice_label(action: dict, result: dict) -> str:
-    """A choice's button words.
-
-    >>> choice_label({"do": "reroll", "dice": [0, 3], "side": "opponent"}, {})
-    'Opponent: reroll dice 1 and 4'
-    >>> choice_label({"do": "natural", "reward": "successes"}, {"spec": {"shoresh": "אשר"}})
-    'Natural: +3 successes'
+    >>> tray_prices(None, {}), tray_prices({"advice": None, "choices": []}, {"selected": ["0"]})
+    (False, False)
     """
-    who = "Opponent: " if action.get("side") == "opponent" else ""
-    do = action.get("do")
-    if do == "reroll":
-        dice = [str(i + 1) for i in action.get("dice") or ()]
-        words = f"die {dice[0]}" if len(dice) == 1 else "dice " + ", ".join(dice[:-1]) + " and " + dice[-1]
-        return f"{who}{'reroll' if who else 'Reroll'} {words}"
-    if do == "natural":
-        n = len(str((result.get("spec") or {}).get("shoresh") or ""))
-        return _REWARD_LABELS.get(action.get("reward"), f"Natural: +{n} successes")
-    words = {"accept": "Accept the dice as they lie", "stand": "Stand: end my turn (the opponent reacts)",
-             "hit_location": "Roll hit location"}.get(do, str(do))
-    return "Opponent: stand (keep their dice)" if who and do == "stand" else words
+    return (isinstance(result, dict) and _has_choices(result)
+            and any(overridden(result, ui or {}, s) for s in ("initiator", "opponent")))
+
+
+def _own_price(ui: dict, side: str, dice: list) -> str:
+    """" · meets 40.0 %" once the odds of the player's own reroll (the
+    tab's ``choice`` question) have come for these very dice."""
+    got = ((ui or {}).get("odds") or {}).get("choice" if side == "initiator" else "opponent_choice") or {}
+    if got.get("dice") != dice or "meets" not in got:
+        return ""
+    return (" · initiator meets " if side == "opponent" else " · meets ") + views.pct(got["meets"])
+
+
+def own_part(result: dict, ui: dict, side: str) -> str:
+    """The player's own choice beside best play's: tap dice to freeze them,
+    then reroll the rest (priced once the dice are picked and the odds
+    come) or flip the tapped ones with a cipher."""
+    allowed = verbs(result, side)
+    if not ({"reroll", "cipher"} & set(allowed)):
+        return ""
+    who, whose = _WHOSE[side]
+    if not overridden(result, ui, side):
+        what = "reroll the rest" + (" or flip them with a cipher" if "cipher" in allowed else "")
+        return f'<p class="hint m-own" data-own>Your own choice: tap dice to freeze them, then {what}.</p>'
+    out = []
+    if "reroll" in allowed:
+        dice = own_choice(result, ui, side)
+        out.append(_button(f"reroll{who}", f"{whose}Your choice: reroll {dice_words(dice)}{_own_price(ui, side, dice)}",
+                           "m-reroll", not dice))
+    if "cipher" in allowed:
+        out.append(_cipher_button(result, ui, side))
+    return f'<div class="m-own m-actions" data-own>{"".join(out)}</div>'
 
 
 def choice_figures(c: dict, reactor: bool = False) -> str:
@@ -607,15 +617,18 @@ def choice_figures(c: dict, reactor: bool = False) -> str:
     return " · ".join(parts)
 
 
-def choices_html(result: dict) -> str:
-    """The alternatives at this decision side by side, each with its odds
-    when played best afterwards, best play's marked, one tap each."""
+def choices_html(result: dict, ui: dict | None = None) -> str:
+    """The decision at hand on one screen: best play's choice as the main
+    button, why, every other choice beside it with its odds when played
+    best afterwards (the rules' labels and marks), and the player's own
+    choice (``own_part``)."""
     if not _has_choices(result):
         return ""
-    reactor = result.get("turn") == "opponent"
-    title = ("The opponent's choices (your chances they leave)" if reactor
-             else "Your choices (each played best afterwards)")
-    return views.choices_html(result, lambda a: choice_label(a, result), lambda c: choice_figures(c, reactor), title)
+    reactor = (result.get("advice") or {}).get("side") == "opponent"
+    title = ("The opponent's choice · the roller's chances it leaves" if reactor
+             else "Your choice · odds played best afterwards")
+    extra = "" if (ui or {}).get("readonly") else own_part(result, ui or {}, "opponent" if reactor else "initiator")
+    return views.choices_html(result, None, lambda c: choice_figures(c, reactor), title, extra=extra)
 
 
 def readonly_note(result: dict) -> str:
@@ -674,17 +687,32 @@ def _trays(result: dict, ui: dict) -> str:
     return out
 
 
-def legend_html(result: dict) -> str:
-    """What the marks under the dice mean, while the dice may still change."""
-    if not (_live(result, "initiator") or _live(result, "opponent")):
+def legend_html(result: dict, taps: bool = True) -> str:
+    """What the marks under the dice mean while the dice may still change
+    (``taps``: on this page), and the badges a reroll left (rerolled, left
+    as it lay) whenever a die shows one."""
+    live = taps and (_live(result, "initiator") or _live(result, "opponent"))
+    marks = [(m, t) for m, t in MARKS if m != "wild ✗" or _uncounted_wild(result)] if live else []
+    marks += [(m, t) for m, role, t in BADGES if _shows_role(result, role)]
+    if not marks:
         return ""
     items = "".join(f'<li><b class="m-mark" aria-hidden="true">{views.esc(m)}</b> {views.esc(t)}</li>'
-                    for m, t in MARKS if m != "wild ✗" or _uncounted_wild(result))
-    how = ("↻ marks the advised dice until you tap; tapped dice stay frozen and Reroll then takes the "
+                    for m, t in marks)
+    how = ("↻ marks best play's reroll until you tap; tapped dice stay frozen and your own reroll takes the "
            "unfrozen ones, at most X, those without a success first. A cipher flips the tapped dice to "
            "their opposite faces.")
-    return f'<div class="m-legend"><ul class="m-marks" aria-label="Marks under the dice">{items}</ul>' \
-           f'<p class="hint m-hint">{views.esc(how)}</p></div>'
+    hint = f'<p class="hint m-hint">{views.esc(how)}</p>' if live else ""
+    return f'<div class="m-legend"><ul class="m-marks" aria-label="Marks on the dice">{items}</ul>{hint}</div>'
+
+
+def _shows_role(result: dict, role: str) -> bool:
+    """Does a die of either side show this role's badge (``draw``)?
+
+    >>> _shows_role({"dice": [{"role": "frozen"}], "opponent": {"dice": [{"role": "rerolled"}]}}, "rerolled")
+    True
+    """
+    dice = list(result.get("dice") or []) + list((result.get("opponent") or {}).get("dice") or [])
+    return any(isinstance(d, dict) and d.get("role") == role for d in dice)
 
 
 def _uncounted_wild(result: dict) -> bool:
@@ -717,10 +745,10 @@ def render_result(result: dict, ui: dict) -> str:
     explanation."""
     ui = ui or {}
     if ui.get("readonly"):  # a shared or verified result: no step, no marks, whose turn it was
-        parts = [banner(result), readonly_note(result), _trays(result, ui)]
+        parts = [banner(result), readonly_note(result), _trays(result, ui), legend_html(result, taps=False)]
     else:
         hit = "hit_location" in verbs(result)
-        parts = [banner(result), _trays(result, ui), _buttons(result, ui), choices_html(result), _HIT_HINT * hit,
+        parts = [banner(result), _trays(result, ui), _buttons(result, ui), choices_html(result, ui), _HIT_HINT * hit,
                  legend_html(result)]
     parts += [_hit_html(result["hit"]) if isinstance(result.get("hit"), dict) else "", counter_html(result),
               spelled_html(result), explain_html(result.get("explain"))]

@@ -392,9 +392,37 @@ def _advice_part(result: dict, ui: dict) -> str:
 
 
 def _pray_part(result: dict, ui: dict) -> str:
-    if not _can_pray(result) or ui.get("readonly"):
+    """The prayer's buttons before best play's choices have come (once
+    they have, the choices hold the advised prayer and the player's own)."""
+    if not _can_pray(result) or ui.get("readonly") or _has_choices(result):
         return ""
     return _advice_part(result, ui) + _own_pray_part(result, ui)
+
+
+def _own_choice(result: dict, ui: dict) -> str:
+    """The player's own prayer beside best play's choices: tap the dice to
+    pray with, then Pray (at the form's prayer bonus)."""
+    if not _can_pray(result) or ui.get("readonly"):
+        return ""
+    dice = result.get("dice") or []
+    tapped = _tapped(dice, ui)
+    ones = [i for i in tapped if dice[i].get("face") == 1]
+    hint = '<p class="hint">A die showing 1 cannot be rerolled: that tap is ignored.</p>' if ones else ""
+    targets = _pray_targets(result, ui) if len(ones) < len(tapped) else []
+    if not targets:
+        return hint + ('<p class="hint mirage-own" data-own>Your own choice: tap the dice to pray with '
+                       "(at the form's prayer bonus; a 1 afterwards costs a Condition).</p>")
+    n = [str(i + 1) for i in targets]
+    words = f"die {n[0]}" if len(n) == 1 else "dice " + ", ".join(n[:-1]) + " and " + n[-1]
+    return hint + (f'<p class="mirage-pray" data-own><button type="button" data-act="pray" class="pray">'
+                   f'Your choice: pray with {views.esc(words)}</button> <span class="hint">at the form\'s '
+                   "prayer bonus; a 1 afterwards costs a Condition.</span></p>")
+
+
+def _has_choices(result: dict) -> bool:
+    """Has best play's decision come (``advice`` and its ``choices``)?"""
+    choices = result.get("choices")
+    return isinstance(choices, list) and len(choices) > 1 and result.get("advice") is not None
 
 
 def _own_pray_part(result: dict, ui: dict) -> str:
@@ -422,8 +450,9 @@ def _tiebreak_part(result: dict, ui: dict) -> str:
         return ""
     offered = any((c.get("action") or {}).get("do") == "tiebreak" for c in result.get("choices") or []
                   if isinstance(c, dict))
-    button = "" if offered else ('<button type="button" data-act="tiebreak" class="tiebreak">'
-                                 "Tie-break: roll again</button> ")  # the choices hold it when offered
+    if offered or ui.get("readonly"):  # the choices hold it, and their why says what it is worth
+        return ""
+    button = '<button type="button" data-act="tiebreak" class="tiebreak">Tie-break: roll again</button> '
     return ('<p class="mirage-tiebreak">' + button +
             '<span class="hint">A tie fails the active side, unless the GM asks for the opposed '
             "roll to be rolled again: both sides roll.</span></p>")
@@ -448,78 +477,40 @@ def _explain(result: dict, ui: dict) -> str:
     return views.explain_list(result.get("explain"))
 
 
-def choice_label(action: dict, result: dict | None = None) -> str:
-    """A choice's button, in words.
-
-    >>> choice_label({"do": "pray", "dice": [0]}), choice_label({"do": "accept"}, {"outcome": "tie"})
-    ('Pray 1 die', 'Accept the tie')
-    """
-    verb = action.get("do")
-    if verb == "pray":
-        return f"Pray {_plural(len(action.get('dice') or []), 'die', 'dice')}"
-    if verb == "tiebreak":
-        return "Tie-break: roll again"
-    outcome = (result or {}).get("outcome")
-    return {"tie": "Accept the tie", "failure": "Accept the failure"}.get(outcome, "Accept the roll")
-
-
 def _margin(c: dict) -> str:
     return f" \u00b1{views.pct(c['margin'])}" if c.get("sampled") else ""
 
 
 def choice_figures(c: dict) -> str:
-    """A choice's odds when played best afterwards, in words.
+    """A choice's odds when played best afterwards, in words; after a
+    prayer that cost a Condition, "no further Condition" (``condition``
+    counts only those still to come).
 
     >>> choice_figures({"win": 0.635, "tie": 0.0, "condition": 0.0, "exact": True})
     'win 63.5 %'
     >>> choice_figures({"win": 0.41, "condition": 1.0, "exact": True})
     'win 41.0 %, Condition 100 %'
+    >>> choice_figures({"win": 0.0, "tie": 1.0, "condition": 0.0, "condition_paid": True})
+    'win 0 %, no further Condition'
     """
     word, p = ("win", c.get("win")) if "win" in c else ("success", c.get("success", 0.0))
     text = f"{word} {views.pct(p)}{_margin(c)}"
     if c.get("condition"):
-        text += f", Condition {views.pct(c['condition'])}"
+        text += (", a further Condition " if c.get("condition_paid") else ", Condition ") + views.pct(c["condition"])
+    elif c.get("condition_paid"):
+        text += ", no further Condition"
     return text
 
 
-def choice_why(result: dict) -> str:
-    """Why best play's choice beats the next best, by what separates them:
-    the chance to win (succeed), else the Condition risk, else 2+.
-
-    >>> r = {"advice": {"do": "tiebreak"}, "choices": [
-    ...     {"action": {"do": "accept"}, "win": 0.0, "condition": 0.0, "bonus": 0.0},
-    ...     {"action": {"do": "tiebreak"}, "win": 0.635, "condition": 0.0, "bonus": 0.1},
-    ...     {"action": {"do": "pray", "dice": [0]}, "win": 0.41, "condition": 1.0, "bonus": 0.0}]}
-    >>> choice_why(r)
-    'Tie-break: roll again: the best chance to win, 63.5 % against 41.0 % for Pray 1 die (Condition 100 %)'
-    """
-    choices = [c for c in result.get("choices") or [] if isinstance(c, dict)]
-    best = next((c for c in choices if c.get("action") == result.get("advice")), None)
-    rest = [c for c in choices if c is not best]
-    if best is None or not rest:
-        return ""
-    word = "win" if "win" in best else "success"
-    key = lambda c: (c.get(word, 0.0), -c.get("condition", 0.0), c.get("bonus", 0.0))  # noqa: E731
-    nxt = max(rest, key=key)
-    name, other = choice_label(best["action"], result), choice_label(nxt["action"], result)
-    risk = f" (Condition {views.pct(nxt['condition'])})" if nxt.get("condition") else ""
-    if abs(best.get(word, 0.0) - nxt.get(word, 0.0)) > 1e-12:
-        return (f"{name}: the best chance to {'win' if word == 'win' else 'succeed'}, "
-                f"{views.pct(best.get(word, 0.0))} against {views.pct(nxt.get(word, 0.0))} for {other}{risk}")
-    if abs(best.get("condition", 0.0) - nxt.get("condition", 0.0)) > 1e-12:
-        return (f"{name}: the same chance as {other}, with less risk of a Condition "
-                f"({views.pct(best.get('condition', 0.0))} against {views.pct(nxt.get('condition', 0.0))})")
-    return f"{name}: the same chance and risk as {other}, and more often 2+"
-
-
 def _choices_part(result: dict, ui: dict) -> str:
-    """Every step the rules allow now, side by side with its odds when
-    played best afterwards; best play's marked, and why."""
-    if len(result.get("choices") or []) < 2 or ui.get("readonly"):
-        return ""  # a shared result offers no step
-    why = choice_why(result)
-    return (views.choices_html(result, lambda a: choice_label(a, result), choice_figures)
-            + (f'<p class="hint mirage-why" data-why>Why: {views.esc(why)}.</p>' if why else ""))
+    """The decision on one screen: best play's choice as the main button,
+    why, every other choice beside it with its odds when played best
+    afterwards (the rules' labels and marks: best chance and safest on a
+    close call), and the player's own prayer."""
+    if not _has_choices(result) or ui.get("readonly"):
+        return ""  # a shared result offers no step (docs/RULES-DECISIONS.md, The page)
+    return views.choices_html(result, None, choice_figures, "Your choice · odds played best afterwards",
+                              extra=_own_choice(result, ui))
 
 
 _RESULT_PARTS = (_banner, _extra, _condition, _steps, _own_row, _before_row, _opponent_row,
@@ -687,10 +678,12 @@ def _advice_odds(answers: dict, result: dict) -> str:
         return views.error_html(best["error"])
     word = "Win" if (result.get("spec") or {}).get("opponent") else "Success"
     why = _why(result, advice(result) or [])
-    out = ('<h3 class="odds-title">Best play: pray with the \u21bb dice</h3>'
+    out = ('<h3 class="odds-title">Now: the advised prayer (the \u21bb dice) on its own</h3>'
            f'<p class="mirage-odds-line" data-odds="best">{word} <strong>{_pct(_win(best))}</strong> · '
            f'2+ {_pct(best["p_bonus"])} · Condition {_pct(best["condition"])}'
-           + (f'<br><span class="hint">Why: {views.esc(why)}.</span>' if why else "") + "</p>")
+           '<br><span class="hint">The prayer\'s own roll, no tie-break after it (the choice above counts '
+           "every step after it, played best).</span>"
+           + (f'<br><span class="hint">Why these dice: {views.esc(why)}.</span>' if why else "") + "</p>")
     choice = answers.get("choice")
     if choice and "error" not in choice:
         out += (f'<p class="mirage-odds-line mirage-compare" data-odds="choice">Your choice: '
@@ -706,8 +699,9 @@ def _prayer_turn_line(spec: dict, o: dict) -> str:
     when, word = ("a loss or a tie", "win") if spec.get("opponent") else ("a failure", "success")
     sampled = (f" \u00b1{views.pct(o['prayer_margin'])}, from {o['prayer_sampled']} sampled rolls each way"
                if o.get("prayer_sampled") else "")
-    return (f'<p class="mirage-odds-line" data-odds="with-prayer">With a prayer on {when} (the advised '
-            f'dice{views.esc(_bonus_words({"spec": spec}))}): {word} <strong>{_pct(o["success_with_prayer"])}'
+    return (f'<p class="mirage-odds-line" data-odds="with-prayer">Before the roll, with a prayer on {when} '
+            f'where it is worth its risk (the advised dice{views.esc(_bonus_words({"spec": spec}))}, no '
+            f'tie-break): {word} <strong>{_pct(o["success_with_prayer"])}'
             f'</strong>{views.esc(sampled)} (Condition {_pct(o["condition_with_prayer"])})</p>')
 
 
@@ -728,7 +722,7 @@ def _roll_odds(spec: dict, o: dict) -> str:
     opposed = spec.get("opponent") is not None
     title = ("Net successes (yours minus the opponent's)" if opposed else "Successes") + \
         f" with {format_pool(o['dice'])}"
-    return ('<h3 class="odds-title">Odds of the roll in the form</h3>' + _outcome_line(o, opposed)
+    return ('<h3 class="odds-title">Before the roll: the odds of the roll in the form</h3>' + _outcome_line(o, opposed)
             + _prayer_turn_line(spec, o) + views.bar_chart(o["value"], title=title, highlight=(lambda v: v >= 1)))
 
 
