@@ -17,7 +17,7 @@ XSS = '<img src=x id="pwned" onerror="window.__pwned=1">'
 
 
 def pack(obj) -> str:
-    return share._pack(obj)
+    return share.pack(obj)
 
 
 def raw(text: bytes) -> str:

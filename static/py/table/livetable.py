@@ -59,7 +59,6 @@ import base64
 import ipaddress
 import json
 import re
-import zlib
 
 import rules
 from links import share
@@ -193,24 +192,20 @@ def _check_ice(ufrag, pwd) -> None:
 # ---------------------------------------------------------------- the links
 
 def pack(obj) -> str:
-    """Compact JSON, deflated, base64url without padding."""
-    raw = json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode()
-    return base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode().rstrip("=")
+    """Compact JSON, deflated, base64url without padding (``share.pack``)."""
+    return share.pack(obj)
 
 
 def unpack(payload: str, limit: int = MAX_INFLATED):
-    """The JSON a payload holds; damaged, oversized or deep ones refused."""
-    if not payload or len(payload) > MAX_PAYLOAD or any(c not in _B64 for c in payload):
+    """The JSON a payload holds, through the links' one codec
+    (``share.unpack``): damaged, oversized, deep ones and any with data
+    after their end refused."""
+    if len(payload) > MAX_PAYLOAD:
         raise TableError("This join code is damaged or far too long.")
     try:
-        packed = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
-        d = zlib.decompressobj()
-        raw = d.decompress(packed, limit + 1)
-    except (ValueError, zlib.error):
-        raise TableError("This join code is damaged or cut short.") from None
-    if len(raw) > limit or d.unconsumed_tail or not d.eof:
-        raise TableError("This join code is damaged, cut short or far too large.")
-    return parse_json(raw.decode("utf-8", "replace"), "This join code")
+        return share.unpack(payload, limit, MAX_DEPTH, "This join code")
+    except share.ShareError as e:
+        raise TableError(str(e)) from None
 
 
 def parse_json(text: str, what: str):
@@ -273,8 +268,10 @@ def decode_join(fragment) -> dict:
     """``{"kind": "o"|"a", "desc": ..., "meta": ...}`` of a join link (the
     whole URL, the fragment, with or without ``#``); every fault refused."""
     text = str(fragment).strip()
+    if text.count("#") > 1 or ("#" in text and is_join_link(text.split("#", 1)[0])):
+        raise TableError("This join code has more data after its end (was it pasted twice?); it was not opened.")
     text = text.split("#", 1)[1] if "#" in text else text
-    parts = text.split(".")
+    parts = text.split(".", 2)
     if len(parts) != 3 or parts[0] != VERSION or parts[1] not in _META:
         raise TableError("This is not a table's join code (or it comes from a newer page).")
     data = unpack(parts[2])
