@@ -24,7 +24,7 @@ PURE = [
     "drawing.draw", "drawing.views",
     "tabs.tab", "tabs.formstate",
     "tabs.ui_milhamah", "tabs.ui_open_tale", "tabs.ui_mirage", "tabs.ui_alkemy", "tabs.ui_jadeclaw",
-    "records.store", "links.share", "links.qr",
+    "records.synced", "records.store", "links.share", "links.qr",
     "fairrolls.fair", "fairrolls.fairview",
     "table.livetable", "table.table_ui",
     "odds.oddswork", "odds.oddsclient",

@@ -21,10 +21,12 @@ from shell.page import (
     clear_errors,
     fair,
     fairview,
+    merge_synced,
     now,
     q,
     read_kept,
     read_store,
+    save_synced,
     ui_for,
     window,
     write_store,
@@ -35,7 +37,7 @@ from tabs.trayview import STATE, open_tab, render_odds_later, render_tray, revea
 
 REQUESTS_KEY = "dice-table/requests"
 DEVICE_KEY = "dice-table/device"
-FAIR = {"requests": [], "device": {}}
+FAIR = {"requests": [], "device": {}, "kept": None}
 
 
 def find_request(role, rid):
@@ -57,16 +59,33 @@ def put_request(st):
     render_requests()
 
 
+def kept():
+    """The stored requests as this tab last read or wrote them (merged on
+    each write; made at first use: ``fair`` is imported after ready)."""
+    if FAIR["kept"] is None:
+        FAIR["kept"] = fair.synced_requests()
+    return FAIR["kept"]
+
+
 def save_requests():
-    write_store(REQUESTS_KEY, fair.dump_requests(FAIR["requests"]),
-                "The browser refused to store your fair-roll requests (storage full?); "
-                "export the history to keep them.")
+    """Store the requests, merged first with what another tab stored since."""
+    FAIR["requests"] = save_synced(REQUESTS_KEY, kept(), FAIR["requests"], "your fair-roll requests")
 
 
 def load_requests():
     if read_store(REQUESTS_KEY) is not None:  # none stored: nothing to read or show
-        FAIR["requests"] = read_kept(REQUESTS_KEY, fair.load_requests)[0]
+        FAIR["requests"] = read_kept(REQUESTS_KEY, kept().read)[0]
         render_requests()
+
+
+def on_stored(text):
+    """Another tab stored the requests: merged in, listed, and a request
+    on show here drawn as it stands now."""
+    FAIR["requests"] = merge_synced(REQUESTS_KEY, kept(), FAIR["requests"], text)
+    render_requests()
+    for system in rules.SYSTEMS:
+        if STATE[system]["fair"]:
+            refresh_fair(system)
 
 
 def render_requests():
@@ -195,8 +214,7 @@ def this_device():
 
 
 def save_device(key, name):
-    write_store(DEVICE_KEY, json.dumps({"key": key, "name": name}),
-                "The browser refused to store this device's name and key (storage full?).")
+    write_store(DEVICE_KEY, json.dumps({"key": key, "name": name}), "this device's name and key")
 
 
 def answer_as(mode):

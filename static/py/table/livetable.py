@@ -62,11 +62,12 @@ import re
 
 import rules
 from links import share
+from records.synced import Synced
 from rules.dice import SpecError
 
 __all__ = ["TableError", "parse_sdp", "build_sdp", "encode_join", "decode_join", "is_join_link",
            "new_host", "new_player", "add_peer", "receive", "send", "own_entry", "fair_entry",
-           "dump", "load", "MAX_PEERS", "token", "link_state"]
+           "dump", "load", "synced_table", "MAX_PEERS", "token", "link_state"]
 
 VERSION = "t1"
 #: Payload characters of a join link, and what they may inflate to.
@@ -636,6 +637,27 @@ def load(text) -> tuple[dict | None, int]:
         return None, 0
     log, bad = _load_log(t["log"])
     return {**t, "peers": peers, "log": log[:LOG_CAP]}, bad
+
+
+def synced_table() -> Synced:
+    """The stored table as every tab of the page shares it
+    (``records.synced``): at the same table, the log merged by roll (who
+    rolled it, its id and when), of two copies of one roll the one with
+    more steps; the rest is this tab's, its roll counter the higher of the
+    two. Another table (or none) stored by another tab leaves this tab's
+    as it is."""
+    return Synced(lambda text: (load(text)[0], None), dump, lambda e: (e["by"], e["id"], e["at"]),
+                  pick=lambda mine, theirs: theirs if len(theirs["g"]) > len(mine["g"]) else mine,
+                  merge_with=_merge_tables)
+
+
+def _merge_tables(kept: Synced, mine, theirs):
+    same = ("table", "role", "name")
+    if mine is None or theirs is None or any(mine[k] != theirs[k] for k in same):
+        return mine
+    base = kept.value if kept.value and all(kept.value[k] == mine[k] for k in same) else {"log": []}
+    log = sorted(kept.merge_list(mine["log"], theirs["log"], base["log"]), key=lambda e: -e["at"])
+    return {**mine, "log": log[:LOG_CAP], "serial": max(mine["serial"], theirs["serial"])}
 
 
 def _load_log(entries) -> tuple[list, int]:

@@ -67,23 +67,44 @@ def entropy(n):
 
 # ---------------------------------------------------------------- storage
 
+#: The stored table as this tab last read or wrote it: each write merges
+#: with what another tab of the page stored since (``records.synced``).
+KEPT = lt.synced_table()
+
+
+def stored():
+    text = window.localStorage.getItem(TABLE_KEY)
+    return str(text) if text else None
+
+
 def save():
     try:
-        if T["table"] is None:
+        T["table"], _ = KEPT.merged(T["table"], stored())
+        out = None if T["table"] is None else lt.dump(T["table"])
+        if out is None:
             window.localStorage.removeItem(TABLE_KEY)
         else:
-            window.localStorage.setItem(TABLE_KEY, lt.dump(T["table"]))
+            window.localStorage.setItem(TABLE_KEY, out)
+        KEPT.remember(out, T["table"])
     except Exception:
         say("The browser refused to store the table log (storage full?); it is kept until you close the page.",
             "warning")
 
 
+def on_stored(text):
+    """Another tab of the page stored the table: its log merged into this one's."""
+    if T["table"] is not None:
+        T["table"], _ = KEPT.merged(T["table"], text)
+        render()
+
+
 def load():
     try:
-        text = window.localStorage.getItem(TABLE_KEY)
+        text = stored()
     except Exception:
         return
-    table, bad = lt.load(str(text) if text else "")
+    table, bad = lt.load(text or "")
+    KEPT.remember(text, table)
     T["table"] = table
     if table is not None:
         T["status"] = {p["key"]: "away" for p in table["peers"]}
