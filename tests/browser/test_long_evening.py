@@ -236,6 +236,10 @@ def test_a_store_no_copy_fits_is_never_claimed_kept_nor_written_over(browser, ba
         page.wait_for_timeout(300)
         assert stored(page) == broken
         shot(page, "storage-held-1024x768")
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.evaluate("() => window.scrollTo(0, 0)")
+        page.wait_for_timeout(300)
+        shot(page, "storage-held-390x844")
         with page.expect_download() as dl:
             page.click("#storage-download")
         path = tmp_path / "held.txt"

@@ -147,7 +147,7 @@ def on_stored(text):
     entries = merge_synced(HISTORY_KEY, KEPT, HISTORY["entries"], text)
     if entries is not HISTORY["entries"]:
         take_entries(entries)
-    if KEPT.dump(HISTORY["entries"]) != text:
+    if KEPT.ahead:
         schedule_save()
 
 

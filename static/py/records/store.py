@@ -258,8 +258,23 @@ def _stored(e: dict) -> dict:
     return {k: e[k] for k in STORED if k in e}
 
 
+#: Each entry's stored line, made once (id -> (entry, line)): the page
+#: replaces an entry when its turn goes on, never changes one in place, so
+#: writing the history after a roll costs one new line, not two hundred.
+_LINES: dict = {}
+
+
+def _line(e: dict) -> str:
+    got = _LINES.get(id(e))
+    if got is None or got[0] is not e:
+        got = _LINES[id(e)] = (e, json.dumps(_stored(e), ensure_ascii=False, separators=(",", ":")))
+    return got[1]
+
+
 def _entries_json(entries: list) -> str:
-    return ",\n".join(json.dumps(_stored(e), ensure_ascii=False, separators=(",", ":")) for e in entries)
+    if len(_LINES) > 3 * CAP:  # entries long gone are let go
+        _LINES.clear()
+    return ",\n".join(map(_line, entries))
 
 
 def dump(entries: list) -> str:

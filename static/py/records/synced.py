@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable
 
-__all__ = ["Synced", "merge", "as_json"]
+__all__ = ["Synced", "merge", "merge_ahead", "as_json"]
 
 
 def as_json(value) -> str:
@@ -61,16 +61,29 @@ def merge(base: dict, mine: list, theirs: list, ident: Callable, form: Callable 
     >>> merge(base, [["a", 2], ["c", 1]], [["a", 1], ["b", 1], ["d", 1]], ident)
     [['d', 1], ['a', 2], ['c', 1]]
     """
+    return merge_ahead(base, mine, theirs, ident, form, pick)[0]
+
+
+def merge_ahead(base: dict, mine: list, theirs: list, ident: Callable, form: Callable = as_json,
+                pick: Callable = _mine) -> tuple[list, bool]:
+    """``merge``, and whether the merge holds anything the other tab's list
+    does not (an item of this tab's, a change, a deletion): only then has
+    this tab something to store back (never for a mere difference of
+    order, so two tabs never answer each other's writes for ever)."""
     theirs_by = {ident(x): x for x in theirs}
     mine_ids = {ident(x) for x in mine}
     out = [x for k, x in theirs_by.items() if k not in mine_ids and base.get(k) != form(x)]
+    ahead = len(out) < len(theirs_by) - len(mine_ids & theirs_by.keys())  # deleted here
     for x in mine:
         k = ident(x)
         if k in theirs_by:
-            out.append(_one(base.get(k), x, theirs_by[k], form, pick))
+            chosen = _one(base.get(k), x, theirs_by[k], form, pick)
+            ahead = ahead or (chosen is not theirs_by[k] and form(chosen) != form(theirs_by[k]))
+            out.append(chosen)
         elif base.get(k) != form(x):  # new here, or changed here since the other tab deleted it
             out.append(x)
-    return out
+            ahead = True
+    return out, ahead
 
 
 def _one(was, mine, theirs, form, pick):
@@ -101,6 +114,8 @@ class Synced:
         self.merge_with = merge_with
         self.text: Any = None  #: the stored text as this tab last read or wrote it
         self.value: Any = None  #: what it held
+        #: After a merge: whether this tab holds anything the stored text does not.
+        self.ahead = False
 
     def read(self, text) -> tuple[Any, str | None]:
         """The stored value (and the loader's warning), remembered as the base."""
@@ -119,6 +134,7 @@ class Synced:
         merged value and the loader's warning about that text (a warning:
         the text is not all readable here, and the page keeps a copy
         before writing over it)."""
+        self.ahead = False
         if text == self.text:
             return mine, None
         theirs, warning = self.load(text)
@@ -130,5 +146,6 @@ class Synced:
         """Two lists of items merged against the base's list (by default
         the base itself; a document's ``merge_with`` names its list)."""
         base = {self.ident(x): self.form(x) for x in (self.value if base is None else base) or ()}
-        out = merge(base, list(mine or ()), list(theirs or ()), self.ident, self.form, self.pick)
+        out, ahead = merge_ahead(base, list(mine or ()), list(theirs or ()), self.ident, self.form, self.pick)
+        self.ahead = self.ahead or ahead
         return self.order(out) if self.order else out
