@@ -25,10 +25,13 @@ ITEMS = "#history-list [data-history-entry]"
 
 
 def roll(page, system):
-    before = page.locator(ITEMS).count()
+    """Roll a tab's form; returns once the roll is in the history (its count:
+    the panel draws at most a page of entries)."""
+    count = "+document.querySelector('#history-count').textContent"
+    before = page.evaluate(f"() => {count}")
     page.click(f"#tabbtn-{system}")
     page.click(f"#form-{system} [data-roll]")
-    page.wait_for_function(f"() => document.querySelectorAll('{ITEMS}').length > {before}")
+    page.wait_for_function(f"() => {count} > {before}")
 
 
 def stored_history(page):

@@ -13,6 +13,16 @@ base is taken from that tab, what one tab deleted (and the other left as
 it was) goes. The browser's ``storage`` event brings another tab's write
 the same way, so this tab's view follows it.
 
+A feature keeps a stored key so (``records.history``, ``records.setups``,
+``fairrolls.fairpanel``; the pure module that owns the format makes the
+``Synced``, e.g. ``store.synced_history``)::
+
+    KEPT = store.synced_setups()
+    items = read_kept(KEY, KEPT.read)[0]                          # at start (shell.page)
+    items = save_synced(KEY, KEPT, items, "your saved setups")    # each write: merged, then stored
+    def on_stored(text):                                          # page.SYNCED[KEY] (main.wire)
+        items = merge_synced(KEY, KEPT, items, text)              # ...then drawn again
+
 >>> kept = Synced(load=lambda t: (json.loads(t or "[]"), None), dump=json.dumps, ident=lambda x: x["n"])
 >>> kept.read('[{"n": 1}]')
 ([{'n': 1}], None)

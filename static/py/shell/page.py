@@ -266,6 +266,31 @@ def read_store(key):
     return text if isinstance(text, str) else None  # JS null arrives as pyodide's jsnull, not None
 
 
+def _kept():
+    """``window.diceStore`` (static/js/store.mjs): the stored keys' texts as
+    this tab last read or wrote them; None before it is loaded."""
+    return getattr(window, "diceStore", None)
+
+
+def read_synced(key):
+    """``read_store``, the text remembered as this tab's (``unchanged``)."""
+    try:
+        text = _kept().read(key) if _kept() is not None else window.localStorage.getItem(key)
+    except Exception:
+        return None
+    return text if isinstance(text, str) else None
+
+
+def unchanged(key):
+    """Whether the text under ``key`` is still the one this tab last read
+    or wrote: no other tab stored anything since (asked without bringing
+    the text into Python)."""
+    try:
+        return bool(_kept() is not None and _kept().unchanged(key))
+    except Exception:
+        return False
+
+
 def write_store(key, text, what):
     """Store ``text``; True if it was. A key held (an unreadable store no
     copy could be kept of) is not written over. If the browser refuses
@@ -274,7 +299,10 @@ def write_store(key, text, what):
     if key in STORAGE["held"]:
         return False
     try:
-        window.localStorage.setItem(key, text)
+        if _kept() is not None:
+            _kept().write(key, text)
+        else:
+            window.localStorage.setItem(key, text)
     except Exception:
         STORAGE["refused"][key] = what
         hook("storage_banner")
@@ -289,7 +317,8 @@ def save_synced(key, synced, value, what):
     the page stored there since this one last read or wrote it
     (``records.synced``). Returns the merged value: the feature's state
     from now on (``value`` itself when no other tab wrote)."""
-    merged = merge_synced(key, synced, value, read_store(key))
+    text = synced.text if unchanged(key) else read_synced(key)
+    merged = merge_synced(key, synced, value, text)
     out = synced.dump(merged)
     if write_store(key, out, what):
         synced.remember(out, merged)
@@ -311,7 +340,7 @@ def read_kept(key, loader):
     text); its warning goes to the banner, and the text it could not read
     is kept under a backup key before anything overwrites it (or, with no
     room for a copy, held: not written over)."""
-    text = read_store(key)
+    text = read_synced(key)
     value, warning = loader(text)
     if warning:
         keep_kept(key, text, warning)
