@@ -19,6 +19,16 @@ load average is printed with them). Not part of CI.
 
     .venv/bin/python tests/benchmark.py --sweep [--sweep-n 40] [--seed 26]
 
+    .venv/bin/python tests/benchmark.py --evening [--evening-rolls 600] [--evening-runs 3]
+
+``--evening`` (a long evening at the table): 600 rolls in one page, each
+timed from the click to its dice painted and to the history stored, and
+the main thread's CPU time for it (CDP); the medians of the 20 rolls
+before rolls 50, 100, 200, 400 and 600, with the renderer's memory (PSS
+and private, from /proc) and the JS heap and wasm memory after a garbage
+collection at each; the median of each over the runs. The goal: roll 600 within 1.2x of roll 50, the
+renderer's memory flat within 50 MB from roll 100 on (docs/SPEED.md).
+
 ``--sweep`` (the rules' work bound, CPython only, no browser): for every
 system, random large specs (fixed seed) at or near the forms' limits, each
 through the public contract as the page asks it, every odds cache emptied
@@ -48,6 +58,7 @@ sys.path.insert(0, str(ROOT / "tests" / "browser"))
 sys.path.insert(0, str(ROOT / "static" / "py"))
 
 from conftest import CHROMIUM, LAUNCH_ARGS, serve  # noqa: E402  (tests/browser/conftest.py)
+from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 import rules  # noqa: E402
@@ -1125,6 +1136,159 @@ def bench_table(runs, rolls):
             "load_average": os.getloadavg()}
 
 
+# ---------------------------------------------------------------- a long evening
+
+#: Records when the history was last written to localStorage (the page
+#: writes it just after the paint of each roll).
+STORED_PROBE = """(() => {
+  const set = Storage.prototype.setItem;
+  window.__storedAt = 0;
+  Storage.prototype.setItem = function (k, v) {
+    const out = set.call(this, k, v);
+    if (k === 'dice-table/history') window.__storedAt = performance.now();
+    return out;
+  };
+})();"""
+
+# One roll, as a player at the table makes it: the click, the dice painted,
+# then the roll stored. Returns [ms to the dice painted, ms until both the
+# dice are painted and the history is stored].
+ROLL_CYCLE = """
+async (system) => {
+  const tray = document.querySelector('#tray-' + system);
+  const button = document.querySelector('#form-' + system + ' [data-roll]');
+  const before = tray.firstChild;
+  const t0 = performance.now();
+  const painted = new Promise((resolve) => {
+    const obs = new MutationObserver(() => {
+      if (tray.querySelector('[data-die]') && tray.firstChild !== before) {
+        obs.disconnect();
+        requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
+      }
+    });
+    obs.observe(tray, {childList: true, subtree: true});
+  });
+  button.click();
+  const dice = await painted;
+  await new Promise((resolve) => {
+    const check = () => (window.__storedAt > t0 ? resolve() : setTimeout(check, 1));
+    check();
+  });
+  return [dice, Math.max(dice, window.__storedAt - t0)];
+}
+"""
+
+EVENING_MARKS = (50, 100, 200, 400, 600)
+
+
+def renderer_private(browser_cdp) -> int:
+    """The private memory (USS: Private_Clean + Private_Dirty, /proc) of
+    every renderer process: unlike PSS, it does not move when other
+    programs on the machine map the same libraries."""
+    total = 0
+    for p in browser_cdp.send("SystemInfo.getProcessInfo")["processInfo"]:
+        if p.get("type") != "renderer":
+            continue
+        try:
+            for line in Path(f"/proc/{p['id']}/smaps_rollup").read_text().splitlines():
+                if line.startswith(("Private_Clean:", "Private_Dirty:")):
+                    total += int(line.split()[1]) * 1024
+        except OSError:
+            pass
+    return total
+
+
+def evening_run(pw, rolls: int, window: int, system: str, base: str) -> dict:
+    """One page, ``rolls`` rolls in a row; each roll's wall time (click ->
+    dice painted, click -> history stored) and the main thread's CPU time
+    for it (CDP ``Performance`` ThreadTime: what the page costs, whatever
+    else the machine is doing); the figures at each mark."""
+    browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    try:
+        return _evening(browser, rolls, window, system, base)
+    finally:
+        browser.close()
+
+
+def _evening(browser, rolls: int, window: int, system: str, base: str) -> dict:
+    cdp = browser.new_browser_cdp_session()
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.add_init_script(STORED_PROBE)
+    page.goto(base + "?bench=1")
+    page.wait_for_selector("body[data-ready]", state="attached", timeout=120_000)
+    metrics = page.context.new_cdp_session(page)
+    metrics.send("Performance.enable")
+
+    def cpu():
+        return next(m["value"] for m in metrics.send("Performance.getMetrics")["metrics"] if m["name"] == "ThreadTime")
+
+    # Rolls 50 and 600 of an evening come long after the start: the page's
+    # background work (the service worker's precache, the start-up snapshot
+    # made in a Worker) is done first, as it is then.
+    snapshot = wait_snapshot(page)
+    page.click(f"#tabbtn-{system}")
+    page.wait_for_timeout(1000)  # the first odds and the reference tables
+    dice, stored, busy, marks = [], [], [], {}
+    for n in range(1, rolls + 1):
+        t = cpu()
+        a, b = page.evaluate(ROLL_CYCLE, system)
+        busy.append((cpu() - t) * 1000)
+        dice.append(a)
+        stored.append(b)
+        if n in EVENING_MARKS or n == rolls:
+            page.evaluate("() => window.gc && window.gc()")
+            heap, wasm = page.evaluate("() => [performance.memory.usedJSHeapSize, window.diceBenchWasm()]")
+            marks[n] = {"dice_ms": statistics.median(dice[-window:]), "stored_ms": statistics.median(stored[-window:]),
+                        "cpu_ms": statistics.median(busy[-window:]), "renderer_pss": renderer_memory(cdp),
+                        "renderer_private": renderer_private(cdp), "js_heap": heap, "wasm": wasm,
+                        "drawn": page.locator("#history-list [data-history-entry]").count()}
+    return {"marks": marks, "dice_ms": dice, "stored_ms": stored, "cpu_ms": busy, "snapshot": snapshot}
+
+
+def bench_evening(rolls: int = 600, runs: int = 3, window: int = 20, system: str = "jadeclaw") -> dict:
+    """``runs`` long evenings (``evening_run``), the history beside the page
+    at 1280 x 800; per mark, the median over the runs of each figure."""
+    out = {"rolls": rolls, "runs": runs, "window": window, "system": system, "load_average_start": os.getloadavg(),
+           "when": time.strftime("%Y-%m-%d %H:%M:%S"), "each": []}
+    with sync_playwright() as pw:
+        httpd, base = serve(SITE)
+        for i in range(runs):
+            for attempt in (1, 2):  # on this shared machine a renderer is now and then killed: run it again
+                try:
+                    out["each"].append(evening_run(pw, rolls, window, system, base))
+                    break
+                except PlaywrightError as e:
+                    print(f"  run {i + 1}: {str(e).splitlines()[0]}" + ("; again" if attempt == 1 else ""))
+                    if attempt == 2:
+                        raise
+            m = out["each"][-1]["marks"]
+            print(f"  run {i + 1}: CPU per roll at {min(m)} / {max(m)}: {m[min(m)]['cpu_ms']:.1f} / "
+                  f"{m[max(m)]['cpu_ms']:.1f} ms, load average {os.getloadavg()[0]:.1f}", flush=True)
+        httpd.shutdown()
+    out["load_average_end"] = os.getloadavg()
+    out["marks"] = {n: {k: statistics.median(r["marks"][n][k] for r in out["each"]) for k in out["each"][0]["marks"][n]}
+                    for n in out["each"][0]["marks"]}
+    return out
+
+
+def print_evening(r: dict) -> None:
+    la, lb = r["load_average_start"], r["load_average_end"]
+    print(f"a long evening: {r['runs']} x {r['rolls']} {r['system']} rolls in one page; medians of the "
+          f"{r['window']} rolls before each mark, median over the runs; load average {la[0]:.1f} -> {lb[0]:.1f}")
+    print("  roll   click->dice  ->and stored  main-thread CPU   renderer PSS / private   JS heap   wasm   drawn")
+    for n, m in sorted(r["marks"].items()):
+        print(f"  {n:4d}   {m['dice_ms']:7.1f} ms   {m['stored_ms']:7.1f} ms   {m['cpu_ms']:9.1f} ms"
+              f"      {m['renderer_pss'] / 2**20:6.0f} / {m['renderer_private'] / 2**20:4.0f} MB"
+              f"   {m['js_heap'] / 2**20:5.1f} MB   {m['wasm'] / 2**20:4.0f} MB   {m['drawn']:.0f}")
+    first, last = r["marks"][min(r["marks"])], r["marks"][max(r["marks"])]
+    print("  last / first: " + ", ".join(f"{k} {last[k] / first[k]:.2f}x" for k in ("dice_ms", "stored_ms", "cpu_ms"))
+          + " (goal <= 1.2x)")
+    for k in ("renderer_pss", "renderer_private"):
+        after = [m[k] for n, m in r["marks"].items() if n >= 100] or [last[k]]
+        print(f"  {k} from roll 100 on: {min(after) / 2**20:.0f} - {max(after) / 2**20:.0f} MB "
+              f"(spread {(max(after) - min(after)) / 2**20:.0f} MB; goal <= 50 MB)")
+
+
 def print_table(r):
     def p(xs, q):
         xs = sorted(xs)
@@ -1146,6 +1310,7 @@ def print_table(r):
 
 
 def main():
+    global SITE, SKIP_COLD
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--clicks", type=int, default=20)
@@ -1167,7 +1332,18 @@ def main():
     ap.add_argument("--table", action="store_true",
                     help="only the live table: join time, roll -> the tablet's feed with 4 phones, a burst of 35, "
                          "what a tablet reload costs, message and QR code sizes (written to table.json)")
+    ap.add_argument("--evening", action="store_true",
+                    help="only a long evening: 600 rolls in one page, time per roll and renderer memory")
+    ap.add_argument("--evening-rolls", type=int, default=600)
+    ap.add_argument("--evening-runs", type=int, default=3)
     a = ap.parse_args()
+    if a.evening:
+        SITE = snapshot_site()
+        out = bench_evening(a.evening_rolls, a.evening_runs)
+        print_evening(out)
+        Path(a.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(a.out).with_name("evening.json").write_text(json.dumps(out, indent=1))
+        return
     if a.table:
         result = bench_table(a.runs, a.clicks)
         print_table(result)
@@ -1183,7 +1359,6 @@ def main():
     if a.sweep:
         sweep(a.sweep_n, a.seed, [s for s in a.systems.split(",") if s])
         return
-    global SITE, SKIP_COLD
     SITE = snapshot_site()
     SKIP_COLD = a.skip_cold
     if a.odds:

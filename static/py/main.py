@@ -37,7 +37,11 @@ def wire():
     page.HOOKS.update({
         "odds": oddspanel.render_odds, "recorded": history.add_history, "shown": sharedialog.update_share_buttons,
         "tab_shown": tab_shown, "fair_tray": fairpanel.render_fair_tray, "fair_step": fairpanel.fair_step,
-        "leave_fair": fairpanel.leave_fair,
+        "leave_fair": fairpanel.leave_fair, "storage_banner": backup.storage_banner,
+    })
+    page.SYNCED.update({  # what another tab of the page stored, merged in (the ``storage`` event)
+        history.HISTORY_KEY: history.on_stored, setups.SETUPS_KEY: setups.on_stored,
+        fairpanel.REQUESTS_KEY: fairpanel.on_stored, table_ui.TABLE_KEY: table_ui.on_stored,
     })
 
 
@@ -179,6 +183,10 @@ CLICKS = (
     ("[data-setup-load]", setups.load_setup),
     ("[data-setup-delete]", setups.delete_setup),
     ("[data-fairness-run]", run_fairness),
+    ("#storage-export", backup.export_history),
+    ("#storage-drop", backup.make_room),
+    ("#storage-download", backup.download_held),
+    ("#storage-overwrite", backup.store_over_held),
 )
 
 
@@ -220,6 +228,7 @@ def start():
         page.listen(document, name, fn)
     page.listen(q("#history-import"), "change", lambda event: asyncio.ensure_future(backup.import_history(event)))
     page.listen(window, "hashchange", guard(open_fragment))
+    page.listen(window, "storage", guard(page.on_storage))
     for flush in (history.flush_history, forms.flush_forms):  # a roll or an edit just before the tab closes is kept
         page.listen(window, "pagehide", flush)
     guard(oddspanel.prepare_odds)()
@@ -229,6 +238,7 @@ def start():
     fairpanel.load_requests()
     table_ui.install(table_api())
     opened = guard(forms.restore_forms)()
+    history.adopt_turns(guard(trayview.restore_trays)() or [])
     trayview.open_tab(opened or rules.SYSTEMS[0])
     guard(open_fragment)()
     for btn in document.querySelectorAll("[data-roll], #history-toggle"):

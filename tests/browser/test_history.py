@@ -25,10 +25,13 @@ ITEMS = "#history-list [data-history-entry]"
 
 
 def roll(page, system):
-    before = page.locator(ITEMS).count()
+    """Roll a tab's form; returns once the roll is in the history (its count:
+    the panel draws at most a page of entries)."""
+    count = "+document.querySelector('#history-count').textContent"
+    before = page.evaluate(f"() => {count}")
     page.click(f"#tabbtn-{system}")
     page.click(f"#form-{system} [data-roll]")
-    page.wait_for_function(f"() => document.querySelectorAll('{ITEMS}').length > {before}")
+    page.wait_for_function(f"() => {count} > {before}")
 
 
 def stored_history(page):
@@ -121,7 +124,9 @@ def _entries(n):
 def test_a_long_history_is_drawn_a_page_at_a_time(browser, base_url):
     """45 stored rolls: 20 drawn at start, the rest on "Show older rolls";
     each drawn entry is its replay (the Score its stored draws give); an
-    entry whose dice do not fit its roll shows its label and says so."""
+    entry whose dice do not fit its roll shows its label and says so. Rolls
+    made meanwhile keep the page at 20 drawn (the oldest drawn goes), so a
+    long evening does not slow the page down."""
     entries = _entries(45)
     entries[14]["stages"] = [{"do": "roll", "draws": [13, 1]}]  # "roll 30", off a d12
     text = store.dump(entries)
@@ -133,17 +138,24 @@ def test_a_long_history_is_drawn_a_page_at_a_time(browser, base_url):
         assert page.inner_text("#history-count") == "45"
         newest = page.locator(ITEMS).first.inner_text()
         assert "roll 44" in newest and "Score 9" in newest  # draws 44 % 12 + 1 = 9, 44 % 8 + 1 = 5
+        for _ in range(3):
+            roll(page, "jadeclaw")
+        assert page.locator(ITEMS).count() == 20
+        assert page.inner_text("#history-more") == "Show older rolls (28 more)"
+        assert "roll 28" in page.locator(ITEMS).last.inner_text()
         page.click("#history-more")
         page.wait_for_function(f"() => document.querySelectorAll('{ITEMS}').length == 40")
+        assert "roll 8" in page.locator(ITEMS).last.inner_text()
         page.click("#history-more")
-        page.wait_for_function(f"() => document.querySelectorAll('{ITEMS}').length == 45")
+        page.wait_for_function(f"() => document.querySelectorAll('{ITEMS}').length == 48")
         assert page.locator("#history-more").is_hidden()
-        broken = page.locator(ITEMS).nth(14).inner_text()
+        broken = page.locator(ITEMS).nth(17).inner_text()
         assert "roll 30" in broken and "do not fit" in broken
-        page.locator(ITEMS).nth(14).locator("[data-history-open]").click()
+        page.locator(ITEMS).nth(17).locator("[data-history-open]").click()
         assert "cannot be shown" in page.inner_text("#banner")
-        # nothing was lost by drawing: the store still holds all 45 as they were
-        assert page.evaluate("() => localStorage.getItem('dice-table/history')") == text
+        # nothing was lost by drawing: the store holds all 45 as they were, under the 3 new
+        page.wait_for_function("() => JSON.parse(localStorage.getItem('dice-table/history')).entries.length == 48")
+        assert stored_history(page)["entries"][3:] == json.loads(text)["entries"]
 
 
 def test_a_first_version_store_opens_and_is_rewritten_compact(browser, base_url):

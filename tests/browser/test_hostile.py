@@ -8,8 +8,10 @@ import zlib
 import pytest
 from conftest import open_app, show_history
 
+import rules
 from links import share
 from records import store
+from rules.dice import ScriptedRng
 
 pytestmark = pytest.mark.browser
 
@@ -17,7 +19,7 @@ XSS = '<img src=x id="pwned" onerror="window.__pwned=1">'
 
 
 def pack(obj) -> str:
-    return share._pack(obj)
+    return share.pack(obj)
 
 
 def raw(text: bytes) -> str:
@@ -39,6 +41,8 @@ HOSTILE_LINKS = {
     "negative-counts": "v1.s." + pack({"y": "mirage", "p": {"helpers": -5, "attribute": -8}}),
     "result-draw-off-die": "v1.r." + pack({"y": "jadeclaw", "p": {"dice": [6]}, "t": [{"do": "roll", "draws": [9]}]}),
     "result-extra-draws": "v1.r." + pack({"y": "jadeclaw", "p": {"dice": [6]}, "t": [{"do": "roll", "draws": [3, 4]}]}),
+    "doubled-payload": (lambda link: link + link.rsplit(".", 1)[1])(share.encode_setup("jadeclaw", {"dice": [12, 8]})),
+    "doubled-link": (lambda link: link + "#" + link)(share.encode_setup("jadeclaw", {"dice": [12, 8]})),
 }
 
 
@@ -74,6 +78,22 @@ def test_hostile_link(seeded, base_url, name):
     assert not watch.dialogs
     assert page.evaluate("() => localStorage.getItem('dice-table/history')") == history
     assert page.locator("#history-list [data-history-entry]").count() == 2
+    watch.check(page)
+
+
+def test_a_doubled_link_says_it_was_pasted_twice(seeded, base_url):
+    """A result link whose payload was pasted twice (the data after the
+    deflate stream used to be ignored and the roll shown): refused, the
+    banner says why, the history and the tray are as they were."""
+    context, page, watch, history = seeded
+    link = share.encode_result(rules.roll("jadeclaw", {"dice": [12]}, ScriptedRng([5])))
+    tray = page.inner_html("#tray-jadeclaw")
+    page.evaluate("() => { document.querySelector('#banner').hidden = true; }")
+    page.goto(base_url + "#" + link + link.rsplit(".", 1)[1])
+    page.locator("#banner").wait_for(state="visible")
+    assert "pasted twice" in page.inner_text("#banner")
+    assert page.inner_html("#tray-jadeclaw") == tray
+    assert page.evaluate("() => localStorage.getItem('dice-table/history')") == history
     watch.check(page)
 
 
@@ -148,8 +168,9 @@ def test_newer_store_version_is_not_overwritten(browser, base_url):
 
 
 def test_full_storage_says_so_and_keeps_rolling(browser, base_url):
-    """When the browser refuses to store (quota), the roll still shows and a
-    banner says the history could not be saved."""
+    """When the browser refuses to store (quota), the roll still shows and
+    the storage banner says the history could not be stored
+    (``test_long_evening.py`` plays the way out)."""
     context, page, watch = open_app(browser, base_url)
     try:
         page.evaluate("""() => { Storage.prototype.setItem = function () {
@@ -157,7 +178,8 @@ def test_full_storage_says_so_and_keeps_rolling(browser, base_url):
         page.click("#tabbtn-jadeclaw")
         page.click("#form-jadeclaw [data-roll]")
         page.wait_for_selector("#tray-jadeclaw [data-die]")
-        page.wait_for_function("() => document.querySelector('#banner').textContent.includes('refused to store')")
+        page.wait_for_function("() => document.querySelector('#storage-says').textContent.includes('the roll history')")
+        assert "Storage is full" in page.inner_text("#storage-says")
         assert page.locator("#history-list [data-history-entry]").count() == 1
         watch.check(page)
     finally:

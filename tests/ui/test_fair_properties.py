@@ -169,7 +169,7 @@ def _tamperer(data, which, how, value, seen):
         new = data.draw(like(get(decoded["data"], path))) if how == "like" else value
         changed = mutate(decoded["data"], path, how, new)
         seen["same"] = json.dumps(changed, sort_keys=True) == json.dumps(decoded["data"], sort_keys=True)
-        return f"v1.{decoded['fair']}.{share._pack(changed)}"
+        return f"v1.{decoded['fair']}.{share.pack(changed)}"
     return tamper
 
 
@@ -231,7 +231,7 @@ def test_any_json_in_a_link_is_refused_or_sound(stores, kind, payload, data):
     framed = {"i": rid, "n": data.draw(st.sampled_from([1, 2, 3, 4])),
               "h": data.draw(st.sampled_from([h_pl, h_gm])), "m": payload}
     for body in (payload, framed):
-        link = share.encode_fair(kind, body) if isinstance(body, dict) else f"v1.{kind}.{share._pack(body)}"
+        link = share.encode_fair(kind, body) if isinstance(body, dict) else f"v1.{kind}.{share.pack(body)}"
         for requests in (gm_requests, pl_requests, []):
             try:
                 got = fair.open_link(link, requests)

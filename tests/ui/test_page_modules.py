@@ -27,7 +27,7 @@ PURE = [
     "drawing.draw", "drawing.views",
     "tabs.tab", "tabs.formstate",
     *(f"tabs.ui_{system}" for system in rules.SYSTEMS),  # each game's tab, in the registry's order
-    "records.store", "links.share", "links.qr",
+    "records.synced", "records.store", "links.share", "links.qr",
     "fairrolls.fair", "fairrolls.fairview",
     "shell.names", "table.secret", "table.relay", "table.livetable",
     "odds.oddswork", "odds.oddsclient",

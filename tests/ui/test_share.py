@@ -56,21 +56,21 @@ def _raw(b: bytes) -> str:
 BAD = {
     "empty": "",
     "no-dots": "v1",
-    "unknown-version": "v7.s." + share._pack({"y": "jadeclaw", "p": {}}),
-    "unknown-kind": "v1.x." + share._pack({"y": "jadeclaw", "p": {}}),
+    "unknown-version": "v7.s." + share.pack({"y": "jadeclaw", "p": {}}),
+    "unknown-kind": "v1.x." + share.pack({"y": "jadeclaw", "p": {}}),
     "not-base64": "v1.s.<script>",
     "truncated": share.encode_setup("jadeclaw", {"dice": [12, 8]})[:-6],
     "too-long": "v1.s." + "A" * (share.MAX_FRAGMENT + 1),
     "zip-bomb": "v1.s." + _raw(b'"' + b"a" * (share.MAX_JSON * 4) + b'"'),
     "deep": "v1.s." + _raw(b"[" * 1000 + b"]" * 1000),
     "not-json": "v1.s." + _raw(b"{nope"),
-    "not-a-dict": "v1.s." + share._pack([1, 2]),
-    "unknown-system": "v1.s." + share._pack({"y": "dnd", "p": {}}),
-    "bad-spec": "v1.s." + share._pack({"y": "jadeclaw", "p": {"dice": "2d7"}}),
-    "result-without-stages": "v1.r." + share._pack({"y": "jadeclaw", "p": {}}),
-    "result-draw-off-die": "v1.r." + share._pack({"y": "jadeclaw", "p": {"dice": [6]}, "t": [{"do": "roll", "draws": [7]}]}),
-    "result-too-few-draws": "v1.r." + share._pack({"y": "jadeclaw", "p": {"dice": [6, 6]}, "t": [{"do": "roll", "draws": [3]}]}),
-    "result-forged-verb": "v1.r." + share._pack({"y": "jadeclaw", "p": {"dice": [6]},
+    "not-a-dict": "v1.s." + share.pack([1, 2]),
+    "unknown-system": "v1.s." + share.pack({"y": "dnd", "p": {}}),
+    "bad-spec": "v1.s." + share.pack({"y": "jadeclaw", "p": {"dice": "2d7"}}),
+    "result-without-stages": "v1.r." + share.pack({"y": "jadeclaw", "p": {}}),
+    "result-draw-off-die": "v1.r." + share.pack({"y": "jadeclaw", "p": {"dice": [6]}, "t": [{"do": "roll", "draws": [7]}]}),
+    "result-too-few-draws": "v1.r." + share.pack({"y": "jadeclaw", "p": {"dice": [6, 6]}, "t": [{"do": "roll", "draws": [3]}]}),
+    "result-forged-verb": "v1.r." + share.pack({"y": "jadeclaw", "p": {"dice": [6]},
                                                  "t": [{"do": "roll", "draws": [3]}, {"do": "<b>", "draws": []}]}),
     "not-a-string": 12345,
 }
@@ -82,3 +82,73 @@ def test_bad_links_are_refused_with_a_message(name):
     with pytest.raises(share.ShareError) as e:
         share.open_link(BAD[name])
     assert "link" in str(e.value).lower()
+
+
+# ---------------------------------------------------------------- trailing data
+
+def _links():
+    """One link of each kind the page opens: a setup, a result, a fair
+    roll's request, a live table's join code."""
+    from fairrolls import fair
+    from table import livetable as lt
+
+    st = fair.new_request("jadeclaw", {"dice": [8]}, "Dana", "", existing=[], now=1)
+    result = rules.roll("jadeclaw", {"dice": [12, 8]}, ScriptedRng([7, 3]))
+    join = lt.encode_join("o", {"u": "GAYV", "p": "wnAB/c5xbofAVSBOgH1BvFaf", "f": "33" * 32,
+                                "c": [["h", "192.0.2.2", 35534]]}, {"t": "AbCdEf12", "s": 0, "g": "GM"})
+    return {"setup": share.encode_setup("jadeclaw", {"dice": [12, 8]}), "result": share.encode_result(result),
+            "fair": fair.request_link(st), "join": join}
+
+
+def _open(kind, link):
+    """Open a link as the page does for its kind; its refusal's message."""
+    from fairrolls import fair
+    from table import livetable as lt
+
+    try:
+        if kind == "fair":
+            fair.open_link(link, [], now=2)
+        elif kind == "join":
+            lt.decode_join(link)
+        else:
+            share.open_link(link)
+    except (share.ShareError, fair.FairError, lt.TableError) as e:
+        return str(e)
+    return None
+
+
+def _after_stream(link):
+    """The same link with bytes after its deflate stream, in base64 exactly
+    as ``pack`` writes it (so only the stream's end tells)."""
+    head, payload = link.rsplit(".", 1)
+    packed = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)) + b"\x00junk"
+    return f"{head}.{base64.urlsafe_b64encode(packed).decode().rstrip('=')}"
+
+
+TRAILING = {
+    "payload-twice": lambda link: link + link.rsplit(".", 1)[1],
+    "link-twice": lambda link: link + link,
+    "link-twice-with-hash": lambda link: link + "#" + link,
+    "bytes-after-the-stream": _after_stream,
+    "one-base64-character-more": lambda link: link + "A",
+    "four-base64-characters-more": lambda link: link + "AAAA",
+}
+
+
+@pytest.mark.parametrize("kind", ["setup", "result", "fair", "join"])
+@pytest.mark.parametrize("how", list(TRAILING), ids=list(TRAILING))
+def test_a_link_with_data_after_its_payload_is_refused(kind, how):
+    """Every kind of link is read by the one codec, which refuses anything
+    after the payload (a doubled paste, extra base64, bytes after the
+    deflate stream's end) with a message, while the link itself opens."""
+    link = _links()[kind]
+    assert _open(kind, link) is None
+    said = _open(kind, TRAILING[how](link))
+    assert said is not None and ("link" in said.lower() or "join code" in said.lower()), said
+
+
+def test_a_doubled_paste_says_so():
+    """The message names the likely cause."""
+    link = share.encode_setup("mirage", {})
+    with pytest.raises(share.ShareError, match="after its end"):
+        share.open_link(link + link.rsplit(".", 1)[1])

@@ -80,6 +80,7 @@ import secrets
 
 import rules
 from links import share
+from records.synced import Synced
 from rules.dice import SpecError
 
 __all__ = [
@@ -88,7 +89,7 @@ __all__ = [
     "commitment", "transcript_hash", "new_request", "request_link", "answer", "step",
     "pass_turn", "gm_step", "reveal", "reveal_link", "last_link", "is_link", "open_link", "verify",
     "status", "turn", "view", "open_steps", "history_entry", "provenance", "provenance_key",
-    "PROVENANCE", "dump_requests", "load_requests", "merge_requests", "public",
+    "PROVENANCE", "dump_requests", "load_requests", "merge_requests", "further", "synced_requests", "public",
     "device_key", "device_fingerprint", "player_advice", "reissue", "MODES", "answered_by",
 ]
 
@@ -1542,12 +1543,20 @@ def load_requests(text) -> tuple[list, str | None]:
     return good, warning
 
 
-def _further(mine: dict, theirs: dict) -> bool:
+def further(mine: dict, theirs: dict) -> bool:
     """Whether ``theirs`` is ``mine`` gone further (the same exchange, more
     of it, or revealed since)."""
     n = len(mine["msgs"])
     return (theirs["msgs"][:n] == mine["msgs"]
             and (len(theirs["msgs"]) > n or (theirs["revealed"] and not mine["revealed"])))
+
+
+def synced_requests() -> Synced:
+    """The requests as every tab of the page shares them (``records.synced``):
+    one per role and request id; of two copies that both moved, the one
+    that went further (``further``), else this tab's."""
+    return Synced(load_requests, dump_requests, lambda st: (st["role"], st["rid"]),
+                  pick=lambda mine, theirs: theirs if further(mine, theirs) else mine)
 
 
 def merge_requests(mine: list, theirs) -> tuple[list, int, str | None]:
@@ -1562,7 +1571,7 @@ def merge_requests(mine: list, theirs) -> tuple[list, int, str | None]:
     out, changed = list(mine), 0
     for st in got:
         i = next((j for j, m in enumerate(out) if (m["role"], m["rid"]) == (st["role"], st["rid"])), None)
-        if i is None or _further(out[i], st):
+        if i is None or further(out[i], st):
             out = [st] + out if i is None else out[:i] + [st] + out[i + 1:]
             changed += 1
     return out[:MAX_REQUESTS], changed, warning

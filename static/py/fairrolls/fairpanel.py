@@ -21,14 +21,15 @@ from shell.page import (
     clear_errors,
     fair,
     fairview,
+    merge_synced,
     now,
     js_obj,
     q,
     read_kept,
     read_store,
+    save_synced,
     ui_for,
     window,
-    write_store,
 )
 from table import table_ui
 from tabs.forms import form_locked, keep_own, lock_request, read_spec, unlock_form
@@ -61,16 +62,33 @@ def put_request(st):
     render_requests()
 
 
+def kept():
+    """The stored requests as this tab last read or wrote them (merged on
+    each write; made at first use: ``fair`` is imported after ready)."""
+    if FAIR["kept"] is None:
+        FAIR["kept"] = fair.synced_requests()
+    return FAIR["kept"]
+
+
 def save_requests():
-    write_store(REQUESTS_KEY, fair.dump_requests(FAIR["requests"]),
-                "The browser refused to store your fair-roll requests (storage full?); "
-                "export the history to keep them.")
+    """Store the requests, merged first with what another tab stored since."""
+    FAIR["requests"] = save_synced(REQUESTS_KEY, kept(), FAIR["requests"], "your fair-roll requests")
 
 
 def load_requests():
     if read_store(REQUESTS_KEY) is not None:  # none stored: nothing to read or show
-        FAIR["requests"] = read_kept(REQUESTS_KEY, fair.load_requests)[0]
+        FAIR["requests"] = read_kept(REQUESTS_KEY, kept().read)[0]
         render_requests()
+
+
+def on_stored(text):
+    """Another tab stored the requests: merged in, listed, and a request
+    on show here drawn as it stands now."""
+    FAIR["requests"] = merge_synced(REQUESTS_KEY, kept(), FAIR["requests"], text)
+    render_requests()
+    for system in rules.SYSTEMS:
+        if STATE[system]["fair"]:
+            refresh_fair(system)
 
 
 def render_requests():

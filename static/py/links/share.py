@@ -32,7 +32,7 @@ import zlib
 import rules
 from rules.dice import SpecError
 
-__all__ = ["ShareError", "encode_setup", "encode_result", "encode_fair", "decode", "open_link",
+__all__ = ["ShareError", "pack", "unpack", "encode_setup", "encode_result", "encode_fair", "decode", "open_link",
            "FAIR_KINDS", "MAX_FRAGMENT", "MAX_JSON", "nesting_depth"]
 
 #: Longer fragments are refused unread (a 1 MB link is not a roll).
@@ -47,51 +47,78 @@ class ShareError(ValueError):
     """A link that cannot be opened; the message is for the banner."""
 
 
-def _pack(obj) -> str:
+def pack(obj) -> str:
+    """Compact JSON, deflated, URL-safe base64 without padding: the payload
+    of every link the page makes (setups, results, fair rolls, and the live
+    table's join codes)."""
     raw = json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode()
     return base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode().rstrip("=")
 
 
-def _unpack(payload: str):
-    """The JSON a payload holds; every way it can be damaged, oversized or
-    hostile is a ShareError with its own message."""
-    if not payload or any(c not in _B64 for c in payload):
-        raise ShareError("This link is damaged: its data is not in the expected form.")
-    text = _text(_inflate(_unbase64(payload)))
-    if nesting_depth(text) > MAX_DEPTH:
-        raise ShareError("This link's data is nested far too deeply; it was not opened.")
+def unpack(payload: str, limit: int = MAX_JSON, depth: int = MAX_DEPTH, what: str = "This link"):
+    """The JSON a payload holds, read by the one codec every kind of link
+    uses; every way it can be damaged, oversized, hostile or carry more
+    than its data is a ShareError whose message begins with ``what``.
+
+    Anything after the payload is refused, not ignored: characters after
+    its base64 (a link pasted twice), base64 that does not spell its bytes
+    exactly, and bytes after the end of the deflate stream.
+
+    >>> p = pack({"y": "jadeclaw"})
+    >>> unpack(p)
+    {'y': 'jadeclaw'}
+    >>> unpack(p + p)
+    Traceback (most recent call last):
+    ...
+    links.share.ShareError: This link has more data after its end (was it pasted twice?); it was not opened.
+    """
+    if not payload or payload[0] not in _B64:
+        raise ShareError(f"{what} is damaged: its data is not in the expected form.")
+    if any(c not in _B64 for c in payload):
+        raise ShareError(f"{what} has more data after its end (was it pasted twice?); it was not opened.")
+    text = _text(_inflate(_unbase64(payload, what), limit, what), what)
+    if nesting_depth(text) > depth:
+        raise ShareError(f"{what}'s data is nested far too deeply; it was not opened.")
     try:
         return json.loads(text)
     except (ValueError, RecursionError):
-        raise ShareError("This link is damaged: its data is not valid.") from None
+        raise ShareError(f"{what} is damaged: its data is not valid.") from None
 
 
-def _unbase64(payload: str) -> bytes:
+def _unbase64(payload: str, what: str) -> bytes:
+    """The bytes the payload spells; base64 that is not exactly what
+    ``pack`` writes for them (a character too many) is refused."""
     try:
-        return base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
+        packed = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
     except (ValueError, TypeError):
-        raise ShareError("This link is damaged: its data cannot be decoded.") from None
+        raise ShareError(f"{what} is damaged: its data cannot be decoded.") from None
+    if base64.urlsafe_b64encode(packed).decode().rstrip("=") != payload:
+        raise ShareError(f"{what} has more data after its end (was it pasted twice?); it was not opened.")
+    return packed
 
 
-def _inflate(packed: bytes) -> bytes:
-    """Inflate at most ``MAX_JSON`` bytes (no zip bombs), whole or not at all."""
+def _inflate(packed: bytes, limit: int, what: str) -> bytes:
+    """Inflate at most ``limit`` bytes (no zip bombs), whole or not at all,
+    and nothing after the deflate stream's end."""
     d = zlib.decompressobj()
     try:
-        raw = d.decompress(packed, MAX_JSON + 1)
+        raw = d.decompress(packed, limit + 1)
     except zlib.error:
-        raise ShareError("This link is damaged or cut short: its data cannot be unpacked.") from None
-    if len(raw) > MAX_JSON or d.unconsumed_tail:
-        raise ShareError("This link holds far more data than a roll needs; it was not opened.")
+        raise ShareError(f"{what} is damaged or cut short: its data cannot be unpacked.") from None
+    if len(raw) > limit or d.unconsumed_tail:
+        raise ShareError(f"{what} holds far more data than a roll needs; it was not opened.")
     if not d.eof:
-        raise ShareError("This link is cut short: part of it is missing.")
+        raise ShareError(f"{what} is cut short: part of it is missing.")
+    if d.unused_data:
+        raise ShareError(f"{what} has more data after its end (was it pasted twice?); it was not opened.")
     return raw
 
 
-def _text(raw: bytes) -> str:
+def _text(raw: bytes, what: str) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise ShareError("This link is damaged: its text is not readable.") from None
+        raise ShareError(f"{what} is damaged: its text is not readable.") from None
 
 
 _B64 = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
@@ -120,12 +147,12 @@ def nesting_depth(text: str) -> int:
 
 
 def encode_setup(system: str, spec: dict) -> str:
-    return f"v1.s.{_pack({'y': system, 'p': spec})}"
+    return f"v1.s.{pack({'y': system, 'p': spec})}"
 
 
 def encode_result(result: dict) -> str:
     """The spec and each stage's action and draws; nothing the dice decide."""
-    return f"v1.r.{_pack({'y': result['system'], 'p': result['spec'], 't': result['stages']})}"
+    return f"v1.r.{pack({'y': result['system'], 'p': result['spec'], 't': result['stages']})}"
 
 
 #: The fair-roll kinds (fair.py): link letter -> what the link carries.
@@ -141,11 +168,11 @@ def encode_fair(kind: str, data: dict) -> str:
     """
     if kind not in FAIR_KINDS:
         raise ValueError(f"not a fair-roll link kind: {kind!r}")
-    return f"v1.{kind}.{_pack(data)}"
+    return f"v1.{kind}.{pack(data)}"
 
 
 def _v1(kind: str, payload: str) -> dict:
-    data = _unpack(payload)
+    data = unpack(payload)
     if kind in FAIR_KINDS:
         if not isinstance(data, dict):
             raise ShareError("This fair-roll link does not hold a roll.")

@@ -1,4 +1,5 @@
 """What the page keeps: the stored records and their formats (``store``, pure),
-the roll history drawer (``history``), saved setups (``setups``), and export
-and import (``backup``).
+a stored key that every open tab writes, merged on each write (``synced``,
+pure), the roll history drawer (``history``), saved setups (``setups``), and
+export and import (``backup``), with the storage-full banner.
 """

@@ -1,28 +1,146 @@
 """Export and import, from the history drawer: the history, the saved
 setups and the fair-roll requests in one file (``store``), and a file
-merged back into them. No state of its own: it reads and writes theirs.
+merged back into them; and the storage banner, when the browser's storage
+is full (docs/TRUST.md, "What the page keeps"): it offers the export, and
+makes room by dropping the oldest rolls only when the player says so. No
+state of its own: it reads and writes theirs (and ``page.STORAGE``).
 """
 
 import traceback
 
-from fairrolls.fairpanel import FAIR, save_requests
+from fairrolls.fairpanel import DEVICE_KEY, FAIR, REQUESTS_KEY, save_device, save_requests
 from records import store
-from records.history import HISTORY, render_history, save_history, set_entries
-from records.setups import SETUPS, render_setups, save_setups
-from shell.page import banner, create_once, document, fair, js_obj, window
+from records.history import (
+    HISTORY,
+    HISTORY_KEY,
+    ROLLER_KEY,
+    drop_oldest,
+    render_history,
+    save_history,
+    save_roller,
+    set_entries,
+)
+from records.setups import SETUPS, SETUPS_KEY, render_setups, save_setups
+from shell.page import CURRENT, STORAGE, banner, create_once, document, fair, js_obj, kept_proxy, q, window
+from tabs import formstate
+from tabs.forms import save_forms
+from tabs.trayview import reveal
 
 
 def export_history(_=None):
     text = store.export_text(HISTORY["entries"], SETUPS["list"], FAIR["requests"])
-    blob = window.Blob.new([text], js_obj({"type": "application/json"}))
+    download(text, "dice-table-" + str(window.Date.new().toISOString())[:10] + ".json", "application/json")
+
+
+def download(text, name, kind):
+    """Hand ``text`` to the browser as a file to save."""
+    blob = window.Blob.new([text], js_obj({"type": kind}))
     url = window.URL.createObjectURL(blob)
     a = document.createElement("a")
     a.href = url
-    a.download = "dice-table-" + str(window.Date.new().toISOString())[:10] + ".json"
+    a.download = name
     document.body.append(a)
     a.click()
     a.remove()
     window.setTimeout(create_once(lambda *_: window.URL.revokeObjectURL(url)), 1000)
+
+
+# ---------------------------------------------------------------- storage full
+
+#: Each stored key the page writes, and how its feature stores it again.
+def _save_device():
+    if "key" in FAIR["device"]:
+        save_device(FAIR["device"]["key"], FAIR["device"]["name"])
+
+
+SAVERS = {HISTORY_KEY: save_history, SETUPS_KEY: save_setups, REQUESTS_KEY: save_requests,
+          formstate.KEY: save_forms, ROLLER_KEY: save_roller, DEVICE_KEY: _save_device}
+
+
+def to_drop():
+    """How many of the oldest rolls "Drop" offers to let go: a quarter of
+    the history, at least 10 (or all there are)."""
+    n = len(HISTORY["entries"])
+    return min(n, max(10, n // 4))
+
+
+def storage_banner():
+    """The storage banner as ``page.STORAGE`` stands: what could not be
+    stored, what is held unread, and the player's ways out."""
+    refused, held = STORAGE["refused"], STORAGE["held"]
+    el = q("#storage-banner")
+    was = not el.hidden
+    el.hidden = not (refused or held)
+    says = []
+    if held:
+        says.append("No room to keep a copy of the unreadable record: it is left as it is and nothing is "
+                    "stored over it. Download it, then let the page store over it.")
+    if refused:
+        what = ", ".join(dict.fromkeys(refused.values()))
+        says.append(f"Storage is full: {what} could not be stored (kept on this page only until you reload). "
+                    "Export the history to keep it" + (", or make room by dropping the oldest rolls." if to_drop() else "."))
+    q("#storage-says").textContent = " ".join(says)
+    drop = q("#storage-drop")
+    drop.hidden = not (refused and to_drop())
+    drop.textContent = f"Drop the oldest {to_drop()} rolls"
+    q("#storage-export").hidden = not refused
+    q("#storage-download").hidden = q("#storage-overwrite").hidden = not held
+    if not el.hidden and not was:  # it came over the page: the tray goes below it, its outcome in view
+        if not BANNER["watched"]:
+            BANNER["watched"] = True
+            window.ResizeObserver.new(kept_proxy(lambda *_: banner_height())).observe(el)
+        banner_height()
+        reveal(CURRENT["system"])
+    elif el.hidden:
+        banner_height()
+
+
+#: Whether the storage banner's height is watched (it changes with the
+#: screen's width and its text).
+BANNER = {"watched": False}
+
+
+def banner_height():
+    """The storage banner stays in view over the page; the result column and
+    a tray brought into view go below it (app.css, ``--storage-banner``)."""
+    el = q("#storage-banner")
+    document.documentElement.style.setProperty("--storage-banner", f"{0 if el.hidden else el.offsetHeight}px")
+
+
+def retry(keys):
+    """Store again each of ``keys`` its feature holds."""
+    for key in list(keys):
+        STORAGE["refused"].pop(key, None)  # said again if the browser refuses again
+        if key in SAVERS:
+            SAVERS[key]()
+    storage_banner()
+
+
+def make_room(_el=None):
+    """The player's consent, given on the banner: the oldest rolls go, then
+    everything the browser refused is stored again."""
+    n = to_drop()
+    if not n:
+        return
+    drop_oldest(n)
+    retry([HISTORY_KEY] + [k for k in STORAGE["refused"] if k != HISTORY_KEY])
+    if STORAGE["refused"]:
+        banner(f"The oldest {n} rolls were dropped, but storage is still full.", "warning")
+    else:
+        banner(f"The oldest {n} rolls were dropped to make room; everything is stored again.", "info")
+
+
+def download_held(_el=None):
+    """Each unreadable store no copy could be kept of, as a file."""
+    for key, text in STORAGE["held"].items():
+        download(text, key.replace("/", "-") + "-unreadable.txt", "text/plain")
+
+
+def store_over_held(_el=None):
+    """The player's consent: the unreadable stores held are written over."""
+    keys = list(STORAGE["held"])
+    STORAGE["held"].clear()
+    retry(keys)
 
 
 def import_file(text):

@@ -20,8 +20,10 @@ from shell.page import (
     js_none,
     now,
     q,
+    merge_synced,
     read_kept,
     read_store,
+    save_synced,
     ui_for,
     window,
     write_store,
@@ -38,6 +40,9 @@ PAGE = 20
 
 #: "shown": entry id -> (result or None, how it came), replayed when first
 #: drawn; "roller": the name put on this device's rolls.
+#: The stored history as this tab last read or wrote it (merged on each write).
+KEPT = store.synced_history()
+
 HISTORY = {"entries": [], "dropped": 0, "serial": 0, "pending": False, "limit": PAGE, "game": "", "text": "",
            "shown": {}, "roller": ""}
 
@@ -69,11 +74,12 @@ def advance_entry(i, result):
 
 
 def add_entry(entry, result=None):
-    """Prepend one stored entry: only its item is drawn and the store is
-    written after the paint, so a roll costs the same with 200 entries as
-    with none. A roll from a link that is already there (the link opened
-    again) is not added twice. Returns the new entry's id (None if not
-    added)."""
+    """Prepend one stored entry: only its item is drawn (the panel keeps
+    its page: the oldest item drawn goes) and the store is written after
+    the paint, so a roll costs the same with 200 entries as with none, at
+    the first roll of the evening as at the six hundredth. A roll from a
+    link that is already there (the link opened again) is not added twice.
+    Returns the new entry's id (None if not added)."""
     if entry["source"] != "here":
         key = store.key(entry)
         if any(store.key(e) == key for e in HISTORY["entries"]):
@@ -82,19 +88,36 @@ def add_entry(entry, result=None):
     entry = {**entry, "id": HISTORY["serial"]}
     if result is not None:
         HISTORY["shown"][entry["id"]] = (result, fair.provenance({**entry, "result": result}))
-    HISTORY["entries"], dropped = store.add(HISTORY["entries"], entry)
+    before = HISTORY["entries"]
+    HISTORY["entries"], dropped = store.add(before, entry)
     HISTORY["dropped"] += dropped
-    if dropped:
-        render_history()
-    elif store.matches(entry, HISTORY["game"], HISTORY["text"]):
+    for gone in before[len(before) - dropped:] if dropped else ():
+        forget_item(gone["id"])
+    if store.matches(entry, HISTORY["game"], HISTORY["text"]):
         q("#history-list").insertAdjacentHTML("afterbegin", history_item(entry))
-        HISTORY["limit"] += 1
-        render_history_note()
-    else:
-        render_history_note()
+        keep_page()
+    render_history_note()
     schedule_save()
     table_ui.on_history(entry, result)  # the live table's log and channels
     return entry["id"]
+
+
+def keep_page():
+    """The panel draws ``limit`` items, as on load: past that, the oldest
+    drawn goes (it waits for "Show older rolls", replayed again then)."""
+    items = q("#history-list").children
+    while items.length > HISTORY["limit"]:
+        last = items.item(items.length - 1)
+        HISTORY["shown"].pop(int(last.dataset.historyEntry), None)
+        last.remove()
+
+
+def forget_item(key):
+    """An entry gone from the history: its item and its replay too."""
+    HISTORY["shown"].pop(key, None)
+    item = q(f'#history-list [data-history-entry="{key}"]')
+    if item is not None:
+        item.remove()
 
 
 def schedule_save():
@@ -110,17 +133,69 @@ def flush_history(*_):
 
 
 def save_history():
-    write_store(HISTORY_KEY, store.dump(HISTORY["entries"]),
-                "The browser refused to store the roll history (storage full?). "
-                "Your rolls stay on this page until you reload; export them to keep them.")
+    """Store the history, merged first with the rolls another tab of the
+    page stored since (``records.synced``): nothing is lost whichever tab
+    saves last."""
+    entries = save_synced(HISTORY_KEY, KEPT, HISTORY["entries"], "the roll history")
+    if entries is not HISTORY["entries"]:
+        take_entries(entries)
+
+
+def on_stored(text):
+    """Another tab stored the history: its rolls merged into this one's,
+    drawn, and stored back if this tab holds what that one did not."""
+    entries = merge_synced(HISTORY_KEY, KEPT, HISTORY["entries"], text)
+    if entries is not HISTORY["entries"]:
+        take_entries(entries)
+    if KEPT.ahead:
+        schedule_save()
+
+
+def take_entries(entries):
+    """The history as merged with another tab's: an entry this tab had
+    keeps its number (so the turn on show goes on in it), a new one is
+    numbered, a changed one is replayed again; past ``CAP`` the oldest go;
+    the page drawn again."""
+    old = {store.turn_key(e): e["id"] for e in HISTORY["entries"]}
+    for e in entries:
+        if "id" not in e:
+            e["id"] = old.get(store.turn_key(e))
+            if e["id"] is None:
+                HISTORY["serial"] += 1
+                e["id"] = HISTORY["serial"]
+            HISTORY["shown"].pop(e["id"], None)
+    HISTORY["dropped"] += max(0, len(entries) - store.CAP)
+    HISTORY["entries"] = entries[:store.CAP]
+    ids = {e["id"] for e in HISTORY["entries"]}
+    for key in [k for k in HISTORY["shown"] if k not in ids]:
+        del HISTORY["shown"][key]
+    render_history()
 
 
 def load_history():
-    entries, text, warning = read_kept(HISTORY_KEY, store.load)
+    entries, text, warning = read_kept(HISTORY_KEY, KEPT.read)
     set_entries(entries)
     if entries and not warning and not store.is_current(text):  # a first-version store: written back compact
         schedule_save()
     render_history()
+
+
+def drop_oldest(n):
+    """The player agreed to let the oldest ``n`` rolls go (to make room in
+    a full storage); the store is written by the caller."""
+    for gone in HISTORY["entries"][len(HISTORY["entries"]) - n:]:
+        forget_item(gone["id"])
+    HISTORY["entries"] = HISTORY["entries"][:len(HISTORY["entries"]) - n]
+    HISTORY["pending"] = False
+    render_history_note()
+
+
+def adopt_turns(systems):
+    """The turns a reload brought back (``trayview.restore_trays``) go on
+    in their history entries: a step taken now advances the entry."""
+    for system in systems:
+        result = STATE[system]["result"]
+        STATE[system]["entry"] = next((e["id"] for e in HISTORY["entries"] if store.holds(e, result)), None)
 
 
 def set_entries(entries):
@@ -210,7 +285,11 @@ def set_filter(_el=None):
 def set_roller(el):
     """The name put on this device's rolls (kept in this browser)."""
     HISTORY["roller"] = store.clean_name(el.value)
-    write_store(ROLLER_KEY, HISTORY["roller"], "The browser refused to store your name (storage full?).")
+    save_roller()
+
+
+def save_roller():
+    write_store(ROLLER_KEY, HISTORY["roller"], "your name")
 
 
 def load_roller():

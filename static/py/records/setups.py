@@ -8,21 +8,30 @@ import rules
 from drawing import views
 from odds.oddspanel import render_odds
 from records import store
-from shell.page import CURRENT, clear_errors, hook, q, read_kept, ui_for, window, write_store
+from shell.page import CURRENT, clear_errors, hook, merge_synced, q, read_kept, save_synced, ui_for, window
 from tabs.forms import fill_form, read_spec, schedule_forms_save
 from tabs.trayview import STATE, open_tab, set_result
 
 SETUPS_KEY = "dice-table/setups"
 SETUPS = {"list": []}
+#: The stored setups as this tab last read or wrote them (merged on each write).
+KEPT = store.synced_setups()
 
 
 def load_setups():
-    SETUPS["list"] = read_kept(SETUPS_KEY, store.load_setups)[0]
+    SETUPS["list"] = read_kept(SETUPS_KEY, KEPT.read)[0]
 
 
 def save_setups():
-    write_store(SETUPS_KEY, store.dump_setups(SETUPS["list"]),
-                "The browser refused to store your saved setups (storage full?).")
+    """Store the setups, merged first with what another tab stored since."""
+    SETUPS["list"] = save_synced(SETUPS_KEY, KEPT, SETUPS["list"], "your saved setups")
+    render_setups()
+
+
+def on_stored(text):
+    """Another tab stored the setups: merged into this one's and listed."""
+    SETUPS["list"] = merge_synced(SETUPS_KEY, KEPT, SETUPS["list"], text)
+    render_setups()
 
 
 def save_current_setup(form):
@@ -41,7 +50,6 @@ def save_current_setup(form):
         return
     q("#setup-name").value = ""
     save_setups()
-    render_setups()
 
 
 def render_setups():
@@ -86,7 +94,6 @@ def delete_setup(el):
     if s and window.confirm(f"Delete the saved setup “{s['name']}”?"):
         SETUPS["list"] = [x for x in SETUPS["list"] if x is not s]
         save_setups()
-        render_setups()
 
 
 def fill_system_form(system, spec):

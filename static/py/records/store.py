@@ -22,7 +22,7 @@ converted (``compact``).
 >>> load(dump(entries))[0] == entries, replay(entries[0]) == r
 (True, True)
 >>> load("{not json")[1]
-'The stored roll history could not be read (it is not valid JSON); it was left untouched and a fresh one started.'
+'The stored roll history could not be read (it is not valid JSON); a fresh one was started.'
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from itertools import accumulate, repeat
 from operator import sub
 
 import rules
+from records.synced import Synced, as_json
 
 VERSION = 2
 CAP = 200
@@ -55,7 +56,8 @@ OLD_SHARED_LABEL = "Shared link"
 
 __all__ = ["VERSION", "CAP", "add", "dump", "load", "new_entry", "compact", "replay", "key",
            "matches", "filtered", "is_current", "export_text", "read_export", "merge", "import_text",
-           "save_setup", "dump_setups", "load_setups", "valid_setup", "clean_name"]
+           "save_setup", "dump_setups", "load_setups", "valid_setup", "clean_name", "turn_key", "further",
+           "newest_first", "synced_history", "synced_setups"]
 
 
 # ---------------------------------------------------------------- one entry
@@ -172,6 +174,43 @@ def key(e: dict) -> str:
                       separators=(",", ":"), ensure_ascii=False)
 
 
+def turn_key(e: dict) -> str:
+    """What makes two tabs' copies of an entry the same turn: a step
+    changes a turn's stages, not which turn it is (its game, time, spec
+    and first roll). Any other entry: ``key``.
+
+    >>> r = rules.roll("milhamah", {"shoresh": "אשר", "pool": ["red"]}, rules.ScriptedRng([1, 2, 3, 4]))
+    >>> later = rules.act("milhamah", r["spec"], r, {"do": "reroll", "dice": [0]}, rules.ScriptedRng([5]))
+    >>> turn_key(new_entry(r, time=5)) == turn_key(new_entry(later, time=5)), key(new_entry(r, time=5)) == key(new_entry(later, time=5))
+    (True, False)
+    """
+    if e.get("source") != "here":
+        return key(e)
+    return json.dumps([e["system"], _whole(e.get("time")), e["spec"], e["stages"][:1]], sort_keys=True,
+                      separators=(",", ":"), ensure_ascii=False)
+
+
+def further(mine: dict, theirs: dict) -> dict:
+    """Of two tabs' copies of one turn that both went on, the one that went
+    further (a turn only ever gains stages)."""
+    return theirs if len(theirs.get("stages") or ()) > len(mine.get("stages") or ()) else mine
+
+
+def newest_first(entries: list) -> list:
+    return sorted(entries, key=lambda e: -float(e.get("time") or 0))
+
+
+def synced_history() -> Synced:
+    """The stored history as every tab of the page shares it: merged by
+    turn (``turn_key``), in time order; the page caps it (``add``)."""
+    return Synced(load, dump, turn_key, form=lambda e: as_json(_stored(e)), pick=further, order=newest_first)
+
+
+def synced_setups() -> Synced:
+    """The saved setups as every tab shares them: one per game and name."""
+    return Synced(load_setups, dump_setups, lambda s: (s["system"], s["name"]))
+
+
 # ---------------------------------------------------------------- the list
 
 def add(entries: list, entry: dict) -> tuple[list, int]:
@@ -200,6 +239,13 @@ def continues(e: dict, result: dict) -> bool:
             and e.get("spec") == result.get("spec") and len(new) > len(stages) and new[:len(stages)] == stages)
 
 
+def holds(e: dict, result: dict) -> bool:
+    """Is ``e`` this page's own entry of exactly ``result`` (the turn a
+    reload brought back to its tab)?"""
+    return (e.get("source") == "here" and e.get("system") == result.get("system")
+            and e.get("spec") == result.get("spec") and e.get("stages") == result.get("stages"))
+
+
 def advance(entries: list, index: int, result: dict) -> list:
     """The history with entry ``index`` holding ``result``'s stages (the
     turn went on): it keeps its place, time, label and roller."""
@@ -212,8 +258,23 @@ def _stored(e: dict) -> dict:
     return {k: e[k] for k in STORED if k in e}
 
 
+#: Each entry's stored line, made once (id -> (entry, line)): the page
+#: replaces an entry when its turn goes on, never changes one in place, so
+#: writing the history after a roll costs one new line, not two hundred.
+_LINES: dict = {}
+
+
+def _line(e: dict) -> str:
+    got = _LINES.get(id(e))
+    if got is None or got[0] is not e:
+        got = _LINES[id(e)] = (e, json.dumps(_stored(e), ensure_ascii=False, separators=(",", ":")))
+    return got[1]
+
+
 def _entries_json(entries: list) -> str:
-    return ",\n".join(json.dumps(_stored(e), ensure_ascii=False, separators=(",", ":")) for e in entries)
+    if len(_LINES) > 3 * CAP:  # entries long gone are let go
+        _LINES.clear()
+    return ",\n".join(map(_line, entries))
 
 
 def dump(entries: list) -> str:
@@ -301,9 +362,9 @@ def load(text) -> tuple[list, str | None]:
     try:
         data = _document(text, "The stored roll history", bare_list=True)
     except Unreadable as e:
-        return [], f"{e}; it was left untouched and a fresh one started."
+        return [], f"{e}; a fresh one was started."
     if "entries" not in data:
-        return [], "The stored roll history has an unknown shape; it was left untouched and a fresh one started."
+        return [], "The stored roll history has an unknown shape; a fresh one was started."
     good, bad = _sound(data["entries"])
     warning = None
     if bad:
@@ -361,7 +422,7 @@ def load_setups(text) -> tuple[list, str | None]:
     except (ValueError, RecursionError):
         data = None
     if not isinstance(data, dict) or not isinstance(data.get("setups"), list):
-        return [], "The saved setups could not be read; they were left untouched and a fresh list started."
+        return [], "The saved setups could not be read; a fresh list was started."
     good = [s for s in data["setups"][:MAX_SETUPS] if valid_setup(s)]
     bad = len(data["setups"][:MAX_SETUPS]) - len(good)
     return good, (f"{bad} saved setup(s) could not be read and are not shown." if bad else None)

@@ -247,6 +247,16 @@ def show_errors(form, errors):
 
 # ---------------------------------------------------------------- localStorage
 
+#: When storage is full: the keys whose last write the browser refused
+#: (key -> what it holds, in words), and the unreadable stored texts that no
+#: copy could be kept of (key -> text): nothing is written over those until
+#: the player chooses (the storage banner's buttons, ``records.backup``).
+STORAGE = {"refused": {}, "held": {}}
+#: What a feature does when another tab of the page writes its key (the
+#: ``storage`` event): key -> fn(text).
+SYNCED = {}
+
+
 def read_store(key):
     """The text stored under ``key`` in localStorage, or None (nothing
     stored, or no storage at all)."""
@@ -257,36 +267,117 @@ def read_store(key):
     return text if isinstance(text, str) else None  # JS null arrives as pyodide's jsnull, not None
 
 
-def write_store(key, text, refused):
-    """Store ``text``; if the browser refuses (quota, private mode), say
-    ``refused`` in the banner."""
+def _kept():
+    """``window.diceStore`` (static/js/store.mjs): the stored keys' texts as
+    this tab last read or wrote them; None before it is loaded."""
+    return getattr(window, "diceStore", None)
+
+
+def read_synced(key):
+    """``read_store``, the text remembered as this tab's (``unchanged``)."""
     try:
-        window.localStorage.setItem(key, text)
+        text = _kept().read(key) if _kept() is not None else window.localStorage.getItem(key)
     except Exception:
-        shown = q("#banner")
-        said = "" if shown.hidden else str(shown.textContent)
-        if refused not in said:  # one refusal does not hide another (history, setups, forms)
-            banner(f"{said} {refused}".strip() if "refused" in said else refused, "warning")
+        return None
+    return text if isinstance(text, str) else None
+
+
+def unchanged(key):
+    """Whether the text under ``key`` is still the one this tab last read
+    or wrote: no other tab stored anything since (asked without bringing
+    the text into Python)."""
+    try:
+        return bool(_kept() is not None and _kept().unchanged(key))
+    except Exception:
+        return False
+
+
+def write_store(key, text, what):
+    """Store ``text``; True if it was. A key held (an unreadable store no
+    copy could be kept of) is not written over. If the browser refuses
+    (quota, private mode), the storage banner names ``what`` was not
+    stored and offers a way out (``hook("storage_banner")``)."""
+    if key in STORAGE["held"]:
+        return False
+    try:
+        if _kept() is not None:
+            _kept().write(key, text)
+        else:
+            window.localStorage.setItem(key, text)
+    except Exception:
+        STORAGE["refused"][key] = what
+        hook("storage_banner")
+        return False
+    if STORAGE["refused"].pop(key, None) is not None:
+        hook("storage_banner")
+    return True
+
+
+def save_synced(key, synced, value, what):
+    """Store ``value`` under ``key``, merged first with what another tab of
+    the page stored there since this one last read or wrote it
+    (``records.synced``). Returns the merged value: the feature's state
+    from now on (``value`` itself when no other tab wrote)."""
+    text = synced.text if unchanged(key) else read_synced(key)
+    merged = merge_synced(key, synced, value, text)
+    out = synced.dump(merged)
+    if write_store(key, out, what):
+        synced.remember(out, merged)
+    return merged
+
+
+def merge_synced(key, synced, value, text):
+    """``value`` merged with ``text``, stored under ``key`` by another tab
+    (``records.synced``); text this tab cannot read (a newer page's) is
+    kept under the backup key before anything is written over it."""
+    merged, warning = synced.merged(value, text)
+    if warning:
+        keep_kept(key, text, warning)
+    return merged
 
 
 def read_kept(key, loader):
     """What ``loader`` makes of the text stored under ``key`` (and that
     text); its warning goes to the banner, and the text it could not read
-    is kept under a backup key before anything overwrites it."""
-    text = read_store(key)
+    is kept under a backup key before anything overwrites it (or, with no
+    room for a copy, held: not written over)."""
+    text = read_synced(key)
     value, warning = loader(text)
     if warning:
-        keep_backup(key, text)
-        banner(warning, "warning")
+        keep_kept(key, text, warning)
     return value, text, warning
+
+
+def keep_kept(key, text, warning):
+    """The banner for a store not all readable, saying truly where its
+    text is: under the backup key, or held where it is (no room for a
+    copy, so nothing is written over it until the player chooses)."""
+    if keep_backup(key, text):
+        banner(f"{warning} The unreadable text is kept in this browser under a backup key.", "warning")
+    else:
+        STORAGE["held"][key] = text
+        banner(f"{warning} There is no room in this browser's storage to keep a copy of the unreadable text, "
+               "so it is left where it is and nothing is stored over it until you choose below.", "warning")
+        hook("storage_banner")
 
 
 def keep_backup(key, text):
     """Before an unreadable store can be overwritten, its text is kept
-    under a second key, so nothing is lost."""
+    under a second key, so nothing is lost. True if it was (or there was
+    nothing to keep); False if the browser refused (storage full)."""
     if not text:
-        return
+        return True
     try:
         window.localStorage.setItem(key + BACKUP_SUFFIX, text)
     except Exception:
-        pass
+        return False
+    return True
+
+
+def on_storage(event):
+    """Another tab of the page wrote a key: the feature that owns it
+    merges it in (``SYNCED``)."""
+    fn = SYNCED.get(str(event.key or ""))
+    if fn is not None:
+        text = event.newValue
+        fn(text if isinstance(text, str) else None)

@@ -93,17 +93,17 @@ import base64
 import ipaddress
 import json
 import re
-import zlib
 
 import rules
 from links import share
+from records.synced import Synced
 from rules.dice import SpecError
 from shell import names
 from table import relay, secret
 
 __all__ = ["TableError", "parse_sdp", "build_sdp", "encode_join", "decode_join", "is_join_link",
            "new_host", "new_player", "add_link", "opened", "closed", "receive", "pump", "post",
-           "own_entry", "fair_entry", "route_fair", "status", "dump", "load", "MAX_PEERS"]
+           "own_entry", "fair_entry", "route_fair", "status", "dump", "load", "synced_table", "MAX_PEERS"]
 
 VERSION = "t2"
 #: Join codes of an older page, refused with words that say so.
@@ -252,24 +252,20 @@ def _check_ice(ufrag, pwd) -> None:
 # ---------------------------------------------------------------- the links
 
 def pack(obj) -> str:
-    """Compact JSON, deflated, base64url without padding."""
-    raw = json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode()
-    return base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode().rstrip("=")
+    """Compact JSON, deflated, base64url without padding (``share.pack``)."""
+    return share.pack(obj)
 
 
 def unpack(payload: str, limit: int = MAX_INFLATED):
-    """The JSON a payload holds; damaged, oversized or deep ones refused."""
-    if not payload or len(payload) > MAX_PAYLOAD or any(c not in _B64 for c in payload):
+    """The JSON a payload holds, through the links' one codec
+    (``share.unpack``): damaged, oversized, deep ones and any with data
+    after their end refused."""
+    if len(payload) > MAX_PAYLOAD:
         raise TableError("This join code is damaged or far too long.")
     try:
-        packed = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
-        d = zlib.decompressobj()
-        raw = d.decompress(packed, limit + 1)
-    except (ValueError, zlib.error):
-        raise TableError("This join code is damaged or cut short.") from None
-    if len(raw) > limit or d.unconsumed_tail or not d.eof:
-        raise TableError("This join code is damaged, cut short or far too large.")
-    return parse_json(raw.decode("utf-8", "replace"), "This join code")
+        return share.unpack(payload, limit, MAX_DEPTH, "This join code")
+    except share.ShareError as e:
+        raise TableError(str(e)) from None
 
 
 def parse_json(text: str, what: str):
@@ -331,8 +327,10 @@ def decode_join(fragment) -> dict:
     """``{"kind": "o"|"a", "desc": ..., "meta": ...}`` of a join link (the
     whole URL, the fragment, with or without ``#``); every fault refused."""
     text = str(fragment).strip()
+    if text.count("#") > 1 or ("#" in text and is_join_link(text.split("#", 1)[0])):
+        raise TableError("This join code has more data after its end (was it pasted twice?); it was not opened.")
     text = text.split("#", 1)[1] if "#" in text else text
-    parts = text.split(".")
+    parts = text.split(".", 2)
     if parts[0] in OLD_VERSIONS:
         raise TableError("This join code comes from an older version of the page: reload the page on both "
                          "devices, then use a new code.")
@@ -1473,6 +1471,29 @@ def load(text) -> tuple[dict | None, str]:
     warning = (f"{bad} table-log entr{'y' if bad == 1 else 'ies'} could not be read again and were left out "
                "(the stored text is kept under a backup key).") if bad else ""
     return {**table, "log": log[:LOG_CAP]}, warning
+
+
+def synced_table() -> Synced:
+    """The stored table as every tab of the page shares it
+    (``records.synced``): at the same table, the log merged by roll (who
+    rolled it and its id), of two copies of one roll the one with
+    more steps; the rest is this tab's (the tablet's next seat number the
+    higher of the two). Another table (or none) stored by another tab leaves this tab's
+    as it is."""
+    return Synced(lambda text: (load(text)[0], None), dump, lambda e: (e["by"], e["id"]),
+                  pick=lambda mine, theirs: theirs if len(theirs["g"]) > len(mine["g"]) else mine,
+                  merge_with=_merge_tables)
+
+
+def _merge_tables(kept: Synced, mine, theirs):
+    same = ("table", "role", "name")
+    if mine is None or theirs is None or any(mine[k] != theirs[k] for k in same):
+        return mine
+    base = kept.value if kept.value and all(kept.value[k] == mine[k] for k in same) else {"log": []}
+    log = sorted(kept.merge_list(mine["log"], theirs["log"], base["log"]), key=lambda e: -e["at"])
+    if "next_slot" in mine:  # the tablet's: a seat number never given twice
+        return {**mine, "log": log[:LOG_CAP], "next_slot": max(mine["next_slot"], theirs.get("next_slot", 0))}
+    return {**mine, "log": log[:LOG_CAP]}
 
 
 def _load_log(entries) -> tuple[list, int]:

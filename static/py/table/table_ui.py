@@ -89,6 +89,16 @@ def later(fn, ms):
 
 # ---------------------------------------------------------------- storage
 
+#: The stored table as this tab last read or wrote it: each write merges
+#: with what another tab of the page stored since (``records.synced``).
+KEPT = lt.synced_table()
+
+
+def stored():
+    text = window.localStorage.getItem(TABLE_KEY)
+    return str(text) if text else None
+
+
 def save():
     """Store the table soon (one write for a burst of messages)."""
     if not T["save_due"]:
@@ -97,23 +107,40 @@ def save():
 
 
 def flush(*_):
+    """The table stored, merged first with what another tab of the page
+    stored since (``records.synced``: the log by roll)."""
     if not T["save_due"]:
         return
     T["save_due"] = False
+    try:
+        T["table"], _ = KEPT.merged(T["table"], stored())
+    except Exception:  # unreadable or unreachable: this tab's table is stored as it is
+        pass
     if T["table"] is None:
         try:
             window.localStorage.removeItem(TABLE_KEY)
         except Exception:
             pass
+        KEPT.remember(None, None)
         return
-    write_store(TABLE_KEY, lt.dump(T["table"]),
-                "The browser refused to store the table log (storage full?); it is kept until you close the page.")
+    out = lt.dump(T["table"])
+    if write_store(TABLE_KEY, out,
+                   "The browser refused to store the table log (storage full?); it is kept until you close the page."):
+        KEPT.remember(out, T["table"])
+
+
+def on_stored(text):
+    """Another tab of the page stored the table: its log merged into this one's."""
+    if T["table"] is not None:
+        T["table"], _ = KEPT.merged(T["table"], text)
+        render()
 
 
 def load():
     """The stored table; a damaged one (or damaged entries) is set aside
     under a backup key with a banner, like every stored key."""
-    table, _text, _warning = read_kept(TABLE_KEY, lt.load)
+    table, text, _warning = read_kept(TABLE_KEY, lt.load)
+    KEPT.remember(text, table)
     T["table"] = table
 
 

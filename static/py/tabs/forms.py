@@ -13,12 +13,11 @@ import rules
 from rules.dice import SpecError
 from shell.page import (
     CURRENT,
-    banner,
     clear_errors,
     create_once,
     css,
     js_none,
-    keep_backup,
+    keep_kept,
     q,
     read_store,
     show_errors,
@@ -155,8 +154,11 @@ def flush_forms(*_):
         if not form_locked(system):  # a form showing a fair request keeps the player's own
             FORMS["fields"][system] = read_fields(q(f"#form-{system}"))
     FORMS["dirty"] = set()
-    write_store(formstate.KEY, formstate.dump(CURRENT["system"], FORMS["fields"]),
-                "The browser refused to store your forms (storage full?); they open as new on reload.")
+    save_forms()
+
+
+def save_forms():
+    write_store(formstate.KEY, formstate.dump(CURRENT["system"], FORMS["fields"]), "your forms")
 
 
 def _read_stored_form(system, fields):
@@ -182,8 +184,7 @@ def restore_forms():
             fill_fields(q(f"#form-{system}"), fields)
             FORMS["fields"][system] = fields
     if problems:
-        keep_backup(formstate.KEY, text)
-        banner(formstate.message(problems), "warning")
+        keep_kept(formstate.KEY, text, formstate.message(problems))
     return stored.tab
 
 

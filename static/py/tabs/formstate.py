@@ -1,7 +1,9 @@
 """Each tab's form and the open tab, as stored text, so that a reload, or a
 tablet that kills the browser tab, keeps the table's state: Jadeclaw's
 dice, Milhamah's shoresh and X, Mirage's Conditions (the character's
-state). Pure; no DOM.
+state). And each tab's turn on show (``dump_trays``, ``load_trays``), so
+that a reload in the middle of a turn brings it back ready for its next
+step. Pure; no DOM.
 
 A form is kept as its fields (name -> [values], as ``forms.read_fields``
 reads them, an unticked group as ``[]``). Loading checks the shape of
@@ -25,7 +27,8 @@ from typing import Callable, NamedTuple
 
 import rules
 
-__all__ = ["KEY", "VERSION", "Stored", "dump", "load", "restore", "message"]
+__all__ = ["KEY", "VERSION", "Stored", "dump", "load", "restore", "message", "TRAYS_KEY", "dump_trays",
+           "load_trays"]
 
 KEY = "dice-table/forms"
 VERSION = 1
@@ -145,13 +148,60 @@ def restore(stored: Stored, read: Callable[[str, dict], object]) -> tuple[dict, 
 
 
 def message(problems: list) -> str | None:
-    """The banner for what could not be restored (None: all was).
+    """The banner for what could not be restored (None: all was); the page
+    adds where the saved text is kept.
 
     >>> message(["Mirage: skill must be d6-d12; set back to its default."])
-    'Some saved form values could not be restored (Mirage: skill must be d6-d12; set back to its default.) The saved text is kept in this browser under a backup key.'
+    'Some saved form values could not be restored (Mirage: skill must be d6-d12; set back to its default.)'
     """
     if not problems:
         return None
     shown = " ".join(problems[:SHOWN]) + (f" … and {len(problems) - SHOWN} more." if len(problems) > SHOWN else "")
-    return (f"Some saved form values could not be restored ({shown}) "
-            "The saved text is kept in this browser under a backup key.")
+    return f"Some saved form values could not be restored ({shown})"
+
+
+# ---------------------------------------------------------------- each tab's turn on show
+
+#: Kept per browser tab (sessionStorage): a reload brings back this tab's
+#: turns, and two tabs of the page never take each other's.
+TRAYS_KEY = "dice-table/trays"
+#: Five trays of at most ``rules.MAX_STAGES`` stages are a few kB.
+MAX_TRAYS_TEXT = 200_000
+MAX_TRAYS_BRACKETS = 4_000
+
+
+def dump_trays(trays: dict) -> str:
+    """Each tab's turn on show: ``{system: {"spec", "stages", "selected"}}``
+    (what replays it, and the dice tapped for the next step)."""
+    return json.dumps({"v": VERSION, "trays": trays}, ensure_ascii=False, separators=(",", ":"))
+
+
+def _tray_ok(t) -> bool:
+    return (isinstance(t, dict) and isinstance(t.get("spec"), dict) and isinstance(t.get("stages"), list)
+            and 0 < len(t["stages"]) <= rules.MAX_STAGES and all(isinstance(x, dict) for x in t["stages"])
+            and isinstance(t.get("selected"), list) and len(t["selected"]) <= MAX_VALUES
+            and all(isinstance(k, str) and len(k) <= MAX_NAME for k in t["selected"]))
+
+
+def load_trays(text, systems) -> dict:
+    """The kept trays of the ``systems`` this page has, each of the right
+    shape (its dice are checked when it is replayed); anything else is
+    left out.
+
+    >>> load_trays(dump_trays({"jadeclaw": {"spec": {"dice": [8]}, "stages": [{"do": "roll", "draws": [3]}],
+    ...                                     "selected": []}, "chess": {}}), rules.SYSTEMS)
+    {'jadeclaw': {'spec': {'dice': [8]}, 'stages': [{'do': 'roll', 'draws': [3]}], 'selected': []}}
+    >>> load_trays("[" * 10_000, rules.SYSTEMS), load_trays(None, rules.SYSTEMS)
+    ({}, {})
+    """
+    if not isinstance(text, str) or len(text) > MAX_TRAYS_TEXT or \
+            text.count("[") + text.count("{") > MAX_TRAYS_BRACKETS:
+        return {}
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return {}
+    trays = data.get("trays") if isinstance(data, dict) and data.get("v") == VERSION else None
+    if not isinstance(trays, dict):
+        return {}
+    return {s: t for s, t in trays.items() if s in systems and _tray_ok(t)}

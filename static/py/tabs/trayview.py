@@ -28,6 +28,7 @@ from shell.page import (
     ui_for,
     window,
 )
+from tabs import formstate
 from tabs.forms import fill_form, read_fields, read_spec, schedule_forms_save
 
 #: Per tab: "fair" is (role, request id) while a fair roll at a distance is
@@ -109,6 +110,40 @@ def set_result(system, result, record=True, label="", readonly=False, note=SHARE
     if result is not None:
         reveal(system)
     render_odds_later(system, again=result is not None)
+    keep_trays()
+
+
+def keep_trays():
+    """Each tab's own turn on show (not a shared or fair roll's), kept for
+    this browser tab: a reload brings it back (``restore_trays``)."""
+    trays = {s: {"spec": st["result"]["spec"], "stages": st["result"]["stages"], "selected": list(st["ui"]["selected"])}
+             for s, st in STATE.items() if st["result"] is not None and not st["readonly"] and not st["fair"]}
+    try:
+        window.sessionStorage.setItem(formstate.TRAYS_KEY, formstate.dump_trays(trays))
+    except Exception:  # noqa: BLE001 - no session storage (or no room): the turn is still in the history
+        pass
+
+
+def restore_trays():
+    """Each tab's turn as it was before a reload, replayed from its draws:
+    its dice (those tapped still tapped) and its steps in the tray, its
+    odds to follow. A kept turn whose dice do not replay is left out (its
+    history entry still holds it). Returns the tabs brought back."""
+    try:
+        text = window.sessionStorage.getItem(formstate.TRAYS_KEY)
+    except Exception:  # noqa: BLE001 - no session storage: nothing kept
+        return []
+    back = []
+    for system, kept in formstate.load_trays(text if isinstance(text, str) else None, rules.SYSTEMS).items():
+        try:
+            result = rules.replay(system, kept["spec"], kept["stages"], advise=False)
+        except (SpecError, RecursionError):
+            continue
+        STATE[system].update(spec=result["spec"], result=result, ui={"selected": kept["selected"]})
+        render_tray(system)
+        render_odds_later(system)
+        back.append(system)
+    return back
 
 
 def render_odds_later(system, again=False):
@@ -122,6 +157,13 @@ def render_odds_later(system, again=False):
     window.setTimeout(create_once(guard(later)), 0)
 
 
+def covered_top():
+    """How far down the screen the storage banner covers (it stays in view
+    while storage is full); 0 without it."""
+    banner = q("#storage-banner")
+    return max(0, banner.getBoundingClientRect().bottom) if banner is not None and not banner.hidden else 0
+
+
 def _in_view(el):
     """Inside the screen, and inside the result column where that scrolls
     on its own (a part scrolled out of it is hidden, though on screen)."""
@@ -129,8 +171,9 @@ def _in_view(el):
         return True
     r = el.getBoundingClientRect()
     pane = js_none(el.closest(".result-pane"))
-    tabs = q(".tabs")  # the game tabs stay over the top of the screen
-    top, bottom = (tabs.getBoundingClientRect().bottom if tabs is not None else 0), window.innerHeight
+    tabs = q(".tabs")  # the game tabs stay over the top of the screen, the storage banner too while shown
+    top = max(tabs.getBoundingClientRect().bottom if tabs is not None else 0, covered_top())
+    bottom = window.innerHeight
     if pane is not None and str(window.getComputedStyle(pane).overflowY) != "visible":
         p = pane.getBoundingClientRect()
         top, bottom = max(top, p.top), min(bottom, p.bottom)
@@ -244,6 +287,7 @@ def toggle_die(die):
     if focus is not None:
         focus.focus(js_obj({"preventScroll": True}))
     hook("odds", system)
+    keep_trays()
 
 
 def do_action(button):
