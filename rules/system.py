@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["System", "check"]
+__all__ = ["System", "Sheet", "check", "check_sheet"]
 
 
 @runtime_checkable
@@ -61,4 +61,56 @@ def check(module: Any) -> Any:
     if not (isinstance(module.OUTCOMES, tuple) and module.OUTCOMES
             and all(isinstance(o, str) for o in module.OUTCOMES)):
         raise TypeError(f"system {module.NAME!r}: OUTCOMES must be a tuple of names, worst to best")
+    return module
+
+
+#: What a game's sheet module declares (see the module docstring).
+SHEET_NAMES = ("FIELDS", "SITUATION", "EXAMPLE_SHEETS", "normalize_sheet", "checks", "check_spec",
+               "consequences", "pending")
+
+
+@runtime_checkable
+class Sheet(Protocol):
+    """A game's sheet module, ``rules/<game>/sheet.py`` (module docstring)."""
+
+    FIELDS: tuple
+    SITUATION: tuple
+    EXAMPLE_SHEETS: dict
+
+    def normalize_sheet(self, sheet: Any) -> dict: ...
+
+    def checks(self, sheet: dict) -> list: ...
+
+    def check_spec(self, sheet: dict, check: dict, situation: dict, opponent: Any) -> dict: ...
+
+    def consequences(self, sheet: dict, result: dict, choice: Any) -> dict: ...
+
+    def pending(self, sheet: dict, result: dict) -> Any: ...
+
+
+def check_sheet(system: Any, module: Any) -> Any:
+    """The sheet module of ``system`` if it has the shape of a ``Sheet``
+    and its examples are sheets of the game, else a TypeError naming what
+    it lacks (a programming error, caught at import).
+
+    >>> import types
+    >>> check_sheet(types.SimpleNamespace(NAME="x"), None)
+    Traceback (most recent call last):
+    ...
+    TypeError: system 'x' has no sheet: rules/x/sheet.py declaring FIELDS, SITUATION, EXAMPLE_SHEETS, normalize_sheet, checks, check_spec, consequences, pending
+    >>> check_sheet(types.SimpleNamespace(NAME="x"), types.SimpleNamespace(FIELDS=(), EXAMPLE_SHEETS={}))
+    Traceback (most recent call last):
+    ...
+    TypeError: system 'x': its sheet lacks SITUATION, normalize_sheet, checks, check_spec, consequences, pending
+    """
+    name = getattr(system, "NAME", system)
+    if module is None:
+        raise TypeError(f"system {name!r} has no sheet: rules/{name}/sheet.py declaring {', '.join(SHEET_NAMES)}")
+    missing = [n for n in SHEET_NAMES if not hasattr(module, n)]
+    if missing or not isinstance(module, Sheet):
+        raise TypeError(f"system {name!r}: its sheet lacks {', '.join(missing)}")
+    if not module.EXAMPLE_SHEETS:
+        raise TypeError(f"system {name!r}: EXAMPLE_SHEETS must hold at least one sheet")
+    for sheet in module.EXAMPLE_SHEETS.values():
+        module.normalize_sheet(sheet)  # an example the game refuses is a bug: it raises here
     return module
