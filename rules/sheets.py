@@ -13,7 +13,10 @@ plain dict (the page draws the sheet's editor from the same declaration):
   (short texts, at most ``most``), ``picks`` (some of ``choices``, from
   ``least`` to ``most``);
 - ``group`` (a fixed set of sub-``fields``) and ``entries`` (a list of at
-  most ``most`` rows of sub-``fields``, each row's ``name`` unique).
+  most ``most`` rows of sub-``fields``, each row's ``name`` unique);
+- ``"play": True`` on a field that changes in play (Conditions, health, a
+  Heroic Badge): the party shows it on the character's card, to change in
+  one tap, besides in the sheet's editor.
 
 ``normalize`` reads a sheet through a declaration, so every field is checked
 the same way and every refusal is a ``SpecError`` naming its field by its

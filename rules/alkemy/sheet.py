@@ -34,7 +34,7 @@ FIELDS = (
         {"name": "name", "kind": "text", "label": "Characteristic", "required": True},
         {"name": "value", "kind": "int", "label": "Value", "min": 0, "max": MAX_CHARACTERISTIC, "default": 0},
     )},
-    {"name": "health", "kind": "choice", "label": "Health (the dice's colour)", "default": "white",
+    {"name": "health", "kind": "choice", "label": "Health (the dice's colour)", "default": "white", "play": True,
      "choices": tuple((h, h.capitalize()) for h in HEALTH)},
 )
 

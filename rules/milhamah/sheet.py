@@ -53,7 +53,7 @@ FIELDS = (
         {"name": "skill", "kind": "int", "label": "Skill (D)", "min": 0, "max": MAX_X, "default": 0},
         {"name": "colours", "kind": "picks", "label": "Colours allowed", "least": 2, "choices": _COLOURS},
     )},
-    {"name": "merit", "kind": "int", "label": "Merit Points", "min": 0, "max": MAX_MERIT, "default": 0},
+    {"name": "merit", "kind": "int", "label": "Merit Points", "min": 0, "max": MAX_MERIT, "default": 0, "play": True},
 )
 
 SITUATION = (

@@ -62,10 +62,10 @@ FIELDS = (
         {"name": "skills", "kind": "picks", "label": "For the skills", "default": (),
          "choices": tuple((s, title(s)) for s in SKILLS)},
     )},
-    {"name": "conditions", "kind": "picks", "label": "Conditions", "default": (),
+    {"name": "conditions", "kind": "picks", "label": "Conditions", "default": (), "play": True,
      "choices": tuple((n, title(n)) for n in ALL_CONDITIONS)},
-    {"name": "broken", "kind": "bool", "label": "Broken"},
-    {"name": "prayer_bonus", "kind": "choice", "label": "Prayer this session", "default": 0,
+    {"name": "broken", "kind": "bool", "label": "Broken", "play": True},
+    {"name": "prayer_bonus", "kind": "choice", "label": "Prayer this session", "default": 0, "play": True,
      "choices": PRAYER_BONUSES},
 )
 

@@ -45,7 +45,7 @@ FIELDS = (
         {"name": "level", "kind": "int", "label": "Level", "min": 1, "max": 9, "default": 1},
         {"name": "dice", "kind": "dice", "label": "Pair rolled (blank: the most even)", "most": 2},
     )},
-    {"name": "heroic_badge", "kind": "bool", "label": "Heroic Badge"},
+    {"name": "heroic_badge", "kind": "bool", "label": "Heroic Badge", "play": True},
 )
 
 SITUATION = (
