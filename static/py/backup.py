@@ -1,6 +1,6 @@
 """Export and import, from the history drawer: the history, the saved
-setups and the fair-roll requests in one file (``store``), and a file
-merged back into them. No state of its own: it reads and writes theirs.
+setups, the fair-roll requests and the party in one file (``store``), and a
+file merged back into them. No state of its own: it reads and writes theirs.
 """
 
 import traceback
@@ -9,11 +9,12 @@ import store
 from fairpanel import FAIR, save_requests
 from history import HISTORY, render_history, save_history, set_entries
 from page import banner, create_once, document, fair, js_obj, window
+from party import panel as party
 from setups import SETUPS, render_setups, save_setups
 
 
 def export_history(_=None):
-    text = store.export_text(HISTORY["entries"], SETUPS["list"], FAIR["requests"])
+    text = store.export_text(HISTORY["entries"], SETUPS["list"], FAIR["requests"], party=party.export_items())
     blob = window.Blob.new([text], js_obj({"type": "application/json"}))
     url = window.URL.createObjectURL(blob)
     a = document.createElement("a")
@@ -43,6 +44,7 @@ def import_file(text):
     render_setups()
     if added or warning:
         message += f" {added} fair-roll request(s) added or brought up to date." + (f" {warning}" if warning else "")
+    message += party.import_items(data.get("party"))
     banner(message, "info")
 
 

@@ -23,21 +23,30 @@ import setups
 import sharing
 import table_ui
 import trayview
+from party import panel as party
 from page import CURRENT, banner, create_proxy, document, guard, js_none, q, system_of, ui_for, window
 from trayview import STATE
 
 
 def tab_shown(system, first):
-    """A tab on show: its odds, its Share button, its saved setups."""
+    """A tab on show: its odds, its Share button, its saved setups, its party."""
     oddspanel.tab_shown(system, first)
     sharing.update_share_buttons()
     setups.render_setups()
+    party.tab_shown(system, first)
+
+
+def recorded(system, result, label="", source="here"):
+    """A roll or a step recorded: the history's, and the party's (a
+    consequence landing on the sheet that rolled it)."""
+    history.add_history(system, result, label, source)
+    party.on_result(system, result, label, source)
 
 
 def wire():
     """The hooks by which a feature calls one above it (``page.HOOKS``)."""
     page.HOOKS.update({
-        "odds": oddspanel.render_odds, "recorded": history.add_history, "shown": sharing.update_share_buttons,
+        "odds": oddspanel.render_odds, "recorded": recorded, "sheet_link": party.open_sheet_link, "shown": sharing.update_share_buttons,
         "tab_shown": tab_shown, "fair_tray": fairpanel.render_fair_tray, "fair_step": fairpanel.fair_step,
         "leave_fair": fairpanel.leave_fair,
     })
@@ -75,6 +84,13 @@ TAB_CLICKS = (
     ("[data-insert]", lambda el: forms.insert_text(el)),
     ("[data-history-open]", lambda el: history.open_history(int(el.dataset.historyOpen))),
     ("[data-fair]", lambda el: fairpanel.fair_button(el)),
+    ("[data-character]", party.select),
+    ("[data-against-check]", party.against_check),
+    ("[data-against]", party.against),
+    ("[data-check]", party.roll_check),
+    ("[data-consequence]", party.choose),
+    ("[data-sheet-add]", party.add_row),
+    ("[data-sheet-remove]", party.remove_row),
 )
 
 
@@ -115,6 +131,12 @@ def on_input(event):
     if str(t.id or "") in INPUTS:
         INPUTS[str(t.id)](t)
         return
+    for selector, handler, kinds in PARTY_INPUTS:
+        form = js_none(t.closest(selector))
+        if form is not None:
+            if event.type in kinds:
+                handler(form)
+            return
     form = js_none(t.closest("form.rollform"))
     if form is not None:
         oddspanel.on_form_input(event, form)
@@ -159,8 +181,14 @@ def run_fairness(_=None):
 #: Text fields of the page outside the roll forms, kept or acted on as typed.
 INPUTS = {"roller-name": history.set_roller, "history-game": history.set_filter,
           "history-search": history.set_filter}
-#: Forms of the page other than the roll forms.
-FORMS_SUBMIT = {"save-form": setups.save_current_setup, "ask-form": fairpanel.make_request}
+#: The party's forms: the situation beside its checks (kept as typed), the
+#: fields that change in play (kept when changed).
+PARTY_INPUTS = (("#party-situation", party.situation_input, ("input", "change")),
+                ("#party-play", party.play_input, ("change",)))
+#: Forms of the page other than the roll forms (Enter in the party's forms rolls nothing).
+FORMS_SUBMIT = {"save-form": setups.save_current_setup, "ask-form": fairpanel.make_request,
+                "sheet-form": party.save_editor, "party-situation": lambda form: None,
+                "party-play": lambda form: None}
 
 CLICKS = (
     ("#history-clear", history.clear_history),
@@ -181,6 +209,13 @@ CLICKS = (
     ("[data-setup-load]", setups.load_setup),
     ("[data-setup-delete]", setups.delete_setup),
     ("[data-fairness-run]", run_fairness),
+    ("[data-party-new]", party.new_sheet),
+    ("[data-party-examples]", party.add_examples),
+    ("[data-sheet-edit]", party.edit_selected),
+    ("[data-sheet-share]", party.share_selected),
+    ("#sheet-cancel", party.cancel_editor),
+    ("#sheet-delete", party.delete_sheet),
+    ("#consequence-later", party.later),
 )
 
 
@@ -230,6 +265,8 @@ def start():
     history.load_roller()
     history.load_history()
     setups.load_setups()
+    party.load_party()
+    page.listen(window, "storage", guard(party.on_storage))
     fairpanel.load_requests()
     table_ui.install(table_api())
     opened = guard(forms.restore_forms)()

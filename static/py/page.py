@@ -40,7 +40,8 @@ CURRENT = {"system": rules.SYSTEMS[0]}
 #: What a feature calls in one above it (name -> function), set by
 #: ``main.wire``: "odds" (oddspanel.render_odds), "recorded"
 #: (history.add_history), "shown" (sharing.update_share_buttons),
-#: "tab_shown" (main), "fair_tray", "fair_step", "leave_fair" (fairpanel).
+#: "tab_shown" (main), "fair_tray", "fair_step", "leave_fair" (fairpanel),
+#: "sheet_link" (party: a character's sheet opened from a link).
 HOOKS = {}
 
 BACKUP_SUFFIX = "/unreadable-backup"
