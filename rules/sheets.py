@@ -109,7 +109,10 @@ def _text(spec: Mapping, f: dict, path: str) -> str:
 
 
 def _int(spec: Mapping, f: dict, path: str) -> int:
-    return get_int(spec, f["name"], f["min"], f["max"], default=f.get("default", f["min"]), field=path)
+    """A whole number; left empty (a number box), its default."""
+    value = spec.get(f["name"])
+    blank = value is None or (isinstance(value, str) and not value.strip())
+    return get_int({} if blank else spec, f["name"], f["min"], f["max"], default=f.get("default", f["min"]), field=path)
 
 
 def _choice(spec: Mapping, f: dict, path: str) -> Any:

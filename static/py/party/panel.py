@@ -248,6 +248,7 @@ def _apply(system, entry, after):
     if after != entry["sheet"]:
         ui["last"] = view.changes_text(system, entry["sheet"], after)
         _store_entry({**entry, "sheet": after, "time": now()})
+        banner(ui["last"], "info")
     render_party(system)
 
 

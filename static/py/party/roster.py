@@ -134,7 +134,9 @@ def merge(mine: list, my_gone: list, theirs: list, their_gone: list) -> tuple[li
         if e["id"] not in by_id or e["time"] >= by_id[e["id"]]["time"]:
             by_id[e["id"]] = e
     kept = [e for e in by_id.values() if gone.get(e["id"], -1) < e["time"]]
-    order = {e["id"]: i for i, e in enumerate(list(mine) + list(theirs))}
+    order: dict = {}
+    for i, e in enumerate(list(mine) + list(theirs)):
+        order.setdefault(e["id"], i)
     kept.sort(key=lambda e: order[e["id"]])
     gone_list = sorted(({"id": k, "time": t} for k, t in gone.items()), key=lambda g: g["time"])[-MAX_GONE:]
     return kept[:MAX_SHEETS], gone_list
