@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import pytest
 
+import cases
 import rules
 from rules import SpecError
 from rules.dice import ScriptedRng
@@ -27,37 +28,22 @@ def versus(system: str, npc: str, check: str, **situation) -> dict:
 
 
 #: (system, sheet, check, situation, the form's spec for the same roll,
-#: forced draws, the outcome the text gives).
-WORKED = [
-    pytest.param("jadeclaw", "wu", "Fast-Talk", versus("jadeclaw", "father", "Psychology"),
-                 {"dice": "d12 & d10", "quality": "basic", "opponent": "d12, d8, d4", "opponent_quality": "expert"},
-                 [9, 4, 9, 3, 2], "failure",
-                 id="jadeclaw-wu-fast-talks-her-father-basic-loses-the-tie-to-expert"),
+#: forced draws, the outcome the text gives): each game's ``PARTY`` cases
+#: (``tests/cases``), and more.
+WORKED = [pytest.param(system, c["sheet"], c["check"], versus(system, *c["against"]), c["form"], c["draws"],
+                       c["outcome"], id=f"{system}-{c['sheet']}-{c['check']}-against-{c['against'][0]}")
+          for system, cs in cases.every("PARTY", []).items() for c in cs] + [
     pytest.param("jadeclaw", "mai_li", "Fast-Talk", {"bonuses": 1, "difficulty": "difficult"},
                  {"dice": "d10 & d6", "quality": "basic", "bonuses": 1, "difficulty": "difficult"}, None, None,
                  id="jadeclaw-mai-li-one-bonus-rolls-d12-d8"),
-    pytest.param("alkemy", "patrick", "Reflex", versus("alkemy", "ghulam", "Reflex"),
-                 {"characteristic": 2, "opponent": {"characteristic": 5}},
-                 [4, 4, 1, 4], "failure", id="alkemy-patrick-10-vs-ghulam-10-ghulam-wins"),
     pytest.param("alkemy", "tecumseh", "Spirit", {"difficulty": 15},
                  {"characteristic": 8, "difficulty": 15}, [3, 4], "success", id="alkemy-tecumseh-spirit-15"),
-    pytest.param("milhamah", "etgar", "Spirit Gust", versus("milhamah", "toad", "Jump"),
-                 {"shoresh": "רוח", "pool": ["red", "blue"], "rerolls": 5,
-                  "opponent": {"shoresh": "חננ", "rerolls": 3}}, None, None,
-                 id="milhamah-etgar-spirit-gust-against-the-toad"),
     pytest.param("milhamah", "rachel", "BLE", {"difficulty": "challenging"},
                  {"shoresh": "אשר", "pool": ["red", "green"], "rerolls": 3, "difficulty": "challenging"},
                  None, None, id="milhamah-rachel-ble-challenging"),
-    pytest.param("mirage", "scout", "Shadowcraft", versus("mirage", "guard", "Observation"),
-                 {"attribute": "d10", "skill": "d8", "skill_name": "shadowcraft",
-                  "opponent": {"attribute": "d8", "skill": "d8", "skill_name": "observation"}},
-                 [6, 2, 7, 5], "tie", id="mirage-shadowcraft-versus-observation"),
     pytest.param("open_tale", "swordsman", "Strength", {"modifier": "advantage"},
                  {"level": 5, "modifiers": ["advantage"]}, [7, 2, 5], "scored",
                  id="open-tale-long-sword-strength-5-with-advantage"),
-    pytest.param("open_tale", "swordsman", "Strength", versus("open_tale", "bandit", "Strength"),
-                 {"level": 5, "target": 9, "tie_break": "target"}, [7, 2], "success",
-                 id="open-tale-strength-5-against-a-level-4-bandit-targets-9"),
 ]
 
 
