@@ -14,6 +14,19 @@ A sixth game is a module that declares these names and one line in
     def act(spec, result, action, rng) -> dict: ...   # a step after the roll
     def odds(spec, result=None, action=None) -> dict: ...
 
+and its character sheet, ``rules/<game>/sheet.py`` (``Sheet``, README "The
+party"), checked by ``check_sheet``::
+
+    FIELDS = (...)              # the sheet's own fields (rules.sheets)
+    SITUATION = (...)           # what a check's roll may change beside Roll
+    EXAMPLE_SHEETS = {...}      # the rules text's characters
+    OPPOSES = {...}             # optional: checks the text sets against each other
+    def normalize_sheet(sheet) -> dict: ...
+    def checks(sheet) -> list: ...              # each {"name", "label", "applied", "defaults", ...}
+    def check_spec(sheet, check, situation, opponent) -> dict: ...
+    def consequences(sheet, result, choice) -> dict: ...
+    def pending(sheet, result) -> dict | None: ...
+
 >>> from rules import milhamah
 >>> check(milhamah) is milhamah
 True

@@ -36,7 +36,7 @@ from ..dice import MAX_POOL, SpecError, format_pool
 from ..sheets import applied, key_of, normalize
 from .model import DIFFICULTIES, MAX_LEVEL, MAX_MODS, level_pool, quality_name
 
-__all__ = ["FIELDS", "SITUATION", "EXAMPLE_SHEETS", "BASIC_TRAITS", "normalize_sheet", "checks", "check_spec",
+__all__ = ["FIELDS", "SITUATION", "EXAMPLE_SHEETS", "OPPOSES", "BASIC_TRAITS", "normalize_sheet", "checks", "check_spec",
            "consequences", "pending"]
 
 #: "You have your Basic Trait Dice of Body, Speed, Mind, and Will".
@@ -76,6 +76,12 @@ SITUATION = (
     {"name": "penalties", "kind": "int", "label": "Penalties", "min": 0, "max": MAX_MODS, "default": 0},
     {"name": "favored", "kind": "bool", "label": "Favored (a Favored Use)"},
 )
+
+#: Checks the rules text sets against each other ("a contest of Fast-Talk
+#: Dice vs. Psychology Dice"): against an NPC, the check of theirs the
+#: party picks for one of these (else the one of the same name, as
+#: "Oratory Dice vs. another's Oratory Dice").
+OPPOSES = {"fast-talk": ("psychology",)}
 
 #: The rules text's own characters ("Quality Makes a Difference", Mai Li's
 #: Bonus, the Combination Rolls example's Resolve Test).

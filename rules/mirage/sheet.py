@@ -36,7 +36,7 @@ from ..sheets import applied, normalize, signed
 from .model import BASE_SIZES, MAX_GEAR, MAX_MODIFIER
 from .tables import ATTRIBUTES, CONDITION_NAMES, DIFFICULTY, SKILLS, condition_type
 
-__all__ = ["FIELDS", "SITUATION", "EXAMPLE_SHEETS", "normalize_sheet", "checks", "check_spec", "consequences",
+__all__ = ["FIELDS", "SITUATION", "EXAMPLE_SHEETS", "OPPOSES", "normalize_sheet", "checks", "check_spec", "consequences",
            "pending", "title"]
 
 PRAYER_BONUSES = ((0, "none"), (1, "+1: a preparatory prayer"), (2, "+2: prayed in a temple"))
@@ -80,6 +80,12 @@ SITUATION = (
     {"name": "gear", "kind": "bool", "label": "With gear", "default": True},
     {"name": "passive", "kind": "bool", "label": "Passive (no prayer)"},
 )
+
+#: Skills the rules text sets against each other ("Opposed Rolls":
+#: "Inspiration versus Intuition", "Shadowcraft versus Observation"):
+#: against an NPC, the skill of theirs the party picks for one of these
+#: (else the same skill).
+OPPOSES = {"shadowcraft": ("observation",), "inspiration": ("intuition",)}
 
 #: The rules text gives no character with numbers ("Opposed Rolls" names
 #: "Shadowcraft versus Observation to move undetected past a vigilant

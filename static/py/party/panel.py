@@ -153,7 +153,10 @@ def against(el):
 
 
 def against_check(el):
-    _ui()["against_check"] = str(el.dataset.againstCheck)
+    """Their check, chosen (tapped again: back to the one that meets yours)."""
+    ui = _ui()
+    check = str(el.dataset.againstCheck)
+    ui["against_check"] = None if ui["against_check"] == check else check
     render_party()
 
 
@@ -169,14 +172,14 @@ def _situation(system):
     return view.read_situation(system, raw)
 
 
-def _opponent(system):
+def _opponent(system, check):
+    """The sheet the roll is against and its check (``view.opposing_check``)."""
     ui = _ui(system)
     rival = _entry(ui["against"]) if ui["against"] else None
     if rival is None:
         return None, None
     names = [c["name"] for c in rules.sheet_checks(system, rival["sheet"])]
-    check = ui["against_check"] if ui["against_check"] in names else (names or [None])[0]
-    return rival, check
+    return rival, view.opposing_check(system, check, names, ui["against_check"])
 
 
 def roll_check(el):
@@ -187,7 +190,7 @@ def roll_check(el):
     if entry is None:
         return
     check = str(el.dataset.check)
-    rival, rival_check = _opponent(system)
+    rival, rival_check = _opponent(system, check)
     situation = _situation(system)
     if rival is not None:
         situation["opponent"] = {"sheet": rival["sheet"], "check": rival_check}

@@ -25,10 +25,10 @@ import re
 import rules
 import views
 from rules.dice import format_pool
-from rules.sheets import COMMON
+from rules.sheets import COMMON, key_of
 
 __all__ = ["party_html", "card_html", "editor_html", "control_html", "choices_html", "read_sheet",
-           "read_situation", "read_play", "rows_of", "display", "roll_label", "changes_text"]
+           "read_situation", "read_play", "rows_of", "display", "roll_label", "changes_text", "opposing_check"]
 
 esc = views.esc
 
@@ -218,6 +218,26 @@ def _checks(checks: list) -> str:
     return f'<ul class="party-checks" aria-label="Checks: tap one to roll it">{items}</ul>'
 
 
+def opposing_check(system: str, check: str, names: list, chosen=None):
+    """The check of the other side a roll of ``check`` meets: the one the GM
+    chose, else the one the rules text sets against it (the game's
+    ``OPPOSES``), else the one of the same name, else their first.
+
+    >>> opposing_check("mirage", "Shadowcraft", ["Might", "Observation"])
+    'Observation'
+    >>> opposing_check("alkemy", "Reflex", ["Spirit", "Reflex"]), opposing_check("alkemy", "Reflex", ["Spirit"], "Spirit")
+    ('Reflex', 'Spirit')
+    """
+    keys = {key_of(n): n for n in names}
+    if chosen in names:
+        return chosen
+    paired = getattr(rules.SHEETS[system], "OPPOSES", {}).get(key_of(check), ())
+    for k in tuple(paired) + (key_of(check),):
+        if k in keys:
+            return keys[k]
+    return names[0] if names else None
+
+
 def _against(others: list, ui: dict) -> str:
     """Who the roll is against: nobody, or another sheet (NPCs first) and
     which of its checks."""
@@ -229,10 +249,12 @@ def _against(others: list, ui: dict) -> str:
     picks = ""
     if rival is not None:
         names = [c["name"] for c in rules.sheet_checks(rival["system"], rival["sheet"])]
-        chosen = ui.get("against_check") if ui.get("against_check") in names else (names or [None])[0]
+        chosen = ui.get("against_check") if ui.get("against_check") in names else None
         picks = "".join(f'<button type="button" class="party-chip" data-against-check="{esc(n)}" '
                         f'aria-pressed="{"true" if n == chosen else "false"}">{esc(n)}</button>' for n in names)
-        picks = f'<div class="against-checks" role="group" aria-label="Their check">{picks}</div>'
+        note = "" if chosen else '<span class="row-note">theirs: the one that meets yours, or tap one</span>'
+        picks = (f'<div class="against-checks" role="group" aria-label="Their check">'
+                 f'<span class="row-title">Their check</span>{picks}{note}</div>')
     return (f'<div class="party-against" role="group" aria-label="Against"><span class="row-title">Against</span>'
             f'{nobody}{chips}</div>{picks}')
 
