@@ -2,7 +2,7 @@
 // the page imports before it is ready, made by the vendored Pyodide
 // (.ci/pycache.py). PyScript unpacks it ([files] "./static/pycache.zip" =
 // "./*"), so a first visit fetches them as one file and does not compile
-// them (README "Speed"). Generated, never committed; .ci/precache.mjs runs
+// them (docs/SPEED.md). Generated, never committed; .ci/precache.mjs runs
 // it, so it is as fresh as the precache list. The page's files are laid out
 // as PyScript writes them: rules/ as rules/, static/py/ at the top.
 // Usage: node .ci/pycache.mjs [site folder]

@@ -1,6 +1,6 @@
 """Run inside the vendored Pyodide by .ci/pycache.mjs: the Python the page
 imports before it is ready, as one zip of sources and their bytecode
-(README "Speed").
+(docs/SPEED.md).
 
 Every page file is written into ``CWD`` first, where PyScript would write
 it (so each code object names the file a traceback will show). The start
@@ -30,18 +30,22 @@ COMMENT = b"dice-table bytecode"
 
 
 def top_level_imports(path):
-    """The module names ``path`` imports at its top level."""
+    """The module names ``path`` imports at its top level (``from pkg
+    import mod`` names both ``pkg`` and, if it is a module, ``pkg.mod``)."""
     tree = ast.parse(open(path, "rb").read())
     for node in tree.body:
         if isinstance(node, ast.Import):
             yield from (a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             yield node.module
+            yield from (f"{node.module}.{a.name}" for a in node.names)
 
 
 def ours(name, cwd=CWD):
-    top = name.split(".", 1)[0]
-    return os.path.exists(f"{cwd}/{top}.py") or os.path.exists(f"{cwd}/{top}/__init__.py")
+    """Whether ``name`` is a module of ours under ``cwd`` (a package's
+    attribute, as in ``from pkg import NAME``, is not a module)."""
+    path = f"{cwd}/{name.replace('.', '/')}"
+    return os.path.exists(f"{path}.py") or os.path.exists(f"{path}/__init__.py")
 
 
 def start_set(main_py, cwd=CWD):

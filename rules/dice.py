@@ -35,7 +35,7 @@ __all__ = [
 #: one place along this tuple (Jadeclaw, Mirage).
 SIZES = (4, 6, 8, 10, 12)
 
-#: No pool anywhere may hold more dice than this (bounded work, issue 9).
+#: No pool anywhere may hold more dice than this (bounded work: docs/TRUST.md).
 MAX_POOL = 40
 
 #: One word per die saying what became of it; the drawing shows each by a
@@ -464,7 +464,7 @@ def dist_to_json(d: Mapping) -> dict:
 def spec_seed(system: str, spec: Any, extra: Any = None) -> int:
     """A seed derived from the question, so sampled odds give the same answer
     to the same question."""
-    import hashlib  # here, not at start: only sampled odds need it (README "Speed")
+    import hashlib  # here, not at start: only sampled odds need it (docs/SPEED.md)
 
     text = json.dumps([system, spec, extra], sort_keys=True, default=str, ensure_ascii=False)
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")

@@ -19,7 +19,7 @@ load average is printed with them). Not part of CI.
 
     .venv/bin/python tests/benchmark.py --sweep [--sweep-n 40] [--seed 26]
 
-``--sweep`` (issue 26's work bound, CPython only, no browser): for every
+``--sweep`` (the rules' work bound, CPython only, no browser): for every
 system, random large specs (fixed seed) at or near the forms' limits, each
 through the public contract as the page asks it, every odds cache emptied
 first: ``rules.roll(..., advise=False)`` with seeded dice, ``rules.advise``,
@@ -51,6 +51,7 @@ from conftest import CHROMIUM, LAUNCH_ARGS, serve  # noqa: E402  (tests/browser/
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 import rules  # noqa: E402
+
 
 def snapshot_site() -> Path:
     """A copy of the site as it is now (the vendored runtime linked, not
@@ -137,7 +138,7 @@ ODDS_GRID = {
 }
 
 
-# Milhamah's odds budget (issue 13): p95 <= 100 ms in the browser for the
+# Milhamah's odds budget: p95 <= 100 ms in the browser for the
 # default roll and for 12 dice with 2 rounds, each answer computed afresh.
 # The odds are cached by question, so each sample asks a variant of it with
 # another difficulty (the same work: every first roll valued, the colour
@@ -192,21 +193,21 @@ def print_milhamah(cold: dict):
               f" | CPython p50 {c['p50']:5.1f} p95 {c['p95']:5.1f} ms")
 
 
-# Milhamah's heaviest odds questions (issues 21 and 26), CPython CPU time
+# Milhamah's heaviest odds questions, CPython CPU time
 # per answer with every cache of rules.milhamah.probability emptied (the dice
 # models too), median and max of 5, and the state count that chose exact
 # or sampled (``milhamah_odds._states`` against ``STATE_LIMIT``).
 MILHAMAH_HEAVY = {
     "default (8 dice, X 3, 1 round)": {},
     "8 dice, X 5, 1 round (a big exact one)": {"shoresh": "אשר", "rerolls": 5},
-    "4 dice, X 3, 3 rounds (issue 21)": {"shoresh": "דצמש", "pool": {"red": 1, "blue": 3}, "rerolls": 3,
+    "4 dice, X 3, 3 rounds (a worked figure)": {"shoresh": "דצמש", "pool": {"red": 1, "blue": 3}, "rerolls": 3,
                                           "rounds": 3, "difficulty": 1},
     "7 dice, X 6, 2 rounds, 2 colours ranked": {
         "shoresh": "טלשס", "pool": {"green": 4, "blue": 3}, "rerolls": 6, "rounds": 2, "difficulty": 3},
     "12 dice, X 3, 1 round": {"shoresh": "אשר", "pool": {"red": 4, "green": 4, "blue": 4}, "difficulty": 3},
     "12 dice, X 3, 2 rounds": {"shoresh": "אשר", "pool": {"red": 4, "green": 4, "blue": 4}, "rounds": 2,
                                "difficulty": 3},
-    "9 dice, X 12, 1 round (issue 21)": {"shoresh": "רנג", "pool": {"red": 4, "green": 4, "blue": 1},
+    "9 dice, X 12, 1 round (a worked figure)": {"shoresh": "רנג", "pool": {"red": 4, "green": 4, "blue": 1},
                                          "rerolls": 12, "difficulty": 1},
     "12 dice, X 12, 4 rounds": {"shoresh": "שלום", "pool": {"red": 4, "green": 4, "blue": 4}, "rerolls": 12,
                                 "rounds": 4, "difficulty": 6},
@@ -494,7 +495,7 @@ def load_times(pw, url: str, kind: str, server_stop) -> dict:
         shutil.rmtree(profile, ignore_errors=True)
 
 
-#: Issue 26's Mirage specs (the first took 15.9 s of CPU before the bound).
+#: The heaviest Mirage specs found (the first took 15.9 s of CPU before the work limit).
 MIRAGE_HEAVY = [
     {"attribute": 12, "skill": 10, "gear": [12, 10, 8, 6, 12, 10], "prayer_bonus": 1,
      "opponent": {"attribute": 10, "skill": 12, "gear": [6, 8, 10, 12, 12, 6]}},
@@ -531,13 +532,12 @@ def _mirage_worst_roll(norm: dict, seed: int) -> list:
 
 
 def mirage_sweep(n: int = 60, seed: int = 2126) -> list:
-    """Issue 26's Mirage specs and ``n`` random large ones (CPython, CPU
+    """``MIRAGE_HEAVY`` and ``n`` random large ones (CPython, CPU
     time, every odds cache emptied first): the roll, its advice (on a tie
     where the spec can tie) and the tab's odds questions, as the page asks
     them. Returns rows (ms, spec, work, exact), slowest first."""
-    import tab
-    import ui_mirage
     from rules.mirage import prayer as mp
+    from tabs import tab, ui_mirage
 
     rng = random.Random(seed)
     rows = []
@@ -566,7 +566,7 @@ def print_mirage(rows: list, top: int = 10) -> None:
     for t, spec, work, exact, outcome in rows[:top]:
         print(f"  {t:7.0f} ms  {'exact  ' if exact else 'sampled'}  states {work:>7}  {outcome:18s} {json.dumps(spec)}")
 # --------------------------------------------------------------------------
-# The sweep: random large specs per system, the slowest ten (issue 26).
+# The sweep: random large specs per system, the slowest ten.
 
 SWEEP_BUDGET = 0.5  # CPU seconds: roll + advise + the page's odds questions
 
@@ -673,7 +673,7 @@ def sweep_one(system: str, ui, spec: dict, seed: int) -> tuple[float, dict]:
     dice), advise, the tab's questions after the roll; and what it said."""
     import random
 
-    import tab
+    from tabs import tab
 
     _forget_odds()
     t = time.process_time()
@@ -688,14 +688,15 @@ def sweep_one(system: str, ui, spec: dict, seed: int) -> tuple[float, dict]:
 
 
 def _hand_picked(system: str) -> list:
-    """test_bounds.WORST's specs of ``system`` plus a few of issue 26's."""
+    """test_bounds.WORST's specs of ``system`` plus ``SWEEP_EXTRA``'s."""
     sys.path.insert(0, str(ROOT / "tests" / "rules"))
     from test_bounds import WORST
 
     return list(WORST.get(system, [])) + SWEEP_EXTRA.get(system, [])
 
 
-#: Worst specs named by issue 26 / 21 and found while sweeping, beside test_bounds.WORST.
+#: Worst specs found by hand (the heaviest Mirage spec, Milhamah's worked figures) and while
+#: sweeping, beside test_bounds.WORST.
 SWEEP_EXTRA = {
     "mirage": [{"attribute": 12, "skill": 10, "gear": [12, 10, 8, 6, 12, 10], "prayer_bonus": 1,
                 "opponent": {"attribute": 10, "skill": 12, "gear": [6, 8, 10, 12, 12, 6]}}],
@@ -718,7 +719,7 @@ def sweep(n: int, seed: int, systems) -> dict:
 
     out = {}
     for system in systems:
-        ui = importlib.import_module("ui_" + system)
+        ui = importlib.import_module("tabs.ui_" + system)
         rnd = random.Random(f"{seed}:{system}")
         rows, refused = [], 0
         for spec in _hand_picked(system):  # the worst specs built by hand (tests/rules/test_bounds.py)
@@ -748,8 +749,8 @@ def sweep(n: int, seed: int, systems) -> dict:
     return out
 
 
-# ---------------------------------------------------------------- issue 26
-# The heaviest specs of each system (issue 26's six among them): typed and
+# ---------------------------------------------------------------- odds beside the page
+# The heaviest specs of each system (``MIRAGE_HEAVY`` among them): typed and
 # rolled with the odds beside the page, the main thread must stay free.
 HEAVY = [
     ("mirage, mixed gear vs strong opponent", "mirage",
@@ -827,10 +828,10 @@ def renderer_memory(browser_cdp) -> int:
 
 
 def odds_figures(pw, base: str, reps: int, heavy_reps: int = 3, heavy_timeout_ms: int = 60_000) -> dict:
-    """Issue 26 in the browser, odds in the Worker: per heavy spec, the
+    """The heavy specs in the browser, odds in the Worker: per heavy spec, the
     longest main-thread task while typing and rolling it, click -> dice and
     click -> odds shown; per system's default roll, click -> odds shown."""
-    import share
+    from links import share
 
     out = {"heavy": {}, "default": {}}
     browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -952,7 +953,7 @@ def odds_memory(pw, base: str, returning: bool) -> dict:
 
 
 def strict_cold(pw, url: str, selector: str) -> float:
-    """The issue's method: a fresh on-disk profile and a new browser per
+    """The strict method: a fresh on-disk profile and a new browser per
     visit, the clock started before the navigation (wall time, from Python)
     and stopped when the Roll button is enabled."""
     profile = tempfile.mkdtemp(prefix="bench-profile-")
@@ -992,13 +993,13 @@ def _table_sizes(links):
     and each game's default roll as a message over the channel."""
     import segno
 
-    import livetable as lt
+    from table import livetable as lt
 
     out = {k: {"chars": len(v), "qr_version": segno.make(v, error="m", micro=False).version}
            for k, v in links.items()}
     host = lt.new_host("The GM", lambda n: bytes(n))
     host, meta = lt.next_offer_meta(host)
-    phone = {**lt.new_player({"meta": meta}, "Dana", "dev"), "peers": [lt._link_state("host", "The GM", "")]}
+    phone = {**lt.new_player({"meta": meta}, "Dana", "dev"), "peers": [lt.link_state("host", "The GM", "")]}
     for system in rules.SYSTEMS:
         phone, e = lt.own_entry(phone, rules.roll(system, dict(rules.MODULES[system].DEFAULT_SPEC)), "", 0)
         phone, text = lt.send(phone, "host", "roll", e=lt.wire(e))
@@ -1076,13 +1077,13 @@ def main():
     ap.add_argument("--milhamah-cpu", action="store_true",
                     help="only Milhamah's heaviest odds questions: state count and CPython CPU")
     ap.add_argument("--sweep", action="store_true",
-                    help="only the CPython sweep of random large specs per system (issue 26)")
+                    help="only the CPython sweep of random large specs per system")
     ap.add_argument("--sweep-n", type=int, default=40, help="specs per system in the sweep")
     ap.add_argument("--seed", type=int, default=26, help="the sweep's seed")
     ap.add_argument("--systems", default=",".join(rules.SYSTEMS), help="the sweep's systems, comma-separated")
     ap.add_argument("--skip-cold", action="store_true", help="with --odds: not the strict cold start")
     ap.add_argument("--odds", action="store_true",
-                    help="only issue 26: odds beside the page, their memory, the strict cold start")
+                    help="only the odds beside the page, their memory, the strict cold start")
     ap.add_argument("--table", action="store_true",
                     help="only the live table: join time, roll -> tablet log, message and QR code sizes")
     a = ap.parse_args()
@@ -1103,7 +1104,7 @@ def main():
     SKIP_COLD = a.skip_cold
     if a.odds:
         with sync_playwright() as pw:
-            out = issue26(pw, a.runs, a.clicks)
+            out = odds_beside_page(pw, a.runs, a.clicks)
         Path(a.out).parent.mkdir(parents=True, exist_ok=True)
         Path(a.out).with_name("odds.json").write_text(json.dumps(out, indent=1))
         return
@@ -1283,14 +1284,14 @@ def main():
     print(f"{'wasm memory after 10 / 500 rolls':38s} {m['after_10']['wasm'] / 1e6:8.1f} / {m['after_500']['wasm'] / 1e6:.1f} MB"
           f"  ({m['after_500']['wasm'] / m['after_10']['wasm']:.2f}×)")
     with sync_playwright() as pw:
-        out["issue26"] = issue26(pw, a.runs, a.clicks)
+        out["odds_beside_page"] = odds_beside_page(pw, a.runs, a.clicks)
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
     Path(a.out).write_text(json.dumps(out, indent=1))
     print(f"\nwrote {a.out}")
 
 
-def issue26(pw, runs: int, clicks: int) -> dict:
-    """Odds beside the page (issue 26) and the strict cold start; prints its figures."""
+def odds_beside_page(pw, runs: int, clicks: int) -> dict:
+    """Odds beside the page and the strict cold start; prints its figures."""
     out: dict = {"load_average_start": os.getloadavg()}
     cold = {"app": [], "floor": []}
     for run in range(runs if not SKIP_COLD else 0):

@@ -44,7 +44,7 @@ for (const dir of ["rules", "tests/cases", "tests/rules", "tests/ui", "static/py
   py.FS.mkdirTree(`${work}/${dir}`);
   copyTree(join(root, dir), `${work}/${dir}`);
 }
-for (const f of ["pyproject.toml", "tests/conftest.py", "tests/static_form.py", "tests/tabs.py", "index.html", "pyscript.toml"]) py.FS.writeFile(`${work}/${f}`, readFileSync(join(root, f)));
+for (const f of ["pyproject.toml", "tests/conftest.py", "tests/static_form.py", "tests/tab_registry.py", "index.html", "pyscript.toml"]) py.FS.writeFile(`${work}/${f}`, readFileSync(join(root, f)));
 
 py.globals.set("ARGS", py.toPy(args.length ? args : ["rules", "static/py", "tests/rules", "tests/ui"]));
 const code = await py.runPythonAsync(`

@@ -1,11 +1,11 @@
-"""The house rules of ``rules/`` (issue 24, "One game, one place"): its
+"""The house rules of ``rules/`` and of the page (``static/py``): their
 modules talk through named public functions and the result dict, and their
 imports run one way.
 
-- No module of ``rules/`` uses another's private name: no
+- No module of ours uses another's private name: no
   ``from rules.x import _name`` (relative or absolute) and no ``x._name`` on
   a module it imported.
-- No import circle among the modules of ``rules/``, counting imports inside
+- No import circle among our modules, counting imports inside
   functions too (an import moved into a function still makes a circle).
 
 Read from the source (``ast``), so a new module is checked as soon as it
@@ -21,18 +21,24 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "rules"
+#: The page's Python: its folder is the interpreter's working directory, so
+#: ``static/py/shell/page.py`` is the module ``shell.page``.
+PAGE = ROOT / "static" / "py"
 
 
 def module_name(path: Path) -> str:
-    """``rules/milhamah/model.py`` -> ``rules.milhamah.model``."""
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    """``rules/milhamah/model.py`` -> ``rules.milhamah.model``;
+    ``static/py/shell/page.py`` -> ``shell.page``."""
+    base = PAGE if PAGE in path.parents else ROOT
+    parts = list(path.relative_to(base).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
 
 
 def modules() -> dict[str, Path]:
-    return {module_name(p): p for p in sorted(RULES.rglob("*.py")) if "__pycache__" not in p.parts}
+    found = sorted(RULES.rglob("*.py")) + sorted(PAGE.rglob("*.py"))
+    return {module_name(p): p for p in found if "__pycache__" not in p.parts}
 
 
 MODULES = modules()
@@ -76,7 +82,7 @@ def private(name: str | None) -> bool:
 
 
 def private_uses(name: str) -> list[str]:
-    """The private names of other ``rules`` modules module ``name`` uses."""
+    """The private names of other modules of ours that module ``name`` uses."""
     found = []
     aliases = {}
     for source, taken, local in imports(name):
@@ -95,7 +101,7 @@ def private_uses(name: str) -> list[str]:
 
 
 def graph() -> dict[str, set[str]]:
-    """Module -> the ``rules`` modules it imports (a name taken from a
+    """Module -> the modules of ours it imports (a name taken from a
     package counts as importing the package)."""
     return {name: {source for source, _t, _l in imports(name) if source in MODULES and source != name}
             for name in MODULES}
@@ -121,9 +127,12 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
 
 
 def test_the_checks_see_every_game_folder():
-    """The checks read the game packages too, not only rules/'s top level."""
+    """The checks read the game packages too, not only rules/'s top level,
+    and the page's folders."""
     assert {"rules", "rules.dice", "rules.milhamah", "rules.milhamah.model", "rules.mirage.prayer"} <= set(MODULES)
     assert "rules.dice" in graph()["rules.milhamah.model"]
+    assert {"main", "shell.page", "tabs.ui_mirage", "fairrolls.fair", "table.livetable"} <= set(MODULES)
+    assert "shell.page" in graph()["tabs.forms"]
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))
@@ -131,7 +140,7 @@ def test_no_module_uses_another_modules_private_names(name):
     assert private_uses(name) == []
 
 
-def test_no_import_circle_among_the_rules_modules():
+def test_no_import_circle_among_our_modules():
     assert cycles(graph()) == []
 
 

@@ -1,13 +1,13 @@
-"""Issue 24, "Prove it": a sixth game touches at most three existing files.
+"""Prove it: a sixth game touches at most three existing files.
 
 A throw-away game, Sixth ("roll N d6, each die on 5 or more is a hit; so
 many hits succeed"), is added to a temporary copy of the repository as
 README's recipe ("A sixth system") says: new files (its rules folder
-``rules/sixth/``, its tab module ``static/py/ui_sixth.py``, its test cases
+``rules/sixth/``, its tab module ``static/py/tabs/ui_sixth.py``, its test cases
 ``tests/cases/sixth.py``, its character sheet ``rules/sixth/sheet.py``)
 and a line or a block in existing ones. The test
 counts the existing files whose bytes changed (at most three:
-``rules/__init__.py``'s ``MODULES``, ``static/py/page.py``'s ``TABS`` and
+``rules/__init__.py``'s ``MODULES``, ``static/py/shell/page.py``'s ``TABS`` and
 ``index.html``'s tab, section with its form, and history option), then runs
 in the copy what would catch a game the house does not carry:
 
@@ -46,7 +46,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: The most existing files a new game may touch (issue 24).
+#: The most existing files a new game may touch.
 MOST_TOUCHED = 3
 
 # ---------------------------------------------------------------- the game's new files
@@ -158,9 +158,9 @@ TAB = '''"""The Sixth tab (a throw-away game, tests/test_sixth_game.py). Pure; n
 
 from __future__ import annotations
 
-import draw
-import tab
-import views
+from drawing import draw
+from tabs import tab
+from drawing import views
 from rules.dice import SpecError
 
 SYSTEM = "sixth"
@@ -270,7 +270,7 @@ FORM = '''      <!-- tab:sixth -->
       <!-- /tab:sixth -->
 '''
 
-NEW_FILES = {"rules/sixth/__init__.py": RULES, "rules/sixth/sheet.py": SHEET, "static/py/ui_sixth.py": TAB,
+NEW_FILES = {"rules/sixth/__init__.py": RULES, "rules/sixth/sheet.py": SHEET, "static/py/tabs/ui_sixth.py": TAB,
              "tests/cases/sixth.py": CASES}
 
 # ---------------------------------------------------------------- the edits to existing files
@@ -290,7 +290,7 @@ def _registry_line(path: str, text: str) -> str:
     if path == "rules/__init__.py":
         text = _sub(text, r"^(from \. import [\w, ]+)$", r"\1, sixth", path)
         return _sub(text, r"(MODULES: dict\[str, System\] = \{.* for m in \([\w, ]+)\)", r"\1, sixth)", path)
-    text = _sub(text, r"^(import ui_\w+)$", r"\1\nimport ui_sixth", path)
+    text = _sub(text, r"^(from tabs import [\w, ]+)$", r"\1, ui_sixth", path)
     return _sub(text, r"(TABS = \{.* for ui in \([\w, ]+)\)", r"\1, ui_sixth)", path)
 
 
@@ -304,7 +304,7 @@ def _markup(path: str, text: str) -> str:
                 path)
 
 
-EDITS = {"rules/__init__.py": _registry_line, "static/py/page.py": _registry_line, "index.html": _markup}
+EDITS = {"rules/__init__.py": _registry_line, "static/py/shell/page.py": _registry_line, "index.html": _markup}
 
 # ---------------------------------------------------------------- the copy
 
@@ -351,7 +351,7 @@ def test_a_sixth_game_touches_at_most_three_existing_files(sixth):
     assert html.count('data-tab="sixth"') == 1 and html.count('id="form-sixth"') == 1
     assert '<option value="sixth">Sixth</option></select>' in html
     assert ", sixth)" in (site / "rules/__init__.py").read_text(encoding="utf-8")
-    assert ", ui_sixth)" in (site / "static/py/page.py").read_text(encoding="utf-8")
+    assert ", ui_sixth)" in (site / "static/py/shell/page.py").read_text(encoding="utf-8")
 
 
 def _run(site: Path, args: list[str], report: Path, timeout: int = 900) -> tuple[subprocess.CompletedProcess, dict]:
@@ -372,7 +372,7 @@ def _sixth_passed(outcome: dict) -> list[str]:
     return [name for name, ok in outcome.items() if "sixth" in name and ok]
 
 
-UNIT = ["rules/sixth", "static/py/ui_sixth.py", "tests/ui", "tests/rules/test_bounds.py",
+UNIT = ["rules/sixth", "static/py/tabs/ui_sixth.py", "tests/ui", "tests/rules/test_bounds.py",
         "tests/rules/test_sheets.py::test_every_example_sheet_is_a_fixed_point_and_every_check_rolls",
         "tests/test_complexity.py", "tests/test_house.py"]
 

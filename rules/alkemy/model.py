@@ -48,7 +48,7 @@ OUTCOMES = ("failure", "tie", "success")
 SIDES = ("initiator", "opponent")
 
 #: The steps after a roll: ``keep`` another pair, ``accept`` the pair as it
-#: lies (README, Rules decisions).
+#: lies (docs/RULES-DECISIONS.md, ALKEMY).
 VERBS = ("keep", "accept")
 
 MAX_CHARACTERISTIC = 30
@@ -209,7 +209,7 @@ def _state(spec: dict, result: Any) -> dict:
 def roll(spec: dict, rng) -> dict:
     """Throw the roller's hand, then the opponent's; tie rerolls after.
 
-    Julien, Spirit 8 against 15, rolls 3 and 4 (seed 003, "Jet characteristic"):
+    Julien, Spirit 8 against 15, rolls 3 and 4 (ALKEMY, "Jet characteristic"):
 
     >>> from rules.dice import ScriptedRng
     >>> r = roll(normalize({"characteristic": 8, "difficulty": 15}), ScriptedRng([3, 4]))
@@ -395,7 +395,7 @@ def _keep(spec: dict, state: dict, action: dict, rng) -> dict:
 
 def _accept(spec: dict, state: dict, action: dict) -> dict:
     """``accept``: the side keeps its pair as it lies and chooses no more
-    this round (README, Rules decisions); no draws."""
+    this round (docs/RULES-DECISIONS.md, ALKEMY); no draws."""
     side = _accept_side(spec, action)
     _not_accepted(state, side)
     return {**state, "accepted": tuple(state["accepted"]) + (side,)}
@@ -591,7 +591,7 @@ def _odds_after(spec: dict, result: dict, action: dict) -> dict:
 
 
 # --------------------------------------------------------------------------
-# Best play after a bonus roll (README, Rules decisions, ALKEMY): every
+# Best play after a bonus roll (docs/RULES-DECISIONS.md, Decisions after a roll): every
 # ``accept`` and ``keep`` a side may take now, priced exactly, the other
 # side answering with its own best choice while it may still choose.
 
@@ -618,7 +618,7 @@ def _score(side: str, win: Fraction, cap: Fraction) -> tuple:
 
 
 def _rank(side: str, action: dict, win: Fraction, cap: Fraction, total: int) -> tuple:
-    """Best first under README's ALKEMY objective: the side's chance to win,
+    """Best first under ALKEMY's objective (docs/RULES-DECISIONS.md): the side's chance to win,
     then to stay tied rather than lose, then the pair as it lies (a pair
     that changes no chance is the player's to pick, e.g. for its symbols),
     then the higher total, then the lowest dice."""
@@ -665,7 +665,7 @@ def _choice_entry(spec: dict, side: str, priced: tuple) -> dict:
 
 def advise(spec: dict, result: dict) -> dict:
     """Best play's ``advice`` and every ``choice`` after a bonus roll
-    (README, Rules decisions): each side that may still choose can
+    (docs/RULES-DECISIONS.md, Decisions after a roll): each side that may still choose can
     ``accept`` its pair or ``keep`` another; each is priced exactly, the
     other side answering with its best choice. The advice is the
     initiator's best while it may choose, then the opponent's; None when

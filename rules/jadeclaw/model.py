@@ -56,7 +56,7 @@ from ..dice import (MAX_POOL, SIZES, Die, SpecError, check_keys, format_pool, ge
 __all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "DIFFICULTIES", "QUALITIES", "DAMAGE_TYPES",
            "normalize", "roll", "act", "odds", "level_pool", "apply_bonuses", "prepare", "prepare_side",
            "side", "Side", "opposition", "quality_name", "contest", "pair_hits", "damage_pairs",
-           "auto_success", "levels_table", "score_dist", "hits_dist", "damage_dist"]
+           "auto_success", "levels_table", "score_dist", "hits_dist", "damage_dist", "label_difficulty"]
 
 NAME = "jadeclaw"
 TITLE = "Jadeclaw"
@@ -194,7 +194,7 @@ def opposition(spec: dict) -> tuple[str | None, list[int] | dict | None]:
     """The label and the dice a Simple Roll is against: a Difficulty's dice,
     opposing dice, dice on the table, or ``(None, None)``."""
     if spec["difficulty"]:
-        return _label_difficulty(spec["difficulty"]), DIFFICULTIES[spec["difficulty"]]
+        return label_difficulty(spec["difficulty"]), DIFFICULTIES[spec["difficulty"]]
     if spec["opponent"] is not None:
         if isinstance(spec["opponent"], dict):
             return "Dice on the table", spec["opponent"]
@@ -202,7 +202,7 @@ def opposition(spec: dict) -> tuple[str | None, list[int] | dict | None]:
     return None, None
 
 
-def _label_difficulty(key: str) -> str:
+def label_difficulty(key: str) -> str:
     return key.replace("_", " ").title()
 
 
@@ -1077,7 +1077,7 @@ def hits_dist(damage: list[int], soak: list[int], damage_type: str = "normal",
 #: Damage odds are exact while the scan stays under this much work (its
 #: states, weighted by their size: about 70 ms under CPython); past it they
 #: are sampled with a seed derived from the spec, with about this many
-#: random numbers, so the page never freezes. Issue 26: 40 000 sent small
+#: random numbers, so the page never freezes. A limit of 40 000 sent small
 #: pools (5d12 & 5d4 against nothing) to sampling; at 200 000 the heaviest
 #: pools give up after about 0.2 s and sample in about 0.03 s.
 EXACT_DAMAGE_WORK = 200_000

@@ -4,7 +4,7 @@
   ciphers, the natural, stand, accept, the hit location) and the outcome.
 - ``explain``: why a result came out as it did, in words.
 - ``probability``: the odds and best play's advice; imported at its first
-  use, not at start (README "Speed").
+  use, not at start (docs/SPEED.md).
 - ``dice.json``, ``roots.json``: the dice's faces and the common roots.
 """
 

@@ -2,10 +2,11 @@
 it did. ``rules.milhamah`` decides (counts, bonuses, outcome, whose turn);
 this module only words its evaluation, one small function per kind of
 event, in the order a player reads them. Players see these lines, so they
-name the rules text's sections (seed 000), never our notes.
+name the rules text's sections (docs/SOURCES.md), never our notes.
 
-The botch scale (README "Rules decisions"; seed 000: "For each wild face
-present, the botch gets more catastrophic"): ``BOTCH_GRADES[min(wilds, 4)]``.
+The botch scale (docs/RULES-DECISIONS.md; Milhamah RPG, The final results:
+"For each wild face present, the botch gets more catastrophic"):
+``BOTCH_GRADES[min(wilds, 4)]``.
 
 >>> grade(0), grade(2), grade(9)
 ('a botch', 'a disaster', 'a catastrophe beyond words, grimly hilarious')

@@ -84,7 +84,7 @@ NATURAL_REWARDS = ("successes", "merit")
 OPPOSED_REWARDS = ("uncounterable", "critical")
 #: The steps after a roll (DESIGN.md verbs; ``stand`` ends a side's turn in
 #: an opposed roll, ``accept`` ends an unopposed turn with the dice as they
-#: lie, README "Rules decisions").
+#: lie, docs/RULES-DECISIONS.md, Milhamah).
 VERBS = ("reroll", "cipher", "natural", "stand", "accept", "hit_location")
 
 DEFAULT_SPEC = {"shoresh": "אשר", "pool": {"red": 4, "green": 4, "blue": 0},
@@ -406,8 +406,9 @@ SPELLED_SHOWN = 6
 def spelled(faces: list, exclude: tuple = ()) -> list:
     """The common roots (``ROOTS``) the faces spell, each letter on its own
     die and wilds not counted, most used first, ``exclude`` left out
-    (seed 000: the Narrator may "interpret and allude to other shorashim
-    that appear in the final roll").
+    (Milhamah RPG, Critical failure, its closing paragraphs: the Narrator
+    may "interpret and allude to other shorashim that appear in the final
+    roll").
 
     >>> [r for r, _g in spelled(["ש", "ל", "מ", "*"])]
     ['שלמ', 'משל']
@@ -630,7 +631,7 @@ _STEPS = {"reroll": _reroll, "cipher": _cipher, "natural": _natural, "stand": _s
 
 # --------------------------------------------------------------------------
 # Whose turn it is and what it may do ("Opposed Rolls": the initiator's
-# turn, then the opponent's reaction; README "Rules decisions").
+# turn, then the opponent's reaction; docs/RULES-DECISIONS.md, Milhamah).
 
 def _open_steps(spec: dict, track: dict, ev: dict, side: str) -> list:
     """The dice-changing steps a side has left while its turn is open."""

@@ -17,7 +17,7 @@ uncounterable and "let them react" (the latter where it is as sure to
 succeed and may be critical), unless the result already names one. Cipher
 flips are not part of the play.
 
-**Opposed** (README, "Rules decisions"): the initiator plays first and sees
+**Opposed** (docs/RULES-DECISIONS.md, Milhamah): the initiator plays first and sees
 the opponent's first roll (both are drawn at the roll); then the opponent
 reacts, seeing the initiator's final dice, and plays to stop the initiator
 (the lowest chance that the initiator meets, then that it succeeds, then
@@ -121,7 +121,7 @@ _PLAIN = OUTCOMES.index("success")
 #: dice spec of 2-4 rounds exact (the largest about 29 000), every 8-dice
 #: one-round spec (X 1-5, at most 256 320) and 12 dice X 3 one round
 #: (179 906); of 336 random 5-12 dice specs the slowest exact one took
-#: 0.17 s of CPU (README, Speed).
+#: 0.17 s of CPU (docs/SPEED.md, Milhamah's bounded odds).
 STATE_LIMIT = 260_000
 #: A dice state's own valuation before the last round (its mirror images,
 #: its choice list, its memo entries) counted as this many states: over
@@ -1232,7 +1232,7 @@ class _Ctx:
         outcome ``resp[m]`` against m opposing successes: it plays to make
         the initiator miss, then fail to succeed, then fall short of a
         critical (a "let them react" natural is critical, with its hit
-        location, while the reactor has no success: README)."""
+        location, while the reactor has no success: docs/RULES-DECISIONS.md)."""
         F = self.F
 
         def terminal(agg: int, first: bool) -> tuple:
@@ -1262,7 +1262,7 @@ class _Ctx:
         each of its final readings is answered by the opponent's best
         reaction, exactly. A natural whose reward is not chosen (``reward``
         None) takes the better of "+1 and uncounterable" and "let them
-        react" for the initiator (README: "let them react" where it is as
+        react" for the initiator (docs/RULES-DECISIONS.md: "let them react" where it is as
         sure to succeed and may be critical)."""
         chosen = reward
         reward = self.reward(reward)
@@ -1926,7 +1926,7 @@ def _why_blanks(ctx: _Ctx, faces: list, blanks: list, missing: list, dice: list)
     ("these dice show no letter", and where the missing letters sit only on
     their designs, say so: "ט and כ are only on red B"); else what the
     advised designs can show against those kept, and whether X or the
-    chance left the others out (README: the why names what separates the
+    chance left the others out (docs/RULES-DECISIONS.md: the why names what separates the
     advised dice)."""
     md = ctx.md
     n = len(blanks)
@@ -2269,7 +2269,7 @@ def advise(spec: dict, result: dict) -> dict:
     takes it; None when no step is open) and ``choices`` (each allowed
     action worth a tap, priced when played best afterwards). The state is
     rebuilt from the result's ``stages``; no advice key of the result is
-    read. Cipher flips are never advised nor listed (README).
+    read. Cipher flips are never advised nor listed (docs/RULES-DECISIONS.md).
 
     >>> import rules
     >>> from rules.dice import ScriptedRng

@@ -15,7 +15,7 @@ The text's sections, and where each lives here:
 - "Prayer": the verb ``pray`` (RULES-NOTES Mirage 4).
 - "Opposed Rolls": each opposing success cancels one; a tie fails the active
   side (RULES-NOTES Mirage 6) unless "a tie needs to be broken": the verb
-  ``tiebreak`` rolls the opposed roll again (README, rules decisions).
+  ``tiebreak`` rolls the opposed roll again (docs/RULES-DECISIONS.md, Mirage).
 
 A result is a function of the spec and its recorded stages: ``act`` and the
 odds of a step rebuild the state by replaying the stages (``rules.stages``),
@@ -94,7 +94,7 @@ def normalize(spec: Any) -> dict:
     out["passive"] = get_bool(spec, "passive")
     # The prayer's bonus (preparatory +1, temple +2), known before the roll:
     # the advice and the odds with a prayer use it, and a prayer names it
-    # or takes it (issue 13). Older specs lack it: 0, as the page sent.
+    # or takes it. Older specs lack it: 0, as the page sent.
     out["prayer_bonus"] = get_int(spec, "prayer_bonus", 0, 2, default=0)
     opp = spec.get("opponent")
     out["opponent"] = None if opp is None else _normalize_side(opp, "opponent.", OPPONENT_KEYS)
@@ -561,7 +561,7 @@ def can_tiebreak(state: dict) -> bool:
 
 
 def _accept(spec: dict, state: dict, action: dict, rng) -> dict:
-    """Take the dice as they lie (issue 21): no draws, and no step after it;
+    """Take the dice as they lie: no draws, and no step after it;
     only while a step is open (a prayer or a tie-break)."""
     check_keys(action, ("do", "side"), "action")
     _side_ok(action)

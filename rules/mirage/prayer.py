@@ -1,4 +1,4 @@
-"""Mirage's prayer played best (issue 13; RULES-NOTES Mirage 4).
+"""Mirage's prayer played best (RULES-NOTES Mirage 4; docs/RULES-DECISIONS.md, Mirage).
 
 A prayer rerolls any dice not showing 1, once, on an active roll; the
 prayer bonus steps the rerolled base dice; any 1 afterwards costs a
@@ -15,17 +15,17 @@ says which choice is best, and what the turn is worth played that way:
   tie-break.
 - ``odds(spec, result, action)``: the model's odds (``model.odds``), and
   before the roll the turn played best with a prayer beside them.
-- ``advise(spec, result)`` (issue 21): at a result, every action the rules
+- ``advise(spec, result)``: at a result, every action the rules
   allow (accept the dice, a tie-break, the best prayer), each valued with
   every later choice played best (a prayer after a tie-break, tie-breaks
-  after a prayer), under README's objective: win, then no Condition, then
+  after a prayer), under best play's objective: win, then no Condition, then
   2+.
 
 The turn's figures are exact up to ``WORK_LIMIT`` states (first rolls times
 the opponent's numbers of successes, counted before any work) and sampled
 past it, with a seed from the spec, the play chosen on one sample and
 priced on a fresh one, with its 95 % margin, never above an exact upper
-bound (``_oracle_bounds``) (issue 26).
+bound (``_oracle_bounds``) (docs/RULES-DECISIONS.md, Mirage: Work limit).
 
 Both price a choice with the prayer's own code in ``model``
 (``prayer_plan``, ``rerolled_sizes``: the sizes ``act`` rolls), so the
@@ -202,13 +202,13 @@ def _rep(kind: str, sides: int, face: int) -> dict:
 
 
 # --------------------------------------------------------------------------
-# Best play over every choice (issue 21): the decision model.
+# Best play over every choice: the decision model.
 #
 # A value is ``(win, condition, two, tie, prays)``: the chances, from here
 # played best, that the roll ends won (unopposed: a success), that a
 # Condition is gained from here on, that it ends won by 2+ (2+ successes),
 # that it ends tied (the GM's tie stands), and that a prayer is made.
-# Best play (README, rules decisions): the highest chance to win, then the
+# Best play (docs/RULES-DECISIONS.md, Mirage): the highest chance to win, then the
 # lowest chance of a Condition, then the highest chance of 2+; between
 # equal plays, accepting before a tie-break before a prayer, and fewer dice.
 
@@ -687,7 +687,7 @@ def advise(spec: dict, result: dict) -> dict:
     """Best play's advice for ``result`` (rebuilt from its stages): every
     action the rules allow now (accept the dice, tie-break, the best
     prayer), each with its odds when played best afterwards; ``advice``
-    the best of them (README, rules decisions); ``best_prayer`` as before
+    the best of them (docs/RULES-DECISIONS.md, Mirage); ``best_prayer`` as before
     (the dice of the best prayer by the prayer's own order)."""
     state = M.state_of(spec, result)
     rnd, k = state["rounds"][-1], len(state["rounds"])

@@ -17,7 +17,7 @@ from .terms import NET_NAMES, PICK_HIGH, modifier_text, pair_text, power
 
 __all__ = ["explain"]
 
-#: Seed 001, 3.2: which face each modifier keeps after its reroll.
+#: Open Tale, 3.2: which face each modifier keeps after its reroll.
 _KEEPS = {-2: "keeping the smaller", -1: "keeping the second", 1: "keeping the second",
           2: "keeping the higher"}
 

@@ -42,7 +42,7 @@ OUTCOMES = ("failure", "scored", "success")
 #: RULES-NOTES Open Tale 3: on a tie the choice is made before rolling.
 #: ``best``: the die whose reroll gives the better expected final score;
 #: ``larger`` / ``smaller``: the larger / smaller die among those tied;
-#: ``target`` (issue 13): the better chance to reach the target score, then
+#: ``target``: the better chance to reach the target score, then
 #: the better expected score (``best`` when no target is set).
 TIE_BREAKS = ("best", "larger", "smaller", "target")
 
@@ -59,7 +59,7 @@ SCORE_BOUND = 100
 #: stop here, the rest of the mass counted as the tail.
 TABLE_BOUND = 48
 
-#: Seed 001, 3.2: at most this many modifiers may be named at once.
+#: Open Tale, 3.2: at most this many modifiers may be named at once.
 MAX_MODIFIERS = 8
 
 DEFAULT_SPEC = {"level": 5, "dice": [8, 8], "heroic": False, "modifiers": [],
@@ -68,7 +68,7 @@ DEFAULT_SPEC = {"level": 5, "dice": [8, 8], "heroic": False, "modifiers": [],
 KEYS = ("level", "dice", "heroic", "modifiers", "tie_break", "target")
 
 def _keep(net: int, old: int, new: int) -> int:
-    """The face kept after the modifier's reroll (seed 001, 3.2): Inferiority
+    """The face kept after the modifier's reroll (Open Tale, 3.2): Inferiority
     the smaller, Superiority the larger, Advantage and Disadvantage the second.
 
     >>> _keep(-2, 5, 3), _keep(-2, 3, 5), _keep(-1, 3, 5), _keep(2, 3, 1)
@@ -215,7 +215,7 @@ def _exploding_mean(s: int) -> Fraction:
 
 def _final_mean(s: int, face: int) -> Fraction:
     """Expected final total of a die of ``s`` sides showing ``face`` (it
-    explodes on its maximum, seed 001, 3.3)."""
+    explodes on its maximum, Open Tale, 3.3)."""
     return face + (_exploding_mean(s) if face == s else 0)
 
 
@@ -248,7 +248,7 @@ def _reach(sides, faces, j: int, net: int, target: int) -> float:
 def pick_die(sides, faces, net: int, tie_break: str, target: int | None = None) -> tuple[int, list[int]]:
     """The index of the die the modifier rerolls, and the indexes tied with it.
 
-    Seed 001, 3.2: nerfs take the die with the highest value, buffs the one
+    Open Tale, 3.2: nerfs take the die with the highest value, buffs the one
     with the smallest. On a tie the player may choose; RULES-NOTES Open Tale
     3: the choice is fixed before rolling by ``tie_break``; ``best`` takes
     the die whose reroll gives the better expected final score (equal
@@ -289,7 +289,7 @@ def _die_name(sides: int, heroic: bool) -> str:
 
 
 def _modifier_reroll(spec: dict, sizes: list, faces: list, rng) -> dict | None:
-    """Seed 001, 3.2: the net modifier rerolls the die with the highest
+    """Open Tale, 3.2: the net modifier rerolls the die with the highest
     (nerfs) or smallest (buffs) value and keeps one of the two faces."""
     net = net_modifier(spec["modifiers"])
     if not net:
@@ -301,7 +301,7 @@ def _modifier_reroll(spec: dict, sizes: list, faces: list, rng) -> dict | None:
 
 
 def _explode(sides: int, face: int, rng) -> tuple[list[int], bool]:
-    """Seed 001, 3.3: a die on its maximum rolls again and adds, "indefinitely"
+    """Open Tale, 3.3: a die on its maximum rolls again and adds, "indefinitely"
     (RULES-NOTES Open Tale 3: a die stops after ``EXPLOSION_CAP``). The
     explosions, and whether the cap stopped them."""
     out: list[int] = []
@@ -353,7 +353,7 @@ def _dice(sizes: list, faces: list, reroll: dict | None, net: int, rng) -> list[
 
 
 def roll(spec: dict, rng) -> dict:
-    """Roll a normalized spec (seed 001, 3 to 3.3): the pair, then the
+    """Roll a normalized spec (Open Tale, 3 to 3.3): the pair, then the
     Heroic d4 (the third die), then the modifier's reroll, then each die's
     explosions, die by die.
 
@@ -629,9 +629,9 @@ def _mean(sizes, net, tie_break, target=None) -> float:
 
 
 # --------------------------------------------------------------------------
-# The expected-scores table (seed 001, 3.4).
+# The expected-scores table (Open Tale, 3.4 Expected scores).
 
-#: Seed 001, 3.4, copied as printed: level -> net modifier -> (without, with Heroism).
+#: Open Tale, 3.4, copied as printed: level -> net modifier -> (without, with Heroism).
 TEXT_TABLE = {
     1: {-2: (4, 7), -1: (5, 7), 0: (6, 9), 1: (8, 11), 2: (8, 11)},
     2: {-2: (5, 8), -1: (6, 8), 0: (7, 10), 1: (8, 12), 2: (9, 12)},

@@ -10,19 +10,19 @@ from __future__ import annotations
 
 __all__ = ["MODIFIERS", "NET_NAMES", "PICK_HIGH", "power", "pair_text", "net_modifier", "modifier_text"]
 
-#: Seed 001, 3.2 "Compensating modifiers": the modifiers as integers.
+#: Open Tale, 3.2 "Compensating modifiers": the modifiers as integers.
 MODIFIERS = {"inferiority": -2, "disadvantage": -1, "advantage": 1, "superiority": 2}
 
 #: The net modifier's name; 0 is the text's "Neural" (neutral) column.
 NET_NAMES = {-2: "inferiority", -1: "disadvantage", 0: "neutral", 1: "advantage", 2: "superiority"}
 
-#: Which die a net modifier picks (seed 001, 3.2): the highest (True) or
+#: Which die a net modifier picks (Open Tale, 3.2): the highest (True) or
 #: the smallest.
 PICK_HIGH = {-2: True, -1: True, 1: False, 2: False}
 
 
 def power(level: int) -> int:
-    """Seed 001, 3: Attribute Power = 6 + 2 * Attribute Level.
+    """Open Tale, 3: Attribute Power = 6 + 2 * Attribute Level.
 
     >>> power(5)
     16
@@ -41,7 +41,7 @@ def pair_text(pair) -> str:
 
 
 def net_modifier(names) -> int:
-    """Seed 001, 3.2 "Compensating modifiers": the modifiers add up as
+    """Open Tale, 3.2 "Compensating modifiers": the modifiers add up as
     integers; RULES-NOTES Open Tale 3: the sum clamps to -2..+2.
 
     >>> net_modifier(["advantage", "disadvantage"]), net_modifier(["superiority", "disadvantage"])

@@ -1,6 +1,6 @@
-// The odds beside the page (issue 26; README "Odds beside the page"): a
+// The odds beside the page (docs/SPEED.md, "Odds beside the page"): a
 // second Python in a module Worker, so that no odds question ever holds up
-// a tap, a scroll or a roll. The page (static/py/oddsclient.py) starts it
+// a tap, a scroll or a roll. The page (static/py/odds/oddsclient.py) starts it
 // once it is ready and sends it the files its own start wrote, so nothing
 // of ours is fetched again; Pyodide's runtime comes from the HTTP cache or
 // the service worker, as for the snapshot Worker. Where the page itself was
@@ -9,7 +9,7 @@
 // in about the same fraction of a second.
 //
 // Message in:  { type: "start", cwd, files: [path], contents: [Uint8Array], key: {site, pyodide} | null }
-//              then questions as JSON text (static/py/oddswork.py `answer`)
+//              then questions as JSON text (static/py/odds/oddswork.py `answer`)
 // Message out: { type: "ready", start: "snapshot" | "fresh", ms, wasm } or { type: "failed", reason },
 //              then one JSON text answer per question.
 import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
@@ -53,14 +53,14 @@ async function start({ cwd, files, contents, key }) {
   py.FS.chdir(cwd);
   py.runPython(`import sys\nif ${JSON.stringify(cwd)} not in sys.path: sys.path.insert(0, ${JSON.stringify(cwd)})`);
   if (start === "snapshot") {
-    const snap = py.pyimport("snapshot");
+    const snap = py.pyimport("shell.snapshot");
     try {
       snap.after_restore();
     } finally {
       snap.destroy();
     }
   }
-  const module = py.pyimport("oddswork");
+  const module = py.pyimport("odds.oddswork");
   answer = module.answer;
   return { type: "ready", start, ms: Math.round(performance.now() - t0), wasm: py._module.HEAP8.length };
 }

@@ -1,4 +1,4 @@
-// The interpreter module pyscript.toml names (issue 14; README "Returning
+// The interpreter module pyscript.toml names (docs/SPEED.md, "Returning
 // visits"). PyScript imports it in place of Pyodide's pyodide.mjs, reads its
 // `version` and calls its `loadPyodide({stdout, stderr, indexURL, …})`; all
 // else ([files], the `pyscript` module, `when`, the DOM) stays PyScript's.
@@ -81,10 +81,10 @@ function withModule(py, name, fn) {
   }
 }
 
-// What must run after a restore (static/py/snapshot.py `after_restore`), and
+// What must run after a restore (static/py/shell/snapshot.py `after_restore`), and
 // the proof that the memory restored is the snapshot of this key.
 function finishRestore(py, key) {
-  const madeFor = withModule(py, "snapshot", (m) => m.after_restore());
+  const madeFor = withModule(py, "shell.snapshot", (m) => m.after_restore());
   if (madeFor !== label(key)) throw new Error(`the snapshot was made for "${madeFor}"`);
 }
 
@@ -245,7 +245,7 @@ async function makeLater(py, key) {
   await idle();
   performance.mark("dice:snapshot-making");
   setState("making");
-  const plan = JSON.parse(withModule(py, "snapshot", (m) => m.plan()));
+  const plan = JSON.parse(withModule(py, "shell.snapshot", (m) => m.plan()));
   const contents = plan.files.map((path) => py.FS.readFile(path));
   const answer = await runWorker({ key, plan, contents });
   performance.mark("dice:snapshot-done");

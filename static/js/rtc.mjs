@@ -1,7 +1,7 @@
-// The live table's WebRTC and camera (issue 23): one RTCPeerConnection and
+// The live table's WebRTC and camera (docs/LIVE-TABLE.md): one RTCPeerConnection and
 // one ordered data channel per phone, kept here by a key the page's Python
-// chooses. Python (static/py/table_ui.py) decides everything else: what
-// the offer and answer links carry (static/py/livetable.py), what a
+// chooses. Python (static/py/table/table_ui.py) decides everything else: what
+// the offer and answer links carry (static/py/table/livetable.py), what a
 // message means and whether it is refused. Loaded by index.html as a
 // module; it installs window.diceRtc.
 //

@@ -1,4 +1,4 @@
-// Where the page keeps its Python memory snapshot (issue 14; README
+// Where the page keeps its Python memory snapshot (docs/SPEED.md,
 // "Returning visits"): one record in IndexedDB, read by the page
 // (pyodide-snapshot.mjs) and written by the Worker that makes it
 // (snapshot-worker.mjs).

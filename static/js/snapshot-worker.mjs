@@ -1,9 +1,9 @@
-// Makes the page's Python memory snapshot, away from the page (issue 14).
+// Makes the page's Python memory snapshot, away from the page (docs/SPEED.md).
 // A throw-away module Worker: an interpreter loaded with _makeSnapshot cannot
 // drive a page, and starting one takes seconds of CPU that must not block a
 // roll. The page (pyodide-snapshot.mjs) sends its plan: the files its own
 // Python start wrote, the modules to import and the key; this worker starts
-// Python, writes and imports them (static/py/snapshot.py `prepare`), takes
+// Python, writes and imports them (static/py/shell/snapshot.py `prepare`), takes
 // the snapshot, stores it, answers, and is terminated.
 //
 // Message in:  { key: {site, pyodide}, plan: {cwd, modules, files}, contents: [Uint8Array] }
@@ -28,7 +28,7 @@ async function make({ key, plan, contents }) {
   const heap = py._module.HEAP8.length;
   writeFiles(py, plan, contents);
   const label = `${key.site} ${key.pyodide}`;
-  const module = py.pyimport("snapshot");
+  const module = py.pyimport("shell.snapshot");
   let failed;
   try {
     failed = JSON.parse(module.prepare(JSON.stringify(plan.modules), label));
@@ -36,7 +36,7 @@ async function make({ key, plan, contents }) {
     module.destroy();
   }
   // Pyodide restores into its default heap (INITIAL_MEMORY is not honoured,
-  // pyodide issue 6254): a snapshot of a heap that grew would not restore.
+  // pyodide/pyodide#6254): a snapshot of a heap that grew would not restore.
   if (py._module.HEAP8.length !== heap) {
     return { ok: false, reason: "too-big", message: `the heap grew to ${py._module.HEAP8.length} bytes` };
   }

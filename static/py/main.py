@@ -12,26 +12,23 @@ import asyncio
 import importlib
 import json
 
-import backup
-import fairpanel
-import forms
-import history
-import oddspanel
-import page
 import rules
-import setups
-import sharing
-import table_ui
-import trayview
+from fairrolls import fairpanel
+from links import sharedialog
+from odds import oddspanel
 from party import panel as party
-from page import CURRENT, banner, create_proxy, document, guard, js_none, q, system_of, ui_for, window
-from trayview import STATE
+from records import backup, history, setups
+from shell import page
+from shell.page import CURRENT, banner, create_proxy, document, guard, js_none, q, system_of, ui_for, window
+from table import table_ui
+from tabs import forms, trayview
+from tabs.trayview import STATE
 
 
 def tab_shown(system, first):
     """A tab on show: its odds, its Share button, its saved setups, its party."""
     oddspanel.tab_shown(system, first)
-    sharing.update_share_buttons()
+    sharedialog.update_share_buttons()
     setups.render_setups()
     party.tab_shown(system, first)
 
@@ -46,7 +43,8 @@ def recorded(system, result, label="", source="here"):
 def wire():
     """The hooks by which a feature calls one above it (``page.HOOKS``)."""
     page.HOOKS.update({
-        "odds": oddspanel.render_odds, "recorded": recorded, "sheet_link": party.open_sheet_link, "shown": sharing.update_share_buttons,
+        "odds": oddspanel.render_odds, "recorded": recorded, "sheet_link": party.open_sheet_link,
+        "shown": sharedialog.update_share_buttons,
         "tab_shown": tab_shown, "fair_tray": fairpanel.render_fair_tray, "fair_step": fairpanel.fair_step,
         "leave_fair": fairpanel.leave_fair,
     })
@@ -131,12 +129,8 @@ def on_input(event):
     if str(t.id or "") in INPUTS:
         INPUTS[str(t.id)](t)
         return
-    for selector, handler, kinds in PARTY_INPUTS:
-        form = js_none(t.closest(selector))
-        if form is not None:
-            if event.type in kinds:
-                handler(form)
-            return
+    if party.takes_input(event):
+        return
     form = js_none(t.closest("form.rollform"))
     if form is not None:
         oddspanel.on_form_input(event, form)
@@ -161,19 +155,19 @@ def open_fragment(*_):
     if page.fair.is_link(frag):
         fairpanel.open_fair_link(frag)
         return
-    sharing.open_link(frag)
+    sharedialog.open_link(frag)
 
 
 def run_fairness(_=None):
-    import fairness
+    from trust import dicecheck
     out = q("#fairness-out")
     try:
         n = int(str(q("#fairness-n").value))
-        report = fairness.run(n)
+        report = dicecheck.run(n)
     except ValueError as e:
         out.textContent = str(e) if str(e) else "Enter a whole number of rolls."
         return
-    out.innerHTML = fairness.render(report)
+    out.innerHTML = dicecheck.render(report)
 
 
 # ---------------------------------------------------------------- start
@@ -181,10 +175,6 @@ def run_fairness(_=None):
 #: Text fields of the page outside the roll forms, kept or acted on as typed.
 INPUTS = {"roller-name": history.set_roller, "history-game": history.set_filter,
           "history-search": history.set_filter}
-#: The party's forms: the situation beside its checks (kept as typed), the
-#: fields that change in play (kept when changed).
-PARTY_INPUTS = (("#party-situation", party.situation_input, ("input", "change")),
-                ("#party-play", party.play_input, ("change",)))
 #: Forms of the page other than the roll forms (Enter in the party's forms rolls nothing).
 FORMS_SUBMIT = {"save-form": setups.save_current_setup, "ask-form": fairpanel.make_request,
                 "sheet-form": party.save_editor, "party-situation": lambda form: None,
@@ -196,15 +186,15 @@ CLICKS = (
     ("#fair-ask", fairpanel.ask_player),
     ("#ask-cancel", lambda el: q("#ask-dialog").close()),
     ("#history-export", backup.export_history),
-    ("#share-setup", sharing.share_setup),
-    ("#share-result", sharing.share_result),
+    ("#share-setup", sharedialog.share_setup),
+    ("#share-result", sharedialog.share_result),
     ("[data-roll-again]", trayview.roll_again),
     ("[data-reset-form]", reset_form),
     ("#history-toggle", lambda el: history.show_history()),
     ("#history-close", lambda el: history.show_history(False)),
-    ("#share-copy", lambda el: asyncio.ensure_future(sharing.copy_link())),
-    ("#share-native", lambda el: asyncio.ensure_future(sharing.native_share())),
-    ("#share-close", sharing.close_share),
+    ("#share-copy", lambda el: asyncio.ensure_future(sharedialog.copy_link())),
+    ("#share-native", lambda el: asyncio.ensure_future(sharedialog.native_share())),
+    ("#share-close", sharedialog.close_share),
     ("[data-setup-roll]", setups.roll_setup),
     ("[data-setup-load]", setups.load_setup),
     ("[data-setup-delete]", setups.delete_setup),
@@ -247,9 +237,7 @@ def bench_hooks():
 
     for name, fn in (("diceBenchOdds", odds_ms), ("diceBenchHistory", history_ms),
                      ("diceBenchWasm", lambda: pyodide_js._module.HEAP8.length)):
-        p = create_proxy(fn)
-        page._proxies.append(p)
-        setattr(window, name, p)
+        setattr(window, name, page.kept_proxy(fn))
 
 
 def start():
@@ -294,7 +282,7 @@ def table_api():
         q("#ask-player").value = name
 
     return {"banner": banner, "roller": lambda: history.HISTORY["roller"], "set_roller": set_name,
-            "page_url": sharing.page_url, "summary": lambda result: ui_for(result["system"]).summary(result),
+            "page_url": sharedialog.page_url, "summary": lambda result: ui_for(result["system"]).summary(result),
             "open_setup": guard(setups.fill_system_form), "open_fair_link": guard(fairpanel.open_fair_link),
             "ask_player": ask, "current_spec": lambda: (lambda s: (CURRENT["system"], s) if s is not None else None)(
                 forms.read_spec(CURRENT["system"]))}

@@ -1,4 +1,4 @@
-"""Accessible (issue 8, point 6): an axe-core audit of every tab after a roll
+"""Accessible: an axe-core audit of every tab after a roll
 (its folded sections opened) and of the filled roll history finds nothing
 serious or critical; the whole roll flow works by keyboard alone, and its
 result lands in the tray's aria-live region; with reduced motion asked

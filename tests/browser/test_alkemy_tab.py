@@ -1,4 +1,4 @@
-"""The ALKEMY tab in the browser (seed 003; RULES-NOTES ALKEMY 1-3): a roll
+"""The ALKEMY tab in the browser (ALKEMY, The dice rolls; RULES-NOTES ALKEMY 1-3): a roll
 against a difficulty, a bonus roll where the player taps another pair and
 the total follows, opposed mode with both sides on one screen, and the
 layout at tablet and phone widths.
@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from conftest import open_app  # noqa: E402  (tests/browser/conftest.py)
 
 pytestmark = pytest.mark.browser
@@ -54,7 +53,7 @@ def test_default_roll_against_difficulty(watched):
 
 
 def test_bonus_roll_player_picks_another_pair(watched):
-    """Seed 003, "1 bonus die": three dice, the best two kept by default; the
+    """ALKEMY, "Bonus / malus die", 1 bonus die: three dice, the best two kept by default; the
     player taps another pair, presses Keep, and the total follows."""
     page = watched
     _open(page)
@@ -85,7 +84,7 @@ def test_bonus_roll_player_picks_another_pair(watched):
     caption = page.inner_text(f"{TRAY} .alk-hand-initiator figcaption")
     assert f"= {want + 3}" in caption
     assert "chose dice" in page.inner_text(f"{TRAY} .explain")
-    # one roll and its keep are one history entry, updated in place (issue 22 item 6)
+    # one roll and its keep are one history entry, updated in place
     assert page.locator("#history-list [data-history-entry]").count() == entries
     page.fill(f"{FORM} [name=bonus]", "0")
     page.fill(f"{FORM} [name=characteristic]", "8")
@@ -151,7 +150,7 @@ def test_layout_fits(browser, base_url, size):
 
 
 def test_still_tied_at_the_cap_is_the_gms(watched):
-    """Issue 13: with no rerolls allowed, equal characteristics and equal
+    """With no rerolls allowed, equal characteristics and equal
     totals end as a tie the GM decides, named as such, never a failure;
     the odds give that share."""
     page = watched
@@ -186,16 +185,17 @@ def _forced_bonus_roll():
 
 
 def test_bonus_roll_choices_side_by_side_one_tap_each(browser, base_url):
-    """Issue 21: after a bonus roll every pair is a button beside its chance
+    """After a bonus roll every pair is a button beside its chance
     (keep as they are, or each other pair), best play's marked; one tap on
     another pair keeps it, and a tap on "as they are" accepts the pair: no
     further choice, the dice no longer tappable. The roll and its steps
-    stay one history entry (issue 22). The dice are forced (a roll from
+    stay one history entry. The dice are forced (a roll from
     the stored history)."""
     import json
 
-    import store
     from conftest import show_history, watched_page
+
+    from records import store
     script = ("localStorage.setItem('dice-table/history', "
               f"{json.dumps(store.dump([store.new_entry(_forced_bonus_roll(), label='forced')]))});")
     with watched_page(browser, base_url, init_script=script) as page:

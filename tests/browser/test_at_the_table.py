@@ -1,4 +1,4 @@
-"""At the table, second pass (issue 22): what a GM met in a whole game.
+"""At the table, second pass: what a GM met in a whole game.
 A refused roll is not the result on show and its error is in view; one
 turn is one history entry; an empty number box means its default on every
 tab and shows it; a shared result never changes the reader's character
@@ -9,11 +9,10 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import open_app, watched_page  # noqa: E402  (tests/browser/conftest.py)
 
 import rules
-import share
+from links import share
 from rules.dice import ScriptedRng
 
 pytestmark = pytest.mark.browser
@@ -92,7 +91,7 @@ EMPTY_ALL = """(system) => { const out = {};
 
 @pytest.mark.parametrize("system", rules.SYSTEMS)
 def test_an_empty_number_box_means_its_default_and_shows_it(watched, system):
-    """Item 7 (README "The page"): every number box of every tab, left
+    """docs/RULES-DECISIONS.md, "The page": every number box of every tab, left
     empty, rolls with the value the form opens with and then shows it; a
     box that opens empty (Open Tale's target) stays empty, meaning none.
     No error, on any tab."""

@@ -1,4 +1,4 @@
-"""Fair rolls at a distance on the page (issue 15): a GM's page (an upright
+"""Fair rolls at a distance on the page (docs/FAIR-ROLLS.md): a GM's page (an upright
 tablet), a player's page (a phone) and a third party's page (a landscape
 tablet), each its own browser context with no network, pass the links only
 as a chat would: each link is read from the share dialog (``#share-link``)
@@ -13,11 +13,10 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import ROOT, show_history, watched_page
 
-import fair
-import share
+from fairrolls import fair
+from links import share
 
 pytestmark = pytest.mark.browser
 

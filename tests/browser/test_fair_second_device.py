@@ -1,4 +1,4 @@
-"""A fair-roll request link posted in a group chat (issue 25): a second
+"""A fair-roll request link posted in a group chat (docs/FAIR-ROLLS.md, "Who answered"): a second
 device answers first. The GM's page (a landscape tablet), Dana's phone
 and Eve's phone are each their own browser context with no network; links
 pass only as a chat would (read from the share dialog, opened by setting
@@ -19,11 +19,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, watched_page
 
-import fair
-import share
+from fairrolls import fair
+from links import share
 
 pytestmark = pytest.mark.browser
 

@@ -1,4 +1,4 @@
-"""The table's state survives a reload (issue 16, items 3 and 5): each
+"""The table's state survives a reload (docs/RULES-DECISIONS.md, The page): each
 tab's form and the open tab come back, online and with the server gone;
 Mirage's Conditions are the character's state; "Reset form" is one tap; a
 corrupt or hostile stored state gives a banner and the defaults, never a

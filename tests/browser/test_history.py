@@ -1,4 +1,4 @@
-"""The roll history on the page (issue 16, item 8): the name set once on
+"""The roll history on the page (docs/RULES-DECISIONS.md, The page): the name set once on
 this device goes on each roll and survives a reload; the filter by game and
 by roller or character; a long history is drawn a page at a time, each
 entry replayed from its stored draws; a first-version store opens; an entry
@@ -11,11 +11,10 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, show_history, watched_page
 
 import rules
-import store
+from records import store
 
 pytestmark = pytest.mark.browser
 

@@ -6,11 +6,10 @@ import json
 import zlib
 
 import pytest
-
 from conftest import open_app, show_history
 
-import share
-import store
+from links import share
+from records import store
 
 pytestmark = pytest.mark.browser
 

@@ -1,4 +1,4 @@
-"""The Jadeclaw tab in the browser (seed 004; RULES-NOTES Jadeclaw 1-7): the
+"""The Jadeclaw tab in the browser (Jadeclaw, Rolling Dice; RULES-NOTES Jadeclaw 1-7): the
 pool built by tapping die sizes, a Penalty against Difficult with both rolls
 shown and the worse kept, a Damage Roll drawn as pairs and reused as the
 opposing Score of a Resolve Test, a bad field's message, and the layout at
@@ -50,7 +50,7 @@ def test_default_form_rolls(watched):
 
 
 def test_penalty_against_difficult_keeps_the_worse_roll(watched):
-    """Issue 7: build "d12 & d10" by tapping sizes, add a Penalty, roll
+    """Build "d12 & d10" by tapping sizes, add a Penalty, roll
     against Difficult: both rolls are shown side by side and the worse one
     is kept (RULES-NOTES Jadeclaw 3)."""
     page = watched
@@ -156,7 +156,7 @@ def test_layout_fits(browser, base_url, size):
 
 
 def test_opponents_modifiers_roll_their_worst(watched):
-    """Issue 13: the opposing side's own Penalties ("the NPC rolls twice
+    """The opposing side's own Penalties ("the NPC rolls twice
     and takes the worse") and Favored: set in the "Opponent's modifiers"
     group, previewed in the odds, rolled and drawn side by side with their
     worst kept; hidden when the roll is against nothing."""
@@ -208,7 +208,7 @@ def test_soak_modifiers_remove_the_smallest_soak_die(watched):
 
 @pytest.mark.parametrize("size", [(390, 844), (768, 1024)], ids=["phone", "tablet"])
 def test_checkboxes_are_whole_label_touch_targets(browser, base_url, size):
-    """Issue 16 item 7: Favored, Slaying, Enervated (and the other sides'
+    """Favored, Slaying, Enervated (and the other sides'
     Favored) are tapped on their whole label, at least 44 px each way; a
     tap on the label's far end, away from the box, toggles it."""
     context, page, watch = open_app(browser, base_url, viewport=size)

@@ -1,4 +1,4 @@
-"""Tablet first (issue 8, point 5; issue 16): every tab, after a roll, at
+"""Tablet first (docs/RULES-DECISIONS.md, The page): every tab, after a roll, at
 1024×768 (a tablet held sideways), 768×1024 (upright) and 390×844 (a
 phone): nothing sticks out sideways, every control a finger uses is at
 least 44×44 CSS px, the dice in the tray are large, and the outcome and
@@ -14,7 +14,6 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
-
 from conftest import ROOT, open_app, show_history, watched_page  # noqa: E402  (tests/browser/conftest.py)
 
 import cases
@@ -298,7 +297,7 @@ def test_share_dialog_fits(pages, size, button):
     page.wait_for_selector("#share-dialog[open]", state="detached", timeout=SLOW)
 
 
-# ---------------------------------------------------------------- issue 22: at the table, second pass
+# ---------------------------------------------------------------- at the table, second pass
 
 #: The form's controls and labels (visible, not in a closed group) that lie
 #: under the Roll button: each brought into view as focus and a tap do
@@ -330,7 +329,7 @@ UNDER_ROLL = """(system) => {
 @pytest.mark.parametrize("system", rules.SYSTEMS)
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_the_roll_button_covers_nothing(pages, size, system):
-    """Issue 22 item 4: the fixed Roll button covers no control or label at
+    """The fixed Roll button covers no control or label at
     any size: it is a full-width bar (nothing shows half-covered beside
     it) holding Reset form, and every field, label and title brought into
     view (as a tap or the keyboard's focus does) lies above it."""
@@ -352,7 +351,7 @@ CROSSING = """() => [...document.querySelectorAll('.rollform fieldset > legend')
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_section_titles_stay_inside_their_boxes_and_the_header_is_small(pages, size):
-    """Issue 22 item 5: no section title (one line or two, e.g. "Attribute
+    """No section title (one line or two, e.g. "Attribute
     level power = 6 + 2 × level" on a phone) crosses its box's border, on
     any tab; the page header takes at most 56 px of a phone's screen."""
     page = pages(size)
@@ -366,7 +365,7 @@ def test_section_titles_stay_inside_their_boxes_and_the_header_is_small(pages, s
 def _history_with(results) -> str:
     import json
 
-    import store
+    from records import store
     entries = [store.new_entry(r, label="forced") for r in results]
     return f"localStorage.setItem('dice-table/history', {json.dumps(store.dump(entries))});"
 
@@ -432,7 +431,7 @@ TURNS = {
 @pytest.mark.parametrize("turn", list(TURNS))
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_every_step_of_an_opposed_turn_is_on_screen(browser, base_url, size, turn):
-    """Issue 22 item 1: an opposed Milhamah roll (8 dice a side) on every
+    """An opposed Milhamah roll (8 dice a side) on every
     screen: after the roll and after each step (your reroll, Stand, the
     opponent's reroll; or the natural's reward, the opponent standing, the
     hit location) the outcome, both sides' dice and the next step's buttons
@@ -455,7 +454,7 @@ def test_every_step_of_an_opposed_turn_is_on_screen(browser, base_url, size, tur
 
 
 def test_the_outcome_comes_back_after_a_step_from_the_odds(browser, base_url):
-    """Issue 22 item 2: on a tablet held sideways, tap a die, scroll the
+    """On a tablet held sideways, tap a die, scroll the
     result column down to the odds, press the advised reroll there: the
     new outcome and its dice are on screen."""
     with watched_page(browser, base_url, viewport=SIZES[0]) as page:

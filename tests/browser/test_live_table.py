@@ -1,4 +1,4 @@
-"""The live table (issue 23) in Chromium: a GM's tablet page and players'
+"""The live table (docs/LIVE-TABLE.md) in Chromium: a GM's tablet page and players'
 phone pages, each its own browser context (its own storage, as separate
 devices), join over WebRTC data channels on the loopback with host
 candidates only, offline-locked like every browser test.

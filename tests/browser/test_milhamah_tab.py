@@ -1,4 +1,4 @@
-"""The Milhamah tab in a real browser (issue 3): the shoresh typed on the
+"""The Milhamah tab in a real browser: the shoresh typed on the
 Hebrew letter pad, a roll, two dice frozen by tapping, a reroll that leaves
 them as they were, the outcome and its explanation, the opponent's fields,
 the faces view, and both tablet and phone widths without sideways scroll.
@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from conftest import open_app, show_history, watched_page  # noqa: E402  (tests/browser/conftest.py)
 
 pytestmark = pytest.mark.browser
@@ -121,7 +120,7 @@ def _history_script(results) -> str:
     dice it chose."""
     import json
 
-    import store
+    from records import store
     entries = [store.new_entry(r, label="forced") for r in results]
     return f"localStorage.setItem('dice-table/history', {json.dumps(store.dump(entries))});"
 
@@ -129,8 +128,8 @@ def _history_script(results) -> str:
 def _forced_natural_vs_opponent():
     """A first-roll natural אשר against a reacting חנן at zero letters."""
     import rules
-    from rules.milhamah import model as M
     from rules.dice import ScriptedRng
+    from rules.milhamah import model as M
     ra = {f: i + 1 for i, f in enumerate(M.die_faces("red", "A"))}
     rb = {f: i + 1 for i, f in enumerate(M.die_faces("red", "B"))}
     ba = {f: i + 1 for i, f in enumerate(M.die_faces("blue", "A"))}
@@ -142,7 +141,7 @@ def _forced_natural_vs_opponent():
 
 @pytest.mark.parametrize("size", [(1024, 768), (768, 1024), (390, 844)], ids=["landscape", "tablet", "phone"])
 def test_let_them_react_order(browser, base_url, size):
-    """Issue 16 item 4 and issue 21: opposed, a natural: the rewards side
+    """Opposed, a natural: the rewards side
     by side with their chances ("let them react" advised: as sure to
     succeed, and critical unless the opponent finds a letter), one tap
     each; the opponent reacts first (their choices, no hit location), its

@@ -6,7 +6,6 @@ opposed mode shows the opponent; the tab fits 768x1024 and 390x844."""
 from __future__ import annotations
 
 import pytest
-
 from conftest import open_app  # noqa: E402  (tests/browser/conftest.py)
 
 pytestmark = pytest.mark.browser
@@ -14,7 +13,7 @@ pytestmark = pytest.mark.browser
 FORM = "#form-mirage"
 TRAY = "#tray-mirage"
 SLOW = 60_000  # the machine may be busy (other suites share it)
-#: The button that rolls the tie-break: among the choices (issue 21), or its own.
+#: The button that rolls the tie-break: among the choices, or its own.
 TIEBREAK = f'{TRAY} [data-act="tiebreak"], {TRAY} .choices button:has-text("Tie-break")'
 
 
@@ -32,7 +31,7 @@ def _roll(page):
 
 
 def test_roll_pray_and_gain_a_condition(watched):
-    """Issue 5's walk-through: Might (Strength) with d8 & d6, two helpers;
+    """A walk-through: Might (Strength) with d8 & d6, two helpers;
     roll; tap the dice without a success and pray. Repeat until a prayer
     leaves a 1 (the rng is the page's own), then the tray names the
     physical Condition and the form has Exhausted ticked; the next roll's
@@ -172,7 +171,7 @@ def test_a_fourth_condition_breaks_the_character(watched):
 
 
 def test_a_tie_is_broken_by_rolling_again(watched):
-    """Issue 13: an opposed roll that ties offers Tie-break (and only then);
+    """An opposed roll that ties offers Tie-break (and only then);
     pressing it rolls both sides again, the tied roll stays in view, the
     odds panel gives the tie-break's chances, and the history gets the step."""
     page = watched
@@ -199,7 +198,7 @@ def test_a_tie_is_broken_by_rolling_again(watched):
     assert "tie-break 1" in page.inner_text(f"{TRAY} .outcome")
     outcome = page.get_attribute(f"{TRAY} [data-outcome]", "data-outcome")
     assert (page.locator(TIEBREAK).count() == 1) == (outcome == "tie")
-    # the roll and its tie-break are one history entry, updated in place (issue 22 item 6)
+    # the roll and its tie-break are one history entry, updated in place
     assert page.locator("#history-list [data-history-entry]").count() == entries
     page.uncheck(f"{FORM} [name=opposed]")
 
@@ -215,7 +214,7 @@ def _roll_until_advice(page, tries=60):
 
 @pytest.mark.parametrize("size", [(1024, 768), (768, 1024), (390, 844)], ids=["desktop", "tablet", "phone"])
 def test_pray_the_advised_dice(browser, base_url, size):
-    """Issue 13: before the roll the odds give the turn with a prayer on a
+    """Before the roll the odds give the turn with a prayer on a
     failure; after a failed roll the advised dice are marked ↻, the odds
     say best play's chance and why; "Pray the advised dice" prays with
     exactly those dice at the form's prayer bonus, in one tap. A tap on a
@@ -254,13 +253,13 @@ def _history_script(results) -> str:
     page stores them), so a test opens a roll whose dice it chose."""
     import json
 
-    import store
+    from records import store
     entries = [store.new_entry(r, label="forced") for r in results]
     return f"localStorage.setItem('dice-table/history', {json.dumps(store.dump(entries))});"
 
 
 def _forced_tie_with_a_one():
-    """Issue 21's case: opposed, preparatory +1, d8:7 and d6:1 against d8:6."""
+    """A worked case: opposed, preparatory +1, d8:7 and d6:1 against d8:6."""
     import rules
     from rules.dice import ScriptedRng
     spec = {"attribute": 8, "skill": 6, "prayer_bonus": 1, "opponent": {"attribute": 8}}
@@ -269,7 +268,7 @@ def _forced_tie_with_a_one():
 
 @pytest.mark.parametrize("size", [(1024, 768), (768, 1024), (390, 844)], ids=["desktop", "tablet", "phone"])
 def test_a_tie_shows_every_choice_and_takes_the_advised_one(browser, base_url, size):
-    """Issue 21: tied 1-1 with a die on a 1, the tray shows the three
+    """Tied 1-1 with a die on a 1, the tray shows the three
     choices side by side with their odds (the prayer's Condition 100 %),
     the tie-break marked as best play with why; no die is marked ↻ (best
     play does not pray now); one tap on the advised choice rolls the

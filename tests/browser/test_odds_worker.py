@@ -1,4 +1,4 @@
-"""Odds beside the page (issue 26): a second Python in a Web Worker answers
+"""Odds beside the page (docs/SPEED.md): a second Python in a Web Worker answers
 the odds questions and best play's advice, so the dice, the outcome and the
 buttons never wait for them.
 
@@ -17,11 +17,11 @@ import re
 from collections import Counter
 
 import pytest
+from conftest import READY, show_history, watched_page
+from test_offline import persistent, site  # noqa: F401 (fixtures)
+from test_snapshot import first_visit, table, visit  # noqa: F401 (fixture)
 
 import rules
-from conftest import READY, show_history, watched_page
-from test_snapshot import first_visit, table, visit  # noqa: F401 (fixture)
-from test_offline import persistent, site  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
 
@@ -196,8 +196,8 @@ def test_a_stale_answer_never_overwrites_a_newer_one(held):
 def _forced_milhamah_failure():
     """אשר with four dice that show no letter of it (no wild): a failure
     with rerolls left (Milhamah RPG, rerolls)."""
-    from rules.milhamah import model as M
     from rules.dice import ScriptedRng
+    from rules.milhamah import model as M
 
     def blank(colour, side):
         faces = M.die_faces(colour, side)
@@ -214,7 +214,7 @@ def test_a_step_needing_advice_works_before_it_comes(browser, base_url):
     the history)."""
     import json
 
-    import store
+    from records import store
     history = store.dump([store.new_entry(_forced_milhamah_failure(), label="forced")])
     script = HOLD + f"localStorage.setItem('dice-table/history', {json.dumps(history)});"
     with watched_page(browser, base_url, init_script=script) as page:
@@ -230,7 +230,7 @@ def test_a_step_needing_advice_works_before_it_comes(browser, base_url):
         before = page.locator("#history-list [data-history-entry]").count()
         page.click('#tray-milhamah [data-act="reroll"]')
         page.wait_for_selector("#tray-milhamah svg.role-rerolled")  # rerolled at once
-        # the roll and its reroll are one history entry (issue 22)
+        # the roll and its reroll are one history entry
         assert page.locator("#history-list [data-history-entry]").count() == before
         assert page.locator("#tray-milhamah svg.die").count() >= 4
         page.evaluate("window.__hold = false")

@@ -1,4 +1,4 @@
-"""Install and offline (issue 8 point 4): after one visit the service worker
+"""Install and offline: after one visit the service worker
 has precached everything, so the page loads and rolls with the server gone;
 a new version installs beside the old one and takes over only when the user
 says "reload", never mixing files; the precache list covers every file a

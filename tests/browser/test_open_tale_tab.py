@@ -33,7 +33,7 @@ def _roll(page):
 
 
 def test_level_5_d10_d6_advantage(watched):
-    """The issue's walk-through: level 5, d10 + d6, Advantage, roll; two dice
+    """A walk-through: level 5, d10 + d6, Advantage, roll; two dice
     (plus any explosions), one rerolled, and the score is their sum."""
     page = watched
     _open(page)

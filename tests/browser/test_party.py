@@ -22,7 +22,7 @@ from conftest import watched_page  # noqa: E402  (tests/browser/conftest.py)
 
 import cases
 import rules
-import share
+from links import share
 
 pytestmark = pytest.mark.browser
 

@@ -1,4 +1,4 @@
-"""The share dialog's QR code scans (issue 16, item 2): the screen as a
+"""The share dialog's QR code scans: the screen as a
 player's phone camera would see it, at tablet and at phone width, is
 decoded by a real decoder (zxing-cpp) and gives back exactly the link in
 the dialog. The screenshots are kept under test-results/screens/."""

@@ -1,4 +1,4 @@
-"""Returning visits start from a memory snapshot (issue 14): after a first
+"""Returning visits start from a memory snapshot (docs/SPEED.md): after a first
 visit has made one in the background, the next visits restore Python from
 it and roll, offline too. Every way a snapshot can be wrong — damaged bytes,
 another Pyodide build, another version of the site, storage that cannot be

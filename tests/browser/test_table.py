@@ -7,10 +7,9 @@ import json
 import re
 
 import pytest
-
 from conftest import open_app, show_history
 
-import share
+from links import share
 
 pytestmark = pytest.mark.browser
 
@@ -121,7 +120,7 @@ def test_result_link_is_replayed_from_its_dice(watched, browser, base_url):
         assert other.inner_text("#tray-jadeclaw .outcome") == mine
         assert "shared by someone else" in other.inner_text("#tray-jadeclaw")
         assert other.locator("#tray-jadeclaw [data-act]").count() == 0
-        # a shared result's dice are drawn, not tappable (issue 22): a tap changes nothing
+        # a shared result's dice are drawn, not tappable: a tap changes nothing
         assert other.locator('#tray-jadeclaw [data-die][role="button"]').count() == 0
         before = other.inner_html("#tray-jadeclaw")
         other.locator("#tray-jadeclaw [data-die]").first.click()

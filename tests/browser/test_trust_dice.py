@@ -1,4 +1,4 @@
-"""Honest dice in the browser (issue 9, point 1): the page's dice come from
+"""Honest dice in the browser (docs/TRUST.md): the page's dice come from
 ``crypto.getRandomValues`` (Pyodide's ``os.urandom``, under Python's
 ``random.SystemRandom``), and the fairness view rolls every die kind with
 that same source, draws the counts, and flags a source that is rigged.

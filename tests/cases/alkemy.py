@@ -87,7 +87,7 @@ def strategies(h):
         if spec["opponent"] is None:
             assert result["outcome"] == ("success" if v >= spec["difficulty"] else "failure")
         else:
-            # still tied at the reroll cap: its own outcome, the GM decides (issue 13)
+            # still tied at the reroll cap: its own outcome, the GM decides
             assert (result["outcome"] == "tie") == result["capped"]
             if result["capped"]:
                 assert result["rerolls"] == spec["max_rerolls"] and result["winner"] is None

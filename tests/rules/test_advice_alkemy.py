@@ -1,12 +1,13 @@
-"""ALKEMY best play, proved by a second route (issue 21): every reachable
+"""ALKEMY best play, proved by a second route: every reachable
 decision point of small specs is walked through the public contract only
 (``rules.roll`` and ``rules.act`` with scripted dice, every draw, every
 allowed action); at each one the test prices every action by its own
-enumeration, under README's objective (Rules decisions, ALKEMY), and checks
+enumeration, under ALKEMY's objective (docs/RULES-DECISIONS.md, Decisions
+after a roll), and checks
 ``advice`` and each entry of ``choices`` against it. A played sample of
 turns that always take the advice matches the roll's odds.
 
-The objective, as README states it: the side to choose (the initiator
+The objective, as docs/RULES-DECISIONS.md states it: the side to choose (the initiator
 while it may, then the opponent) maximises its chance to win, then to stay
 tied at the reroll cap rather than lose, then keeps the pair as it lies,
 then the higher total, then the lowest dice; the other side, while it may
@@ -100,7 +101,7 @@ def mix(parts: list[tuple[Fraction, dict]]) -> dict:
 
 
 def rank(side: str, result: dict, action: dict, dist: dict) -> tuple:
-    """README's objective for ``side``, best highest."""
+    """The objective for ``side``, best highest."""
     mine = dist["success"] if side == "initiator" else dist["failure"]
     h = hand(result, side)
     pair = h["kept"] if action["do"] == "accept" else action["dice"]
@@ -181,7 +182,7 @@ WALKED = {"opposed-both-bonus-equal-char-cap-0": 600}
 def test_every_first_roll_advice_attains_the_enumerated_optimum(name):
     """Every first roll of a small spec: each allowed action priced by
     enumeration equals its ``choices`` entry, and ``advice`` attains the
-    best under README's objective."""
+    best under the objective."""
     spec = rules.normalize(SYSTEM, WHOLE[name])
     points = rolls(spec)
     if name in WALKED:

@@ -1,4 +1,4 @@
-"""Jadeclaw has no decision after a roll (README, Rules decisions,
+"""Jadeclaw has no decision after a roll (docs/RULES-DECISIONS.md,
 "Decisions after a roll"), proved through the public contract: no step is
 allowed, ``rules.advise`` gives no advice and no choices, and the one
 "may" the text gives after the dice are down, the Favored re-roll of a 1,

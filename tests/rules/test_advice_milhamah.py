@@ -1,21 +1,21 @@
-"""Milhamah's decisions (issue 21): at every decision the rules allow, the
+"""Milhamah's decisions: at every decision the rules allow, the
 advice (``rules.advise``: ``advice`` and ``choices``) is best play under
-README's objectives, proved by a second route that shares no code with
+the objectives of docs/RULES-DECISIONS.md, proved by a second route that shares no code with
 the engine:
 
 - a walk through the public contract only: every first roll
   (``ScriptedRng``), every allowed action at every reachable decision point
   (every reroll set, accept, stand, each natural reward, the hit location;
-  cipher flips are outside the advice, README), every draw of every
+  cipher flips are outside the advice), every draw of every
   reroll, through ``rules.roll``/``rules.act``; valued by its own
-  expectimax over the results' outcomes under README's orders. At each
+  expectimax over the results' outcomes under those orders. At each
   point the advice must attain the optimum and each ``choices`` entry must
   equal its enumerated odds;
-- the issue's worked case (the reactor plays against the critical);
+- a worked case: the reactor plays against the critical;
 - a played-sample fit: seeded turns that always take ``advice`` land on
   each outcome as often as ``rules.odds`` says.
 
-The orders (README, Rules decisions, "Best play" and "Opposed best play"):
+The orders (docs/RULES-DECISIONS.md, Milhamah, "Best play" and "Opposed best play"):
 the initiator: P(meets), P(success or better), P(natural), P(no botch),
 then the fewest dice, then P(critical), P(natural success); between a
 natural's rewards of equal odds, the Merit Point. The reactor: the lowest
@@ -32,13 +32,12 @@ import sys
 from fractions import Fraction
 
 import pytest
+from test_odds_match_rolls import _merged
 
 import rules
-from rules.milhamah import model as M
 from rules.dice import ScriptedRng
-
-import fairness
-from test_odds_match_rolls import _merged
+from rules.milhamah import model as M
+from trust import dicecheck
 
 OUT = M.OUTCOMES
 MEET = {"success_at_cost", "success", "natural_success", "critical_success"}
@@ -274,23 +273,23 @@ def test_merit_is_advised_where_it_costs_nothing():
 
 
 # --------------------------------------------------------------------------
-# The issue's case: the reactor plays against the critical.
+# A worked case: the reactor plays against the critical.
 
 #: שר against גדל with X 1; the initiator's first roll is a natural, the
 #: opponent shows no letter of גדל.
-ISSUE_SPEC = {"shoresh": "שר", "opponent": {"shoresh": "גדל", "rerolls": 1}}
-ISSUE_DRAWS = [10, 1, 12, 8, 5, 12, 4, 10, 2, 6, 1, 1, 1, 11, 9, 1]
+CRITICAL_SPEC = {"shoresh": "שר", "opponent": {"shoresh": "גדל", "rerolls": 1}}
+CRITICAL_DRAWS = [10, 1, 12, 8, 5, 12, 4, 10, 2, 6, 1, 1, 1, 11, 9, 1]
 
 
 def test_the_reactor_rerolls_its_one_chance_to_stop_the_critical():
-    """Issue 21, item 2: after "let them react" the critical stands while
+    """After "let them react" the critical stands while
     the opponent has no success. Keeping the roll leaves it standing for
     sure; the opponent's one reroll (X 1) is its only chance. Enumerated
     through ``act``: standing is critical with certainty, and the best
     one-die reroll stops it as often as its die shows a letter of גדל; the
     advice is that reroll, and the choices say both."""
-    spec = rules.normalize("milhamah", ISSUE_SPEC)
-    r = rules.roll("milhamah", spec, ScriptedRng(ISSUE_DRAWS))
+    spec = rules.normalize("milhamah", CRITICAL_SPEC)
+    r = rules.roll("milhamah", spec, ScriptedRng(CRITICAL_DRAWS))
     assert r["natural"] and r["opponent"]["matches"] == 0 and "natural" in r["allowed"]
     c = rules.act("milhamah", spec, r, {"do": "natural", "reward": "critical", "side": "initiator"},
                   ScriptedRng([]))
@@ -314,14 +313,14 @@ def test_the_reactor_rerolls_its_one_chance_to_stop_the_critical():
 
 
 def test_the_natural_reward_choice_is_priced():
-    """Issue 21, item 3: at the natural the page can show each reward's
+    """At the natural the page can show each reward's
     chance of a critical, of a success and of a void reaction: "+1 and
     uncounterable" succeeds for sure and voids the reaction; "let them
     react" is critical unless the opponent's best reaction finds a letter
     (the figure above), and succeeds either way (2 successes beat what
     one opposing success needs)."""
-    spec = rules.normalize("milhamah", ISSUE_SPEC)
-    r = rules.roll("milhamah", spec, ScriptedRng(ISSUE_DRAWS))
+    spec = rules.normalize("milhamah", CRITICAL_SPEC)
+    r = rules.roll("milhamah", spec, ScriptedRng(CRITICAL_DRAWS))
     by = {x["action"].get("reward"): x for x in r["choices"] if x["action"]["do"] == "natural"}
     assert by["uncounterable"]["void_reaction"] == 1 and by["uncounterable"]["outcome"]["natural_success"] == 1
     assert by["critical"]["void_reaction"] == 0
@@ -334,7 +333,7 @@ def test_the_natural_reward_choice_is_priced():
 
 
 def test_the_why_names_what_separates_the_advised_dice():
-    """Issue 21, item 4: the default roll (אשר on red and green, X 3) with
+    """The default roll (אשר on red and green, X 3) with
     seven blank dice: the advice rerolls three of them. The why does not say
     only "these dice show no letter" (the four kept show none either); it
     names the designs and what each can show, and that X took three."""
@@ -396,4 +395,4 @@ def test_turns_that_take_the_advice_follow_the_odds(spec):
     expected = {k: p * n for k, p in o["outcome"].items() if p > 0}
     assert not set(seen) - set(expected), (seen, o["outcome"])
     obs, exp = _merged(seen, expected)
-    assert fairness.p_value(fairness.chi_square(obs, exp), len(obs) - 1) >= fairness.ALPHA, (seen, expected)
+    assert dicecheck.p_value(dicecheck.chi_square(obs, exp), len(obs) - 1) >= dicecheck.ALPHA, (seen, expected)

@@ -1,8 +1,8 @@
-"""Mirage's best play over every choice (issue 21), proved by a second
+"""Mirage's best play over every choice, proved by a second
 route: through the public contract only (``rules.roll``, ``rules.act``
 with ``ScriptedRng``, ``rules.advise``), every reachable decision point of
 small specs is walked, every action the rules accept there is tried, every
-draw enumerated, and the optimum under README's objective (the highest
+draw enumerated, and the optimum under best play's objective (the highest
 chance to win, unopposed to succeed; then the lowest chance of a
 Condition; then the highest chance of 2+) found by this file's own
 expectimax. ``advice`` must attain it and each ``choices`` entry must give
@@ -65,7 +65,7 @@ def key(r):
 
 
 def better(a, b):
-    """README's order: win, then no Condition, then 2+."""
+    """Best play's order (docs/RULES-DECISIONS.md, Mirage): win, then no Condition, then 2+."""
     return (a[0], -a[1], a[2]) > (b[0], -b[1], b[2])
 
 
@@ -195,7 +195,7 @@ def test_every_decision_point_is_played_best(spec, short_cap):
 
 
 # --------------------------------------------------------------------------
-# Issue 21's case: opposed, prayer bonus +1, tied with one of your dice on a 1.
+# A worked case: opposed, prayer bonus +1, tied with one of your dice on a 1.
 
 CASE = {"attribute": 8, "skill": 6, "prayer_bonus": 1, "opponent": {"attribute": 8}}
 

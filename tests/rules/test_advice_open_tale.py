@@ -1,4 +1,4 @@
-"""Open Tale has no decision after a roll (README, Rules decisions,
+"""Open Tale has no decision after a roll (docs/RULES-DECISIONS.md,
 "Decisions after a roll"): the tie break is chosen before rolling, the
 Heroic Badge is spent before it, explosions are always taken. Through the
 public contract: no step is allowed, ``rules.advise`` gives no advice and

@@ -57,7 +57,7 @@ EXAMPLES = [
 
 @pytest.mark.parametrize("spec, draws, expected", EXAMPLES)
 def test_worked_examples(spec, draws, expected):
-    """Seed 003, "Jet characteristic", "in opposition" and "Bonus / malus
+    """ALKEMY, "Jet characteristic", "in opposition" and "Bonus / malus
     die": each example's dice give the text's total and verdict."""
     rng = ScriptedRng(draws)
     r = rules.roll(SYSTEM, spec, rng)
@@ -67,7 +67,7 @@ def test_worked_examples(spec, draws, expected):
 
 
 def test_patrick_ghulam_both_sides_shown():
-    """Seed 003, "in opposition": both totals are 10; the explanation says the
+    """ALKEMY, "Jet characteristic in opposition": both totals are 10; the explanation says the
     higher characteristic decided it."""
     r = rules.roll(SYSTEM, {"characteristic": 2, "opponent": {"characteristic": 5}},
                    ScriptedRng([4, 4, 1, 4]))
@@ -79,7 +79,7 @@ def test_patrick_ghulam_both_sides_shown():
 
 
 def test_marc_may_keep_one_and_four_for_axe_axe():
-    """Seed 003, "1 bonus die": Marc "could also choose 1 and 4 ... (hache-
+    """ALKEMY, "Bonus / malus die", 1 bonus die: Marc "could also choose 1 and 4 ... (hache-
     hache)". The kept pair follows the choice; the 5 stays visible, dropped."""
     spec = {"characteristic": 0, "bonus": 1, "difficulty": 9}
     r = rules.roll(SYSTEM, spec, ScriptedRng([4, 5, 1]))
@@ -94,7 +94,7 @@ def test_marc_may_keep_one_and_four_for_axe_axe():
 
 
 def test_malus_keeps_two_lowest_marked():
-    """Seed 003, "1 malus die": "retains the two lowest values"; the others
+    """ALKEMY, "Bonus / malus die", 1 malus die: "retains the two lowest values"; the others
     stay visible as dropped."""
     r = rules.roll(SYSTEM, {"characteristic": 0, "malus": 2}, ScriptedRng([5, 1, 3, 4]))
     assert [d["role"] for d in r["dice"]] == ["dropped", "kept", "kept", "dropped"]
@@ -112,7 +112,7 @@ def test_malus_keeps_two_lowest_marked():
     pytest.param(1, 6, -2, 4, 3, id="limit-4-thrown-malus"),
 ])
 def test_net_dice(bonus, malus, net, thrown, left_out):
-    """Seed 003, "Calculating the number of bonus / malus dice" and "Limit
+    """ALKEMY, "Calculating the number of bonus / malus dice" and "Limit
     launched and kept dice": net = bonus - malus, at most 4 thrown."""
     n = alkemy.net_dice(bonus, malus)
     assert (n["net"], n["thrown"], n["left_out"]) == (net, thrown, left_out)
@@ -158,7 +158,7 @@ def test_equal_characteristics_reroll_until_one_wins():
 def test_reroll_cap_stated():
     """The reroll loop is bounded: at the cap the result says so, nobody
     has won, and the outcome is its own, ``tie``: "still tied after N
-    rerolls: the GM decides" (issue 13), never a silent failure."""
+    rerolls: the GM decides", never a silent failure."""
     spec = {"characteristic": 3, "opponent": {"characteristic": 3}, "max_rerolls": 2}
     rng = ScriptedRng([3, 3, 3, 3] * 3)
     r = rules.roll(SYSTEM, spec, rng)
@@ -262,7 +262,7 @@ def test_keep_not_allowed(extra, draws, action, field):
     lambda r: r.update(kept=[1, 2], outcome="success"),
 ], ids=["missing-die", "draw-off-die", "draw-not-int", "three-kept", "dice-not-list", "kept-and-outcome"])
 def test_keep_ignores_a_tampered_copy(tamper):
-    """Issue 17: ``keep`` rebuilds the hands from the recorded stages, so a
+    """``keep`` rebuilds the hands from the recorded stages, so a
     result's dice altered beside them never reach the rules: the step gives
     what it gives on the true result, and so do its odds."""
     spec = {"characteristic": 3, "bonus": 1}
@@ -430,7 +430,7 @@ def test_reduced_faces_by_health():
 
 
 def test_marc_symbol_pair_in_data():
-    """Seed 003: a white 1 and 4 are "hache-hache" (axe-axe) in every face set."""
+    """ALKEMY, "Bonus / malus die": a white 1 and 4 are "hache-hache" (axe-axe) in every face set."""
     for name in alkemy.FACE_SETS:
         white = dict(alkemy.FACE_SETS[name]["white"])
         assert white[1] == white[4] == "axe"
@@ -598,7 +598,7 @@ def test_fuzzed_keep_actions(seed):
 
 
 def test_keep_with_a_deeply_nested_die_number_is_refused():
-    """Regression (issue 9): a die number nested thousands deep, or a huge
+    """Regression (hostile input): a die number nested thousands deep, or a huge
     one, is a SpecError with a short message (the message once printed the
     bad value whole, which recursed through it)."""
     deep: list = []

@@ -1,4 +1,4 @@
-"""Bounded work (issue 9, point 4): no input can freeze the tab. For each
+"""Bounded work (docs/TRUST.md): no input can freeze the tab. For each
 system the worst specs we could build (the largest pools, every Penalty and
 Bonus, the longest reroll chains, dice that explode or tie every time) are
 rolled, replayed and given odds within a time limit, and every cap that

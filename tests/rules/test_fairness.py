@@ -1,10 +1,10 @@
-"""Honest dice (issue 9, point 1): every kind of die is fair through the real
+"""Honest dice (docs/TRUST.md): every kind of die is fair through the real
 code path, the same check catches a biased die, and the default source is
 the operating system's cryptographic one, which picks a face by rejection,
 never by a modulo.
 
 The check: Pearson's chi-square goodness of fit against a fair die, flagged
-below p = 0.001 (``fairness.p_value``, the regularized upper incomplete
+below p = 0.001 (``dicecheck.p_value``, the regularized upper incomplete
 gamma function; cross-checked here against printed tables and against the
 Wilson–Hilferty approximation, which shares no code with it). Every run is
 seeded (``random.Random(seed)``), so the verdicts are the same on every run
@@ -20,21 +20,20 @@ import pytest
 import rules
 from rules import dice
 from rules.alkemy import model as alkemy
-from rules.milhamah import model as milhamah
 from rules.dice import roll_die, roll_face
-
-import fairness
+from rules.milhamah import model as milhamah
+from trust import dicecheck
 
 #: Draws per die: enough that each biased die below fails (each failed on
 #: 20 seeds of 20 tried), few enough to run in seconds under Pyodide.
 N = 120000
-ALPHA = fairness.ALPHA
+ALPHA = dicecheck.ALPHA
 
 
 def verdict(counts: list, expected: list) -> float:
     """The p-value of the counts against the expected ones."""
-    stat = fairness.chi_square(counts, expected)
-    return fairness.p_value(stat, len(counts) - 1)
+    stat = dicecheck.chi_square(counts, expected)
+    return dicecheck.p_value(stat, len(counts) - 1)
 
 
 def count_numbered(rng, sides: int, n: int = N) -> list:
@@ -66,24 +65,24 @@ TABLE = [(3.841, 1, 0.05), (6.635, 1, 0.01), (7.815, 3, 0.05), (16.266, 3, 0.001
 @pytest.mark.parametrize("stat, df, p", TABLE, ids=[f"chi2={t[0]}-df={t[1]}" for t in TABLE])
 def test_p_value_matches_printed_tables(stat, df, p):
     """The p-value function gives the tables' figures (3 significant digits)."""
-    assert fairness.p_value(stat, df) == pytest.approx(p, rel=2e-3)
+    assert dicecheck.p_value(stat, df) == pytest.approx(p, rel=2e-3)
 
 
 @pytest.mark.parametrize("df", range(3, 22))
 def test_p_value_agrees_with_wilson_hilferty(df):
     """At the Wilson–Hilferty 0.001 point (df 3..21: every die here), the
     p-value is 0.001 within the approximation's error."""
-    crit = fairness.critical_value(df, ALPHA)
-    assert fairness.p_value(crit, df) == pytest.approx(ALPHA, rel=0.15)
-    assert fairness.p_value(crit * 0.9, df) > ALPHA > fairness.p_value(crit * 1.1, df)
+    crit = dicecheck.critical_value(df, ALPHA)
+    assert dicecheck.p_value(crit, df) == pytest.approx(ALPHA, rel=0.15)
+    assert dicecheck.p_value(crit * 0.9, df) > ALPHA > dicecheck.p_value(crit * 1.1, df)
 
 
 def test_p_value_extremes():
     """A perfect fit has p = 1; an absurd one p near 0; p falls as the
     statistic grows."""
-    assert fairness.p_value(0.0, 5) == 1.0
-    assert fairness.p_value(500.0, 5) < 1e-100
-    ps = [fairness.p_value(x, 11) for x in range(0, 80, 4)]
+    assert dicecheck.p_value(0.0, 5) == 1.0
+    assert dicecheck.p_value(500.0, 5) < 1e-100
+    ps = [dicecheck.p_value(x, 11) for x in range(0, 80, 4)]
     assert ps == sorted(ps, reverse=True)
 
 

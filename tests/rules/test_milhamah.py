@@ -148,7 +148,7 @@ RACHEL_FIRST = [RA["ב"], RB["ז"], RA["ב"], RB["ז"], GA["ב"], GB["מ"], GA["
 
 
 def test_rachel_prays_for_yonah():
-    """Seed 000, "The final results" example: David rolls אשר for Rachel on
+    """Milhamah RPG, "The final results" example: David rolls אשר for Rachel on
     four red and four green, no successes and no wilds; with BLE 3D he
     rerolls three dice and gets ק, ר, ת: one success, two below the
     Challenging 3 needed."""
@@ -182,7 +182,7 @@ ETGAR = {"shoresh": "רוח", "pool": ["red", "blue"], "rerolls": 5,
 
 
 def test_etgar_vs_the_toad_modifier():
-    """Seed 000, "Opposed Rolls": Etgar's BLE 3 + wind attack 2 = 5 against
+    """Milhamah RPG, "Opposed Rolls": Etgar's BLE 3 + wind attack 2 = 5 against
     the Toad's GRA 2 + jump 1 = 3 gives Etgar a +2 modifier (added to his X
     by default, RULES-NOTES Milhamah 7). The Toad reacts with חננ."""
     spec = M.normalize(ETGAR)
@@ -200,7 +200,7 @@ def test_etgar_vs_the_toad_modifier():
     # the Toad's wild does not count when reacting
     assert r["opponent"]["successes"] == 2 and r["opponent"]["wilds"] == 1
     # Etgar's turn comes first: until he chooses the natural's reward the
-    # Toad's reaction is neither void nor open (issue 16 item 4).
+    # Toad's reaction is neither void nor open.
     assert r["allowed_opponent"] == [] and r["turn"] == "initiator"
     assert not any(d["role"] == "dropped" for d in r["opponent"]["dice"])
     assert not any("void" in line for line in r["explain"])
@@ -211,7 +211,7 @@ def test_etgar_vs_the_toad_modifier():
 
 
 def test_etgar_climbs_the_cliff():
-    """Seed 000, the climbing example: 2D VIG + 2D Athletics lets Dan reroll
+    """Milhamah RPG, the climbing example (closing "Critical failure"): 2D VIG + 2D Athletics lets Dan reroll
     4 dice after the first roll, against difficulty 6 (shoresh טפס, climb,
     chosen for the test)."""
     spec = M.normalize({"shoresh": "טפס", "pool": ["red", "blue"], "rerolls": 2 + 2, "difficulty": 6})
@@ -355,7 +355,7 @@ def test_critical_success_and_hit_location():
     hit location letter is drawn from the 22 letters and the margin goes to
     armour, then VIG soak, then wounds (RULES-NOTES Milhamah 8). The
     critical is final, and the hit location offered, only once the
-    opponent has reacted (here: stood on its dice; issue 16 item 4)."""
+    opponent has reacted (here: stood on its dice)."""
     spec = M.normalize({"shoresh": "אשר", "pool": {"red": 2, "blue": 2}, "rerolls": 2,
                         "opponent": {"shoresh": "חננ", "pool": {"red": 2}}})
     r = rules.roll("milhamah", spec, ScriptedRng([RA["ר"], RB[W], BA["א"], BB["ש"], RA["ב"], RB[W]]))
@@ -469,7 +469,7 @@ def test_each_die_is_one_draw_from_1_to_12():
 
 
 def test_tampered_result_is_a_spec_error():
-    """State is rebuilt from the stages (issue 17): what a result claims
+    """State is rebuilt from the stages: what a result claims
     beside them never reaches the rules, and stages the rules would refuse,
     or draws that don't fit the dice, are a SpecError."""
     spec = M.normalize(RACHEL)
@@ -705,7 +705,7 @@ def test_odds_of_an_empty_reroll_is_the_outcome_on_the_table(seed):
     rerolling no die gives the current outcome with certainty (both sides,
     any reward chosen, any stage) whenever nothing can follow. When the
     initiator keeps its dice and the opponent may still react, what follows
-    is the opponent's best reaction (README, Rules decisions): the same
+    is the opponent's best reaction (docs/RULES-DECISIONS.md, Milhamah): the same
     odds as the opponent's best play from the table."""
     spec, r = _random_session(seed)
     sides = ["initiator", "opponent"] if r.get("opponent") else ["initiator"]
@@ -768,8 +768,8 @@ def test_large_multi_round_odds_are_sampled_and_honest():
 
 
 # --------------------------------------------------------------------------
-# Opposed turn order (seed 000 "Opposed Rolls", "The Natural Shoresh";
-# issue 16 item 4): the initiator's turn, then the opponent's reaction; a
+# Opposed turn order (Milhamah RPG, "Opposed Rolls", "The Natural Shoresh";
+# docs/RULES-DECISIONS.md, Milhamah): the initiator's turn, then the opponent's reaction; a
 # "let them react" critical is final only once the opponent can no longer
 # change its dice.
 
@@ -879,7 +879,7 @@ def test_accept_ends_the_turn_as_the_dice_lie():
 
 
 # --------------------------------------------------------------------------
-# The botch's grade (issue 13 §3; README "Rules decisions").
+# The botch's grade (docs/RULES-DECISIONS.md, Milhamah).
 
 @pytest.mark.parametrize("wilds,words", [
     (0, "a botch, the agent fails miserably and at a great cost."),
@@ -902,7 +902,7 @@ def test_botch_says_how_catastrophic(wilds, words):
 
 
 # --------------------------------------------------------------------------
-# "The dice also spell" (issue 13 §3): the roots data file and what a
+# "The dice also spell" (docs/RULES-DECISIONS.md, Milhamah): the roots data file and what a
 # result lists.
 
 ROOTS_DATA = json.loads((M.ROOTS_FILE and open(M.ROOTS_FILE, encoding="utf-8").read()))
@@ -957,7 +957,7 @@ def test_spelled_roots_match_a_letter_count(seed):
 @pytest.mark.parametrize("seed", range(40))
 def test_players_never_see_our_notes(seed):
     """Explanations name the rules text or the rule in words, never
-    "RULES-NOTES" (a document players don't have; issue 16 item 6), and
+    "RULES-NOTES" (a document players don't have), and
     never "1 wilds"."""
     _spec, r = _random_session(seed)
     for line in r["explain"]:

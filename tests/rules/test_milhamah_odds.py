@@ -1,5 +1,5 @@
 """Milhamah's best play and its odds (rules/milhamah_odds.py; RULES-NOTES
-Milhamah 6 and 7; issue 13 parts 1 and 2), proved by routes that share no
+Milhamah 6 and 7; docs/RULES-DECISIONS.md, Milhamah), proved by routes that share no
 code with the engine:
 
 - exhaustive enumeration through the public contract: every first roll
@@ -11,9 +11,9 @@ code with the engine:
 - played samples: seeded turns that follow ``best_reroll`` through
   ``roll``/``act`` land on each outcome as often as ``rules.odds`` says
   (the chi-square check of tests/rules/test_odds_match_rolls.py);
-- the worked examples of the issue, dice forced by ``ScriptedRng``.
+- worked examples, dice forced by ``ScriptedRng``.
 
-"Best" (README, Rules decisions): the highest P(meeting the difficulty),
+"Best" (docs/RULES-DECISIONS.md, Milhamah): the highest P(meeting the difficulty),
 then P(success or better), then P(natural), then P(no botch), then the
 fewest dice, then the better outcome distribution (critical, natural,
 success, at a cost, failure: more of the better first). The opponent
@@ -29,14 +29,12 @@ import sys
 from fractions import Fraction
 
 import pytest
+from test_odds_match_rolls import _merged
 
 import rules
-from rules.milhamah import model as M
-from rules.milhamah import probability as MO
 from rules.dice import ScriptedRng
-
-import fairness
-from test_odds_match_rolls import _merged
+from rules.milhamah import model as M, probability as MO
+from trust import dicecheck
 
 OUT = M.OUTCOMES
 MEET = {"success_at_cost", "success", "natural_success", "critical_success"}
@@ -345,7 +343,7 @@ def test_turns_played_by_the_advice_follow_the_odds(spec):
     expected = {k: p * n for k, p in o["outcome"].items() if p > 0}
     assert not set(seen) - set(expected), (seen, o["outcome"])
     obs, exp = _merged(seen, expected)
-    assert fairness.p_value(fairness.chi_square(obs, exp), len(obs) - 1) >= fairness.ALPHA, (seen, expected)
+    assert dicecheck.p_value(dicecheck.chi_square(obs, exp), len(obs) - 1) >= dicecheck.ALPHA, (seen, expected)
 
 
 def test_the_played_check_catches_the_old_policy():
@@ -363,13 +361,13 @@ def test_the_played_check_catches_the_old_policy():
             r = rules.act("milhamah", spec, r, {"do": "reroll", "dice": dice}, rng)
         seen[r["outcome"]] = seen.get(r["outcome"], 0) + 1
     obs, exp = _merged(seen, {k: p * n for k, p in o["outcome"].items() if p > 0})
-    assert fairness.p_value(fairness.chi_square(obs, exp), len(obs) - 1) < fairness.ALPHA
+    assert dicecheck.p_value(dicecheck.chi_square(obs, exp), len(obs) - 1) < dicecheck.ALPHA
 
 
 # --------------------------------------------------------------------------
-# Worked examples (issue 13), dice forced.
+# Worked examples, dice forced.
 
-def test_issue_tet_kaf_reroll_the_die_that_can_show_them():
+def test_worked_tet_kaf_reroll_the_die_that_can_show_them():
     """{"shoresh": "טכ", "pool": {"red": 2}, X 1, difficulty 1}: ט and כ are
     only on red B. Red A shows א, red B a blank ע: the advice rerolls red B
     (die 1), and the turn is worth 1 - (11/12)(10/12)... = 30.6 %, not the
@@ -415,7 +413,7 @@ def test_best_play_keeps_a_first_roll_natural():
 
 
 def test_first_roll_bonus_is_lost_by_a_reroll_in_the_odds():
-    """Issue 13 §1: זר on two green dice, X 1, difficulty 4. A natural kept
+    """זר on two green dice, X 1, difficulty 4. A natural kept
     from the first roll meets (2 + 2 + 1 = 5, a natural success); one made
     by rerolling is 4, at a cost. The odds give the enumerated values
     (test above), about 0.0069 natural success and 0.0127 at a cost, not

@@ -1,15 +1,15 @@
 """Milhamah's odds are exact where exact is within reach, and honest where
-sampled (issue 21, "Exact where exact is within reach"; issue 26, bounded
-work). Proved by routes that share no code with rules/milhamah/probability.py:
+sampled (docs/RULES-DECISIONS.md, Milhamah, "Best play's bound"; docs/SPEED.md,
+"Milhamah's bounded odds"). Proved by routes that share no code with rules/milhamah/probability.py:
 
 - an independent optimum: a memoised programme over each die design's
   faces, read from the public face data (rules/milhamah/dice.json) as
-  README states the rules (a face counts as the shoresh letter it shows,
+  docs/RULES-DECISIONS.md states the rules (a face counts as the shoresh letter it shows,
   the wild, or neither; any set of at most X dice, or none, each round),
   the outcome of a set of final dice read by ``rules.roll`` on those faces
   (``ScriptedRng``; the first-roll bonus only while no reroll was made,
   so a rerolled set is read with ``first_bonus`` 0). It maximises the chance
-  to meet the difficulty alone, README's first criterion of best play;
+  to meet the difficulty alone, the first criterion of best play;
 - the first roll alone, enumerated the same way;
 - turns played through ``rules.roll``/``rules.act`` that always take the
   advice (``best_reroll``), seeded, for the specs past the state limit.
@@ -161,10 +161,10 @@ def _fresh_odds(spec: dict) -> dict:
 
 
 # --------------------------------------------------------------------------
-# The issue's worked examples.
+# Worked figures the page once sampled (docs/SPEED.md, "Milhamah's bounded odds").
 
-def test_issue_four_dice_three_rounds_is_exact_and_optimal():
-    """Issue 21: דצמש on 1 red and 3 blue dice, X 3, three rounds, was
+def test_worked_four_dice_three_rounds_is_exact_and_optimal():
+    """דצמש on 1 red and 3 blue dice, X 3, three rounds, was
     sampled (0.950 to meet against an optimum of 0.9387; 0.598 on the first
     roll against 0.5660). Now exact, and equal to the independent optimum."""
     spec = {"shoresh": "דצמש", "pool": {"red": 1, "blue": 3}, "rerolls": 3, "rounds": 3, "difficulty": 1}
@@ -176,8 +176,8 @@ def test_issue_four_dice_three_rounds_is_exact_and_optimal():
         assert o[key] == pytest.approx(want[key], abs=1e-9), key
 
 
-def test_issue_botch_on_the_first_roll_is_exact():
-    """Issue 21: רנג on 4 red, 4 green and 1 blue die, X 12: botch_first was
+def test_worked_botch_on_the_first_roll_is_exact():
+    """רנג on 4 red, 4 green and 1 blue die, X 12: botch_first was
     sampled (0.3223, outside its own margin of an exact 0.2838). A botch on
     the first roll is no die showing a letter: the product over the dice
     of the faces without one, from the face data."""
@@ -215,8 +215,8 @@ SMALL = [_random_small(random.Random(2100 + i)) for i in range(40)]
 
 @pytest.mark.parametrize("spec", SMALL, ids=lambda s: f"{s['shoresh']}-{sum(s['pool'].values())}d-x{s['rerolls']}-r{s['rounds']}")
 def test_small_specs_are_exact_and_optimal(spec):
-    """Seeded random specs of 3-4 dice and 2-4 rounds (issue 21: 32 of 60
-    such were sampled, 19 above the optimum): exact, meets_final the
+    """Seeded random specs of 3-4 dice and 2-4 rounds (before the state limit
+    32 of 60 such were sampled, 19 above the optimum): exact, meets_final the
     independent optimum, the first roll's figures its enumeration; the
     engine's upper bound for sampled answers holds above the optimum."""
     b = Optimum(spec)

@@ -76,7 +76,7 @@ def test_steps(attr, skill, extra, after, lost):
 
 
 def test_stepped_die_says_where_it_came_from():
-    """The result shows the dice before and after stepping (issue 5, 3)."""
+    """The result shows the dice before and after stepping."""
     r = roll({"attribute": 10, "skill": 6, "modifier": 1}, [2, 2])
     assert r["dice"][1]["stepped_from"] == 6 and "stepped_from" not in r["dice"][0]
     assert any("d10 & d6 \u2192 d10 & d8" in line for line in r["explain"])
@@ -322,7 +322,7 @@ def test_opposed_pray_after_the_opponent_rolled():
 
 # --------------------------------------------------------------------------
 # Tie-breaks: "If a tie needs to be broken, re-roll the opposed roll to
-# determine the outcome" ("Opposed Rolls"; README, rules decisions).
+# determine the outcome" (Mirage, "Opposed Rolls"; docs/RULES-DECISIONS.md, Mirage).
 
 OPPOSED_SPEC = {"attribute": 8, "skill": 6, "skill_name": "might", "opponent": {"attribute": 8}}
 
@@ -615,7 +615,7 @@ HOSTILE = [
 
 @pytest.mark.parametrize("junk", [h[1] for h in HOSTILE], ids=[h[0] for h in HOSTILE])
 def test_a_result_is_rebuilt_from_its_stages_not_its_copies(junk):
-    """Issue 17: a step rebuilds the state from the recorded stages, so what
+    """A step rebuilds the state from the recorded stages, so what
     a link or stored history altered beside them never reaches the rules:
     the prayer on the altered result is the prayer on the true one."""
     spec = rules.normalize("mirage", {"attribute": 8, "opponent": {"attribute": 6}})
@@ -770,7 +770,7 @@ def test_odds_over_a_grid_are_whole():
                                        ("steps", "junk"), ("base", 3), ("stepped", [[1]])],
                          ids=lambda x: repr(x)[:20])
 def test_prayer_rebuilds_what_the_spec_decides(key, junk):
-    """Regression (issue 9, found by tests/rules/test_properties.py): a
+    """Regression (found by tests/rules/test_properties.py): a
     prayer on an unopposed result altered by hand (an ``opponent`` of []
     raised TypeError) gives the same result as on the untouched one: the
     steps and the opponent come from the spec, not from the result."""

@@ -1,4 +1,4 @@
-"""Mirage's prayer played best (issue 13): ``best_prayer`` in a result and
+"""Mirage's prayer played best (docs/RULES-DECISIONS.md, Mirage): ``best_prayer`` in a result and
 the odds of the turn "with a prayer on a failure", proved through the
 public contract only. Every choice of dice is priced by enumerating every
 face the prayer draws through ``rules.act`` with ``ScriptedRng`` (the sizes

@@ -1,7 +1,7 @@
-"""The odds a player reads are the odds the dice give (issue 9, "honest
-dice"): for specs of every system, many seeded rolls through ``rules.roll``
+"""The odds a player reads are the odds the dice give (docs/TRUST.md, "The
+odds are the dice's odds"): for specs of every system, many seeded rolls through ``rules.roll``
 land on each value and outcome as often as ``rules.odds`` says, by the same
-chi-square check as the fairness tests (``fairness.p_value``, flagged below
+chi-square check as the fairness tests (``dicecheck.p_value``, flagged below
 0.001; bins a fair sample would fill with fewer than 5 are merged). Seeded,
 so the verdicts never change between runs. Milhamah's odds are of the whole
 turn under its default reroll policy, so they are checked with no reroll
@@ -16,8 +16,7 @@ import pytest
 
 import cases
 import rules
-
-import fairness
+from trust import dicecheck
 
 ROLLS = 3000
 
@@ -53,7 +52,7 @@ def _p(observed: dict, probs: dict) -> float:
     obs, exp = _merged(observed, expected)
     if len(obs) < 2:
         return 1.0
-    return fairness.p_value(fairness.chi_square(obs, exp), len(obs) - 1)
+    return dicecheck.p_value(dicecheck.chi_square(obs, exp), len(obs) - 1)
 
 
 def _plain(result: dict):
@@ -78,7 +77,7 @@ def test_rolled_outcomes_and_values_follow_the_odds(system, spec):
         outcomes[r["outcome"]] = outcomes.get(r["outcome"], 0) + 1
         v = VALUE_OF[system](r)
         values[v] = values.get(v, 0) + 1
-    assert _p(outcomes, odds["outcome"]) >= fairness.ALPHA, (outcomes, odds["outcome"])
+    assert _p(outcomes, odds["outcome"]) >= dicecheck.ALPHA, (outcomes, odds["outcome"])
     probs = dict(odds["value"])
     if isinstance(odds.get("tail"), dict) and odds["tail"]["p"] > 0:
         # Open Tale: scores past the bound are the tail's
@@ -88,7 +87,7 @@ def test_rolled_outcomes_and_values_follow_the_odds(system, spec):
             capped[min(v, bound + 1)] = capped.get(min(v, bound + 1), 0) + c
         values = capped
         probs[bound + 1] = odds["tail"]["p"]
-    assert _p(values, probs) >= fairness.ALPHA
+    assert _p(values, probs) >= dicecheck.ALPHA
 
 
 def test_the_check_would_catch_wrong_odds():
@@ -102,4 +101,4 @@ def test_the_check_would_catch_wrong_odds():
     wrong = {"botch": 1 / 10, "scored": 9 / 10}
     expected = {k: p * ROLLS * 4 for k, p in wrong.items()}
     obs, exp = _merged(outcomes, expected)
-    assert fairness.p_value(fairness.chi_square(obs, exp), 1) < fairness.ALPHA
+    assert dicecheck.p_value(dicecheck.chi_square(obs, exp), 1) < dicecheck.ALPHA

@@ -42,10 +42,10 @@ PAIRS = [
 
 
 @pytest.mark.parametrize("level,pairs", PAIRS,
-                         ids=[f"level{lv}" + ("-seed001-3-long-sword-strength-5" if lv == 5 else "")
+                         ids=[f"level{lv}" + ("-open-tale-3-long-sword-strength-5" if lv == 5 else "")
                               for lv, _ in PAIRS])
 def test_valid_pairs_per_level(level, pairs):
-    """Seed 001, 3: power = 6 + 2 × level and two dice of d4-d12 summing to
+    """Open Tale, 3: power = 6 + 2 × level and two dice of d4-d12 summing to
     it; the text's example: strength 5, power 16, 1d12+1d4, 1d10+1d6 or 2d8
     (RULES-NOTES Open Tale 1: levels 1-9)."""
     assert ot.power(level) == 6 + 2 * level
@@ -111,8 +111,8 @@ def test_names_any_case_and_defaults():
 # 3.2 Compensating modifiers.
 
 COMPENSATION = [
-    (["advantage", "disadvantage"], 0, "seed001-3.2-advantage-and-disadvantage-nullify"),
-    (["superiority", "disadvantage"], 1, "seed001-3.2-superiority-and-disadvantage-is-advantage"),
+    (["advantage", "disadvantage"], 0, "open-tale-3.2-advantage-and-disadvantage-nullify"),
+    (["superiority", "disadvantage"], 1, "open-tale-3.2-superiority-and-disadvantage-is-advantage"),
     (["superiority", "advantage"], 2, "clamped-to-superiority"),
     (["inferiority", "inferiority", "disadvantage"], -2, "clamped-to-inferiority"),
     (["inferiority", "superiority"], 0, "opposites"),
@@ -123,7 +123,7 @@ COMPENSATION = [
 
 @pytest.mark.parametrize("mods,net", [c[:2] for c in COMPENSATION], ids=[c[2] for c in COMPENSATION])
 def test_modifiers_compensate(mods, net):
-    """Seed 001, 3.2 "Compensating modifiers": modifiers are integers that add
+    """Open Tale, 3.2 "Compensating modifiers": modifiers are integers that add
     up; RULES-NOTES Open Tale 3: clamped to -2..+2."""
     assert ot.net_modifier(mods) == net
     spec = rules.normalize("open_tale", {"level": 5, "dice": [10, 6], "modifiers": mods})
@@ -134,7 +134,7 @@ def test_modifiers_compensate(mods, net):
 
 
 def test_compensation_example_rolls_as_advantage():
-    """Seed 001, 3.2: Superiority and Disadvantage = Advantage: the smaller
+    """Open Tale, 3.2: Superiority and Disadvantage = Advantage: the smaller
     die is rolled again and its second value kept, even when lower."""
     r = roll({"level": 5, "dice": [10, 6], "modifiers": ["superiority", "disadvantage"]}, [7, 3, 1])
     assert r["dice"][1]["history"] == [3, 1] and r["dice"][1]["face"] == 1
@@ -152,9 +152,9 @@ EXAMPLES = [
      [7, 3, 2], [[7, 2], [3]], [[], []], ["rerolled", "kept"], 5),
     ("inferiority-keeps-the-smaller-old", {"dice": [10, 6], "modifiers": ["inferiority"]},
      [7, 3, 9], [[7, 9], [3]], [[], []], ["rerolled", "kept"], 10),
-    ("seed001-3.2-disadvantage-may-improve", {"dice": [10, 6], "modifiers": ["disadvantage"]},
+    ("open-tale-3.2-disadvantage-may-improve", {"dice": [10, 6], "modifiers": ["disadvantage"]},
      [7, 3, 9], [[7, 9], [3]], [[], []], ["rerolled", "kept"], 12),
-    ("seed001-3.2-advantage-may-worsen", {"dice": [10, 6], "modifiers": ["advantage"]},
+    ("open-tale-3.2-advantage-may-worsen", {"dice": [10, 6], "modifiers": ["advantage"]},
      [7, 3, 1], [[7], [3, 1]], [[], []], ["kept", "rerolled"], 8),
     ("superiority-keeps-the-higher", {"dice": [10, 6], "modifiers": ["superiority"]},
      [7, 3, 2], [[7], [3, 2]], [[], []], ["kept", "rerolled"], 10),
@@ -164,7 +164,7 @@ EXAMPLES = [
      [11, 4, 2, 1], [[11], [4, 2]], [[], [1]], ["kept", "rerolled"], 16),
     ("disadvantage-takes-away-an-explosion", {"dice": [10, 6], "modifiers": ["disadvantage"]},
      [10, 3, 4], [[10, 4], [3]], [[], []], ["rerolled", "kept"], 7),
-    ("seed001-3.3-explosion-chain", {"level": 5, "dice": [8, 8]},
+    ("open-tale-3.3-explosion-chain", {"level": 5, "dice": [8, 8]},
      [8, 3, 8, 8, 1], [[8], [3]], [[8, 8, 1], []], ["exploded", "kept"], 28),
     ("both-dice-explode-in-die-order", {"level": 1},
      [4, 4, 4, 2, 3], [[4], [4]], [[4, 2], [3]], ["exploded", "exploded"], 17),
@@ -180,7 +180,7 @@ EXAMPLES = [
 @pytest.mark.parametrize("spec,draws,hist,expl,roles,value", [e[1:] for e in EXAMPLES],
                          ids=[e[0] for e in EXAMPLES])
 def test_forced_rolls(spec, draws, hist, expl, roles, value):
-    """Seed 001, 3.2 (each modifier: highest for nerfs, smallest for buffs;
+    """Open Tale, 3.2 (each modifier: highest for nerfs, smallest for buffs;
     kept face per modifier) and 3.3 (explosions after the modifier, die by
     die, again and again). The rerolled die keeps both faces in history."""
     r = roll(spec, draws)
@@ -217,7 +217,7 @@ TIES = [
 
 @pytest.mark.parametrize("mod,tie_break,draws,picked", [t[1:] for t in TIES], ids=[t[0] for t in TIES])
 def test_ties_follow_tie_break(mod, tie_break, draws, picked):
-    """Seed 001, 3.2: on a tie the player may choose; RULES-NOTES Open Tale 3:
+    """Open Tale, 3.2: on a tie the player may choose; RULES-NOTES Open Tale 3:
     the choice is fixed before rolling (``tie_break``), default the better
     expected score: with equal faces the larger die's reroll is worth more,
     for buffs and (less harmful) for nerfs alike."""
@@ -253,7 +253,7 @@ def test_safety_cap_is_stated():
 @pytest.mark.parametrize("target,outcome", [(10, "success"), (11, "success"), (12, "failure")],
                          ids=["above", "equal-is-success", "below"])
 def test_target(target, outcome):
-    """Seed 001, 3.4 "minimum score ... at least": a score equal to the target succeeds."""
+    """Open Tale, 3.4 "minimum score ... at least": a score equal to the target succeeds."""
     r = roll({"dice": [10, 6], "target": target}, [8, 3])
     assert r["value"] == 11 and r["outcome"] == outcome
 
@@ -438,7 +438,7 @@ def test_level_1_median():
 # 3.4 The expected-scores table.
 
 def test_rule_of_thumb_level_plus_5():
-    """Seed 001, 3.4: "for an attribute level X, the expected minimum score
+    """Open Tale, 3.4: "for an attribute level X, the expected minimum score
     is X + 5": the computed neutral column without Heroism, all nine levels
     (RULES-NOTES Open Tale 4 reading)."""
     table = ot.expected_table()
@@ -455,7 +455,7 @@ DIFFER = [
 
 
 def test_table_matches_the_text_in_at_least_80_of_90():
-    """Seed 001, 3.4 vs RULES-NOTES Open Tale 4: 84 of the 90 numbers match;
+    """Open Tale, 3.4 vs RULES-NOTES Open Tale 4: 84 of the 90 numbers match;
     the 6 that differ are listed and each lies on a rounding knife-edge."""
     c = ot.table_comparison()
     assert c["total"] == 90
@@ -467,7 +467,7 @@ def test_table_matches_the_text_in_at_least_80_of_90():
 
 
 def test_text_table_is_the_texts():
-    """Spot checks of the copied table (seed 001, 3.4) and its monotony:
+    """Spot checks of the copied table (Open Tale, 3.4) and its monotony:
     scores never fall as the modifier or the level rises, Heroism adds."""
     assert ot.TEXT_TABLE[5][0] == (10, 13) and ot.TEXT_TABLE[9][2] == (17, 20) and ot.TEXT_TABLE[1][-2] == (4, 7)
     for lv in range(1, 10):

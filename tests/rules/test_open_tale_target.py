@@ -1,4 +1,4 @@
-"""Open Tale's tie break for a target (issue 13): with a target score, a
+"""Open Tale's tie break for a target (docs/RULES-DECISIONS.md, Open Tale): with a target score, a
 player on a tie picks the die with the better chance to reach it, which is
 not always the better expected score. Proved through ``rules.roll`` only:
 every draw sequence is enumerated with a prefix rng (explosions cut at a

@@ -1,4 +1,4 @@
-"""Every spec validated (issue 9, point 2): property tests over every game
+"""Every spec validated (docs/TRUST.md): property tests over every game
 in the registry (``rules.SYSTEMS``). Any JSON value given as a spec either rolls to a result that meets
 the invariants, or raises ``rules.SpecError``; nothing else escapes.
 
@@ -374,7 +374,7 @@ def test_milhamah_side_that_is_not_a_name_is_refused(call):
 
 
 def test_milhamah_result_log_that_is_not_a_list_is_refused_or_ignored():
-    """A result's state is rebuilt from its stages (issue 17): a junk "log"
+    """A result's state is rebuilt from its stages: a junk "log"
     or "track" beside them is ignored, the step comes out as from the
     clean result, and results no longer carry either."""
     r = _milhamah_result()

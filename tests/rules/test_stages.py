@@ -1,5 +1,5 @@
 """``rules.stages``: a result's state rebuilt from its recorded stages
-(issue 17), the one way a step after the roll reaches Mirage's and ALKEMY's
+(docs/CONTRACT.md), the one way a step after the roll reaches Mirage's and ALKEMY's
 rules."""
 
 from __future__ import annotations

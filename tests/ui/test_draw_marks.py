@@ -1,4 +1,4 @@
-"""The shared marks are readable (issue 16, item 7): each die size has an
+"""The shared marks are readable: each die size has an
 outline of its own (Mirage's d8 and d10 used to draw the same diamond),
 and ALKEMY's symbol faces show their weapon as a glyph as large as the
 number, not a tiny mark under it; the text equivalent says the symbol."""
@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-import draw
+from drawing import draw
 
 SIZES = (4, 6, 8, 10, 12)
 

@@ -1,4 +1,4 @@
-"""Roles and states are not carried by colour alone (issue 8, point 6): each
+"""Roles and states are not carried by colour alone: each
 role a die can take draws a mark of its own — a badge shape, a dash
 pattern, a second rim, a struck line — that survives in greyscale, and the
 die's text equivalent names the role."""
@@ -13,7 +13,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "static" / "py"))
 
-import draw  # noqa: E402
+from drawing import draw  # noqa: E402
 
 ROLES = ("kept", "dropped", "frozen", "rerolled", "exploded", "wild", "success", "imaginary")
 

@@ -1,4 +1,4 @@
-"""One dice-row drawer (issue 24): every tab's tray and the history's
+"""One dice-row drawer: every tab's tray and the history's
 thumbnails draw their dice through ``draw.tray``, and its layouts give
 Jadeclaw's damage pairs as columns and Open Tale's explosions as chains.
 
@@ -15,9 +15,8 @@ import re
 import pytest
 
 import cases
-import draw
 import rules
-import views
+from drawing import draw, views
 from rules.dice import ScriptedRng
 
 
@@ -71,7 +70,7 @@ def _left_over(html: str, calls: list) -> str:
                          ids=[f"{s}-{i}" for s, rs in RESULTS.items() for i in range(len(rs))])
 def test_every_tray_draws_its_dice_through_the_one_drawer(rows, system, i):
     """A tab's result: every die on its tray came out of ``draw.tray``."""
-    ui = importlib.import_module(f"ui_{system}")
+    ui = importlib.import_module(f"tabs.ui_{system}")
     html = ui.render_result(RESULTS[system][i], {"selected": []})
     assert rows, "the tray drew no row"
     assert _dice(html) >= len(RESULTS[system][i].get("dice") or [])
@@ -90,7 +89,7 @@ def test_history_thumbnails_go_through_the_one_drawer(rows):
         assert _dice(html) == min(12, len(result["dice"]))
         assert 'width="28"' in rows[0][1] and "badge-kept" not in rows[0][1] and "<figure" not in rows[0][1]
     rows.clear()
-    import livetable
+    from table import livetable
     result = RESULTS["jadeclaw"][1]
     entry = {"id": "1", "by": "Dana", "how": "phone", "y": "jadeclaw", "p": result["spec"], "g": result["stages"],
              "l": "", "at": 0}
@@ -107,7 +106,7 @@ def test_pairs_layout_draws_jadeclaw_damage_as_columns(rows):
     """Jadeclaw's Damage Roll goes through the ``pairs`` layout: an ordered
     list of columns, each the damage die over its soak die joined by "vs",
     its hits spoken under them; the soak die left over has a dash above."""
-    import ui_jadeclaw
+    from tabs import ui_jadeclaw
     ui_jadeclaw.render_result(RESULTS["jadeclaw"][0], {"selected": ["p1.s"]})
     pairs = [html for layout, html in rows if layout == "pairs"]
     assert len(pairs) == 1
@@ -128,7 +127,7 @@ def test_chain_layout_draws_open_tale_explosions(rows):
     """Open Tale's dice go through the ``chain`` layout: the die, then each
     explosion as a smaller die after an arrow, the caption under them; a
     die that did not explode is a chain of one."""
-    import ui_open_tale
+    from tabs import ui_open_tale
     result = RESULTS["open_tale"][0]
     ui_open_tale.render_result(result, {"selected": []})
     chains = [html for layout, html in rows if layout == "chain"]

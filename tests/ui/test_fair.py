@@ -1,4 +1,4 @@
-"""Fair rolls at a distance (static/py/fair.py, issue 15): whole protocol
+"""Fair rolls at a distance (static/py/fairrolls/fair.py, docs/FAIR-ROLLS.md): whole protocol
 runs passed between a GM's page and a player's page as link strings only,
 every tampering refused with its message, the rng's known answers and its
 fairness, link sizes, the stored state and the history labels.
@@ -21,12 +21,12 @@ from pathlib import Path
 
 import pytest
 
-import fair
 import rules
-import share
+from fairrolls import fair
+from links import share
 from rules.alkemy import model as alkemy
-from rules.milhamah import model as milhamah
 from rules.dice import SpecError
+from rules.milhamah import model as milhamah
 
 
 def _helpers():

@@ -1,9 +1,9 @@
-"""Fair rolls, second pass (issue 25): a request bound to the device that
+"""Fair rolls, second pass: a request bound to the device that
 answers first, in words both pages can show; the GM voiding a wrong answer
 and asking again; a choice of play fixed in the first answer ("play my turn
 by the advice", "I take no steps") so the GM's page finishes the turn with
 no further round trip; derived moves instead of "your turn" links; and the
-hand-off counts README's table states, each played here.
+hand-off counts docs/FAIR-ROLLS.md's table states, each played here.
 
 Every exchange passes link strings between pages (``test_fair.Device``),
 with fixed entropy, as test_fair.py does.
@@ -16,14 +16,14 @@ import re
 from pathlib import Path
 
 import pytest
-
-import fair
-import rules
-import share
-from rules.dice import ScriptedRng
 from test_fair import MILHAMAH, Device, kind, refused, repack
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+import rules
+from fairrolls import fair
+from links import share
+from rules.dice import ScriptedRng
+
+HANDOFFS = Path(__file__).resolve().parents[2] / "docs" / "FAIR-ROLLS.md"
 MIL2 = {**MILHAMAH, "rounds": 2}
 OPPOSED = {"shoresh": "אשר", "rerolls": 2, "opponent": {"shoresh": "שלם", "rerolls": 2}}
 
@@ -326,10 +326,10 @@ def test_stored_states_with_derived_moves_load_and_a_changed_one_does_not():
 
 
 # --------------------------------------------------------------------------
-# README's hand-off table, played.
+# The hand-off table of docs/FAIR-ROLLS.md, played.
 
-def _readme_table():
-    text = README.read_text(encoding="utf-8")
+def _handoff_table():
+    text = HANDOFFS.read_text(encoding="utf-8")
     block = text[text.index("**Hand-offs**"):]
     rows = re.findall(r"^\| ([^|]+?) \| (\d+) \| (\d+) \| `([a-z ]+)` \|$", block, re.M)
     return {name.strip(): (int(before), int(now), links.split()) for name, before, now, links in rows}
@@ -365,7 +365,7 @@ def _gm_reacts(t, got, dev):
 
 
 def _play(name, fast=True):
-    """Each README row played: the links handed over, in order. ``fast``
+    """Each row of the hand-off table played: the links handed over, in order. ``fast``
     False: the same play as the first pass made it (no device named, no
     choice of play, a Done link for every turn that could go on)."""
     dev = DANA if fast else None
@@ -404,13 +404,13 @@ def _play(name, fast=True):
     return t.handoffs
 
 
-def test_readmes_hand_off_table_is_what_the_pages_do():
-    """Every row of README's hand-off table, played through the two pages:
+def test_the_hand_off_table_is_what_the_pages_do():
+    """Every row of the hand-off table (docs/FAIR-ROLLS.md), played through the two pages:
     the links handed over are the row's; a roll with no step taken, or
     played by the advice, takes three."""
-    if not README.exists():  # under Pyodide only the code is copied in; CPython checks README
-        pytest.skip("README.md is not in this file system")
-    table = _readme_table()
+    if not HANDOFFS.exists():  # under Pyodide only the code is copied in; CPython checks the docs
+        pytest.skip("docs/FAIR-ROLLS.md is not in this file system")
+    table = _handoff_table()
     assert len(table) == 6
     for name, (before, now, links) in table.items():
         assert _play(name) == links and len(links) == now, name

@@ -1,4 +1,4 @@
-"""What the page shows of a fair roll (static/py/fairview.py) and the
+"""What the page shows of a fair roll (static/py/fairrolls/fairview.py) and the
 page-facing parts of fair.py (merge_requests, view's ``last``): the panel's
 buttons at each point of real exchanges made through fair.py, which tray
 steps each side keeps, the Requests list, every name escaped, the
@@ -10,9 +10,8 @@ import copy
 import random
 import re
 
-import fair
-import fairview
 import rules
+from fairrolls import fair, fairview
 
 XSS = '<img src=x onerror="alert(1)">'
 
@@ -206,7 +205,7 @@ def test_open_steps_is_read_from_each_systems_flags():
     assert fair.open_steps({"system": "alkemy", "opponent": "junk"}) == (False, False)
 
 
-# ---------------------------------------------------------------- issue 25: words and states
+# ---------------------------------------------------------------- who answered: words and states
 
 DEV = {"name": "Dana's phone", "key": "7e" * 16}
 

@@ -1,4 +1,4 @@
-"""Property tests of the fair-roll protocol (static/py/fair.py): no secret
+"""Property tests of the fair-roll protocol (static/py/fairrolls/fair.py): no secret
 but the committed one passes, no changed field of any link goes unnoticed,
 and any JSON in a link gives a FairError or a sound open, never another
 exception. CPython only (hypothesis is not in Pyodide; tests/conftest.py
@@ -11,12 +11,11 @@ import copy
 import json
 
 import pytest
-from hypothesis import HealthCheck, assume, event, given, settings
-from hypothesis import strategies as st
-
-import fair
-import share
+from hypothesis import HealthCheck, assume, event, given, settings, strategies as st
 from test_fair import MILHAMAH, Device, forged_reveal, reference_faces, repack, start
+
+from fairrolls import fair
+from links import share
 
 SETTINGS = dict(deadline=None, derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])

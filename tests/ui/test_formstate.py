@@ -1,4 +1,4 @@
-"""Each tab's form survives a reload (issue 16, item 3): the fields are
+"""Each tab's form survives a reload (docs/RULES-DECISIONS.md, The page): the fields are
 stored, loaded with every shape checked, and read through the tab and the
 rules before they are filled in, so a corrupt or hostile store gives
 messages and the forms' defaults, never an exception."""
@@ -8,15 +8,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import cases
-import formstate
 import rules
-import tab
 from static_form import static_form
-from tabs import tab_modules
+from tab_registry import tab_modules
+from tabs import formstate, tab
 
 TABS = {ui.SYSTEM: ui for ui in tab_modules()}
 DEFAULTS = {s: static_form(s).fields for s in TABS}

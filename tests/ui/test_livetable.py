@@ -1,4 +1,4 @@
-"""The live table's protocol (static/py/livetable.py, issue 23): the join
+"""The live table's protocol (static/py/table/livetable.py, docs/LIVE-TABLE.md): the join
 codes carry only the ICE credentials, the fingerprint and the candidates,
 and a valid SDP is rebuilt from them; every message is checked for size,
 shape, order, replay, rate and names; entries are rebuilt by the rules."""
@@ -10,9 +10,9 @@ import random
 
 import pytest
 
-import livetable as lt
 import rules
 from rules.dice import ScriptedRng
+from table import livetable as lt
 
 #: A Chromium offer as measured on these machines (host candidates, a TCP
 #: one added to show it is left out).

@@ -1,4 +1,4 @@
-"""Property tests of the live table's checks (static/py/livetable.py):
+"""Property tests of the live table's checks (static/py/table/livetable.py):
 any JSON a hostile peer may send, as a message or inside a join code,
 gives a TableError or a sound event, never another exception; a message
 accepted from a phone is always logged under that phone's name and never
@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
-import livetable as lt
+from hypothesis import HealthCheck, given, settings, strategies as st
 from test_livetable import GOOD, jadeclaw_result, tables
+
+from table import livetable as lt
 
 SETTINGS = dict(deadline=None, derandomize=True, database=None, max_examples=300,
                 suppress_health_check=[HealthCheck.too_slow])

@@ -1,4 +1,4 @@
-"""The odds Worker's questions and answers, without a browser (issue 26):
+"""The odds Worker's questions and answers, without a browser (docs/SPEED.md):
 a late answer never reaches the page once a newer question was asked, for
 any order the answers come in; and the Worker's answer (``oddswork``) is
 the one the rules give when asked directly, the advice included."""
@@ -10,9 +10,8 @@ import random
 
 import pytest
 
-import oddsclient
-import oddswork
 import rules
+from odds import oddsclient, oddswork
 
 
 def drive(asks):

@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 import pytest
 
 import rules
-import share
+from links import share
 from party import roster, view
 
 EXAMPLES = [(system, key) for system in rules.SYSTEMS for key in rules.SHEETS[system].EXAMPLE_SHEETS]

@@ -1,4 +1,4 @@
-"""The start-up zip a first visit unpacks (.ci/pycache.py, README "Speed"),
+"""The start-up zip a first visit unpacks (.ci/pycache.py, docs/SPEED.md),
 built here by CPython from a copy of the page's files laid out as PyScript
 writes them: it holds the sources and bytecode of what main.py imports
 before ready and not what the page imports later, every page file reaches
@@ -72,12 +72,13 @@ def source_of(name: str) -> str:
 
 def test_the_zip_holds_what_main_imports_before_ready(tmp_path):
     sources = {source_of(n) for n in build(lay_out(tmp_path)).namelist() if n.endswith(".pyc")}
-    assert {"rules/__init__.py", "rules/dice.py", "rules/milhamah/model.py", "rules/mirage/explain.py", "ui_milhamah.py",
-            "ui_jadeclaw.py", "views.py", "draw.py", "store.py", "formstate.py", "page.py", "forms.py",
-            "trayview.py", "oddspanel.py", "history.py", "setups.py", "sharing.py", "fairpanel.py",
-            "backup.py"} <= sources
-    assert not sources & {"fair.py", "fairview.py", "fairness.py", "qr.py", "snapshot.py",
-                          "rules/milhamah/probability.py", "main.py"}
+    assert {"rules/__init__.py", "rules/dice.py", "rules/milhamah/model.py", "rules/mirage/explain.py",
+            "tabs/ui_milhamah.py", "tabs/ui_jadeclaw.py", "drawing/views.py", "drawing/draw.py", "records/store.py",
+            "tabs/formstate.py", "shell/page.py", "tabs/forms.py", "tabs/trayview.py", "odds/oddspanel.py",
+            "records/history.py", "records/setups.py", "links/sharedialog.py", "fairrolls/fairpanel.py",
+            "records/backup.py", "tabs/__init__.py"} <= sources
+    assert not sources & {"fairrolls/fair.py", "fairrolls/fairview.py", "trust/dicecheck.py", "links/qr.py",
+                          "shell/snapshot.py", "rules/milhamah/probability.py", "main.py"}
 
 
 def test_every_page_file_reaches_the_page_once(tmp_path):
@@ -93,7 +94,7 @@ def test_every_page_file_reaches_the_page_once(tmp_path):
     landed = set(page_files().values())
     assert zipped | late | listed == landed
     assert not zipped & listed and not zipped & late and not late & listed
-    assert {"fair.py", "rules/milhamah/probability.py", "rules/milhamah/dice.json"} <= late
+    assert {"fairrolls/fair.py", "rules/milhamah/probability.py", "rules/milhamah/dice.json"} <= late
     assert later.comment == b""  # a restored start unpacks it: nothing of it is in the snapshot
     for src, dst in page_files().items():
         for archive in (z, later):
@@ -109,9 +110,9 @@ def test_the_bytecode_leaves_out_docstrings_and_keeps_lines(tmp_path):
     import marshal
     cwd = lay_out(tmp_path)
     z = build(cwd)
-    name = next(n for n in z.namelist() if n.startswith("__pycache__/draw.") and n.endswith(".pyc"))
+    name = next(n for n in z.namelist() if n.startswith("drawing/__pycache__/draw.") and n.endswith(".pyc"))
     code = marshal.loads(z.read(name)[16:])
-    source = (cwd / "draw.py").read_text()
+    source = (cwd / "drawing" / "draw.py").read_text()
     assert '"""' in source and code.co_consts[0] != ast_doc(source)
     funcs = {c.co_name: c.co_firstlineno for c in code.co_consts if hasattr(c, "co_name")}
     assert funcs["die_svg"] == next(i + 1 for i, line in enumerate(source.splitlines()) if line.startswith("def die_svg("))

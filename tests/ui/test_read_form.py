@@ -1,4 +1,4 @@
-"""Every field at fault is named at once (issue 16, item 5): ``tab.read_form``
+"""Every field at fault is named at once (docs/RULES-DECISIONS.md, The page): ``tab.read_form``
 sets each wrong field back to its default and reads the form again, so a
 form with two mistakes shows two messages, each at its own field; a number
 box holding text that is not a number is a mistake too, not its default."""
@@ -8,11 +8,9 @@ from __future__ import annotations
 import pytest
 
 import rules
-import tab
-import ui_alkemy
-import ui_milhamah
 from static_form import static_form
-from tabs import tab_modules
+from tab_registry import tab_modules
+from tabs import tab, ui_alkemy, ui_milhamah
 
 TABS = tab_modules()
 GARBAGE = ["!!"]
@@ -51,7 +49,7 @@ def test_every_wrong_field_is_named_at_once(ui):
 
 
 def test_alkemy_characteristic_and_bonus_are_both_named():
-    """The issue's case: characteristic −5 with bonus 50 names both, with
+    """Two faults: characteristic −5 with bonus 50 names both, with
     the rules' own words."""
     defaults = static_form("alkemy").fields
     reading = tab.read_form(ui_alkemy, {**defaults, "characteristic": ["-5"], "bonus": ["50"]}, defaults)
@@ -90,6 +88,7 @@ def test_an_error_no_field_explains_stops_the_search():
 def _number_boxes(system: str) -> list[str]:
     """The names of ``#form-<system>``'s number boxes, read from index.html."""
     import re
+
     from static_form import INDEX
     html = INDEX.read_text(encoding="utf-8")
     start = html.index(f'id="form-{system}"')
@@ -102,7 +101,7 @@ CASES = [(ui, name) for ui in TABS for name in _number_boxes(ui.SYSTEM)]
 
 @pytest.mark.parametrize("ui,name", CASES, ids=[f"{u.SYSTEM}-{n}" for u, n in CASES])
 def test_every_empty_number_box_means_its_default(ui, name):
-    """Issue 22 item 7, README "The page": each number box of each tab, left
+    """docs/RULES-DECISIONS.md, "The page": each number box of each tab, left
     empty, reads as the value the form opens with (and is named in
     ``filled``, for the page to show it); one that opens empty (Open Tale's
     target) stays empty and means none. Never an error."""

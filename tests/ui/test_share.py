@@ -1,4 +1,4 @@
-"""Share links (static/py/share.py): round trips, old links keep opening,
+"""Share links (static/py/links/share.py): round trips, old links keep opening,
 and every kind of damaged or hostile link is refused with a message."""
 
 import base64
@@ -7,7 +7,7 @@ import zlib
 import pytest
 
 import rules
-import share
+from links import share
 from rules.dice import ScriptedRng
 
 #: Links made by version 1 of the page; they must keep opening as they did.

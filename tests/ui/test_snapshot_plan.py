@@ -1,4 +1,4 @@
-"""static/py/snapshot.py under CPython: the plan names what a snapshot may
+"""static/py/shell/snapshot.py under CPython: the plan names what a snapshot may
 hold (the standard library the start imported and every module of ours,
 never the DOM module or a JavaScript bridge), ``prepare`` imports it and
 reports what it could not, ``after_restore`` undoes what a snapshot
@@ -11,7 +11,7 @@ import types
 
 import pytest
 
-import snapshot
+from shell import snapshot
 
 
 @pytest.fixture

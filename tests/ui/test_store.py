@@ -1,4 +1,4 @@
-"""The history store (static/py/store.py, issue 16 item 8): an entry keeps
+"""The history store (static/py/records/store.py): an entry keeps
 only what replays its roll, and replaying gives the whole result back; the
 cap drops the oldest visibly; a damaged store keeps what is sound; stores
 and exports of the first version are read and converted; an import says
@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 import cases
-import fair
 import rules
-import store
+from fairrolls import fair
+from records import store
 from rules.dice import SpecError
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -60,7 +60,7 @@ def history(n, seed=1):
 
 def old_export(n, seed=1) -> str:
     """The same rolls as the first version exported them: the whole result
-    in each entry, indented (the format this page wrote until issue 16)."""
+    in each entry, indented (the format this page first wrote)."""
     entries = [{"system": res["system"], "result": res, "label": "", "time": 1_760_000_000_000 + i}
                for i, res in enumerate(results(n, seed))]
     return json.dumps({"app": "dice-table", "v": 1, "entries": entries, "setups": []},
@@ -91,9 +91,9 @@ BYTES_PER_ROLL = 1000
 
 
 def test_an_export_costs_well_under_a_kilobyte_a_roll():
-    """111 rolls (the issue's count) export in under 111 kB, against the
+    """111 rolls (a long evening's history) export in under 111 kB, against the
     first version's whole results (measured here about 3.8 kB a roll for
-    this mix; 10 kB a roll in the issue's Milhamah-heavy history)."""
+    this mix; 10 kB a roll in a Milhamah-heavy history a player exported)."""
     n = 111
     text = store.export_text(history(n), [])
     per_roll = len(text.encode()) / n
@@ -293,7 +293,7 @@ def test_the_filter_by_game_and_by_name():
 
 
 def test_a_turn_is_one_entry_that_goes_on():
-    """Issue 22 item 6: a step of the turn an entry holds continues it
+    """One turn, one entry: a step of the turn an entry holds continues it
     (same game, spec, the entry's stages first); the entry then holds the
     whole turn, keeps its place, time, label and roller, and replays to
     the final result. Another roll, a shared entry or an older step does

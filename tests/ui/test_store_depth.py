@@ -1,4 +1,4 @@
-"""Stored text nested absurdly deep (issue 9: a hostile or corrupt store,
+"""Stored text nested absurdly deep (a hostile or corrupt store,
 an imported file) is refused before it is parsed: in Pyodide, parsing or
 freeing JSON nested ~8000 deep kills Python for good, so a RecursionError
 handler is no defence (measured in Chromium: a 10 000-deep history kept the
@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-import store
+from records import store
 
 DEEP = "[" * 10_000 + "]" * 10_000
 DEEP_OBJ = '{"a":' * 10_000 + "1" + "}" * 10_000

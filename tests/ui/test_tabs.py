@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 import rules
-import tab
 from rules.system import check
-from tabs import tab_modules
+from tab_registry import tab_modules
+from tabs import tab
 
 TABS = tab_modules()
 

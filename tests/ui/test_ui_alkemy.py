@@ -1,6 +1,6 @@
-"""The ALKEMY tab's pure Python (static/py/ui_alkemy.py): form to spec and
+"""The ALKEMY tab's pure Python (static/py/tabs/ui_alkemy.py): form to spec and
 back, the tray with tappable dice and the keep button, the odds panel, the
-reference (seed 003; RULES-NOTES ALKEMY 1-3)."""
+reference (ALKEMY, The dice rolls; RULES-NOTES ALKEMY 1-3)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import re
 import pytest
 
 import rules
-import ui_alkemy as ui
-from tabs import odds_panel
 from rules.dice import ScriptedRng, SpecError
+from tab_registry import odds_panel
+from tabs import ui_alkemy as ui
 
 SYSTEM = "alkemy"
 
@@ -107,7 +107,7 @@ MARC = {"characteristic": 0, "bonus": 1, "difficulty": 9}
 
 
 def test_bonus_roll_dice_tappable_keep_disabled_until_two_picked():
-    """Seed 003, Marc's bonus die 4, 5, 1: the three dice are tappable, the
+    """ALKEMY, "Bonus / malus die": Marc's bonus die 4, 5, 1: the three dice are tappable, the
     default pair is drawn kept, and "Keep these two" waits for two taps."""
     r = rules.roll(SYSTEM, MARC, ScriptedRng([4, 5, 1]))
     html = ui.render_result(r, {"selected": []})
@@ -166,7 +166,7 @@ def test_no_choice_no_taps_no_button(spec, draws):
 
 
 def test_opposed_both_sides_one_screen():
-    """Patrick against Ghulam (seed 003): both hands, the headline says the
+    """Patrick against Ghulam (ALKEMY, "Jet characteristic in opposition"): both hands, the headline says the
     characteristic decided it."""
     r = rules.roll(SYSTEM, {"characteristic": 2, "opponent": {"characteristic": 5}}, ScriptedRng([4, 4, 1, 4]))
     html = ui.render_result(r, {"selected": []})
@@ -274,7 +274,7 @@ def test_odds_panel_names_the_tie_share():
 
 
 def test_still_tied_at_the_cap_is_a_tie_the_gm_decides():
-    """Issue 13: hands still tied at the reroll cap are not a failure: the
+    """Hands still tied at the reroll cap are not a failure: the
     banner says tie, and that the GM decides."""
     spec = {"characteristic": 3, "opponent": {"characteristic": 3}, "max_rerolls": 1}
     r = rules.roll(SYSTEM, spec, ScriptedRng([3, 3, 3, 3] * 2))
@@ -285,7 +285,7 @@ def test_still_tied_at_the_cap_is_a_tie_the_gm_decides():
 
 
 def test_every_bad_control_can_be_found():
-    """Issue 16, item 5: the form shows every error, not only the first.
+    """The form shows every error, not only the first.
     Each SpecError names its own control, so putting the control the error
     names back to the form's default and reading again finds the next:
     characteristic -5 and bonus 50 name both."""
@@ -313,7 +313,7 @@ def test_reference_lists_faces_per_colour():
 
 
 # --------------------------------------------------------------------------
-# The choices after a bonus roll (issue 21): every pair side by side with
+# The choices after a bonus roll: every pair side by side with
 # its chance, best play's marked, one tap each. The odds are canned here
 # (the rules' own are proved in tests/rules/test_advice_alkemy.py).
 

@@ -1,4 +1,4 @@
-"""The Jadeclaw tab's pure Python (static/py/ui_jadeclaw.py): form fields to
+"""The Jadeclaw tab's pure Python (static/py/tabs/ui_jadeclaw.py): form fields to
 spec and back, the tray HTML (Penalty rolls side by side with the kept one
 marked, damage pairs as columns with hits), the combination-roll flow, the
 odds panel and the levels reference computed from the rule."""
@@ -10,10 +10,10 @@ import re
 import pytest
 
 import rules
-import ui_jadeclaw as ui
-from tabs import odds_panel
-from rules.jadeclaw import model as jc
 from rules.dice import ScriptedRng, SpecError
+from rules.jadeclaw import model as jc
+from tab_registry import odds_panel
+from tabs import ui_jadeclaw as ui
 
 DEFAULT_FIELDS = {"kind": ["simple"], "dice": ["d12 & d8"], "level": [""], "table_faces": [""],
                   "table_sides": [""], "include": [""], "remove": ["0"], "limit": [""], "bonuses": ["0"],
@@ -264,7 +264,7 @@ def test_opposing_penalty_rolls_side_by_side_their_worst_kept():
 
 
 def test_outcome_lines_never_say_the_same_word_twice():
-    """Issue 16's words: "Scored 5", not "Scored Score 5"; "2 hits", not
+    """Plain words: "Scored 5", not "Scored Score 5"; "2 hits", not
     "Hits 2 hits"; opposed, the name then the two Scores."""
     banner = re.compile(r'<p class="outcome[^>]*>(.*?)</p>')
     strip = re.compile(r"<[^>]+>")

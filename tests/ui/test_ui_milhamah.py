@@ -1,4 +1,4 @@
-"""The Milhamah tab's pure functions (static/py/ui_milhamah.py) under
+"""The Milhamah tab's pure functions (static/py/tabs/ui_milhamah.py) under
 CPython: form <-> spec, what the tray shows and offers, which dice a step
 takes, the odds panel, escaping."""
 
@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 import rules
-import ui_milhamah as U
-from tabs import odds_panel
-from rules.milhamah import model as M
 from rules.dice import ScriptedRng, SpecError
+from rules.milhamah import model as M
 from static_form import static_form
+from tab_registry import odds_panel
+from tabs import ui_milhamah as U
 
 ROOT = Path(__file__).resolve().parents[2]
 SLOW = 3.0 if sys.platform == "emscripten" else 1.0
@@ -180,7 +180,7 @@ def test_opposed_critical_and_hit_location_from_form_fields():
     """Opposed, "let them react": your turn first (no opponent step, no
     hit location), then the opponent's reaction (their tray tappable,
     their reroll and stand buttons, their odds), and the hit location only
-    once they have stood (issue 16 item 4)."""
+    once they have stood."""
     spec = rules.normalize("milhamah", {"shoresh": "אשר", "pool": {"red": 2, "blue": 2},
                                         "opponent": {"shoresh": "חנן", "pool": {"red": 2}}})
     r = rules.roll("milhamah", spec, ScriptedRng([RA["ר"], RB["*"], BA["א"], BB["ש"], RA["ב"], RB["*"]]))
@@ -206,7 +206,7 @@ def test_opposed_critical_and_hit_location_from_form_fields():
     assert 'data-odds="opponent"' not in odds_panel(U, spec, h, {})
     html = U.render_result(h, {})
     assert "Chest" in html and "m-hitbox" in html and "beyond the wound track" in html
-    assert 'width="128"' in html  # the letter drawn large (issue 16 item 7)
+    assert 'width="128"' in html  # the letter drawn large
     with pytest.raises(SpecError) as e:
         U.action_for("hit_location", r, {}, {"hit.vig": ["-3"]})
     assert e.value.field == "hit.vig"
@@ -262,14 +262,14 @@ def test_reference_shows_every_face_and_the_cipher_pairs():
     for colour in ("Atbash", "Akhbi", "Albam"):
         assert colour in html
     assert '<bdi lang="he">א</bdi> ⇄ <bdi lang="he">ת</bdi>' in html
-    # players have no RULES-NOTES: the rule is named in words (issue 16 item 6)
+    # players have no RULES-NOTES: the rule is named in words
     assert "RULES-NOTES" not in html and "reconstructed from the game's public material" in html
     assert "Head" in html
     assert html.count('class="m-opp"') == 3 * 2 * 6
 
 
 def test_summary_lines():
-    """Issue 22 item 6: while a step may still change the dice the history
+    """While a step may still change the dice the history
     line says "so far"; the final line does not."""
     spec, r = _rachel()
     assert U.summary(r) == "אשר: no letter yet → so far a botch"
@@ -289,7 +289,7 @@ def test_a_list_of_shorashim_keeps_its_order():
 
 
 # --------------------------------------------------------------------------
-# Best play on the page (issue 13 §2), with canned advice and odds: the
+# Best play on the page, with canned advice and odds: the
 # advised dice marked ↻ in advance, one tap takes the advice, a tap on the
 # dice overrides it, and the odds panel prices both.
 
@@ -376,10 +376,10 @@ def test_the_opponents_turn_asks_their_best_play():
 
 
 # --------------------------------------------------------------------------
-# Words and marks (issue 16 items 6 and 7; issue 13 §3).
+# Words and marks.
 
 def test_a_botch_that_can_still_be_rerolled_reads_so_far_a_botch():
-    """Issue 22 item 9: what a player would say, "So far: a botch", and
+    """What a player would say, "So far: a botch", and
     why (no shoresh letter yet), not "So far: no letter"."""
     spec, r = _rachel()
     html = U.render_result(r, {"selected": []})
@@ -410,7 +410,7 @@ def test_success_at_a_cost_is_worded_one_way():
 
 def test_the_legend_explains_the_marks_while_the_dice_may_change():
     """Each mark that can show is explained; "wild ✗" only when a reacting
-    side shows a wild that does not count (issue 22 item 9: not while you
+    side shows a wild that does not count (not while you
     act and your wilds count)."""
     spec, r = _rachel()
     html = U.render_result(r, {"selected": []})
@@ -479,7 +479,7 @@ def test_the_history_entry_says_success_at_a_cost():
 
 
 # --------------------------------------------------------------------------
-# The choices side by side (issue 21), from canned advice.
+# The choices side by side, from canned advice.
 
 def _canned_choices(turn="initiator"):
     side = {"side": turn}
@@ -554,7 +554,7 @@ def test_choices_from_a_real_roll_take_one_tap():
 
 
 def test_a_read_only_result_mid_turn_offers_nothing_and_says_whose_turn():
-    """Issue 22 item 8: a shared result opened mid-turn is read-only: no
+    """A shared result opened mid-turn is read-only: no
     "tap dice to freeze them", no ↻ marks, no tappable die, no step
     button, no legend; it says whose turn it was."""
     spec, r = _rachel()

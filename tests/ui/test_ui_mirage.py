@@ -1,4 +1,4 @@
-"""The Mirage tab's pure Python (static/py/ui_mirage.py): the form in
+"""The Mirage tab's pure Python (static/py/tabs/ui_mirage.py): the form in
 index.html opens with a valid roll, form <-> spec round-trips, errors land on
 controls that exist, the tray draws what the rules allow (Pray only when
 allowed), Conditions persist through ``fields_after``, and text is escaped."""
@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 import rules
-import ui_mirage as ui
-from tabs import odds_panel
-from rules.mirage import model as mirage
 from rules.dice import ScriptedRng, SpecError
+from rules.mirage import model as mirage
 from static_form import static_form
+from tab_registry import odds_panel
+from tabs import ui_mirage as ui
 
 INDEX = Path(__file__).resolve().parents[2] / "index.html"
 
@@ -260,7 +260,7 @@ def test_form_values_keep_the_skills_own_attribute_automatic():
 
 
 # --------------------------------------------------------------------------
-# Tie-breaks (issue 13): a button only on a tie, the earlier rolls kept in
+# Tie-breaks: a button only on a tie, the earlier rolls kept in
 # view, the odds including the tie-break.
 
 OPPOSED = {"attribute": 8, "skill": 6, "skill_name": "might", "opponent": {"attribute": 8}}
@@ -350,7 +350,7 @@ def test_action_for_names_both_verbs():
 
 
 # --------------------------------------------------------------------------
-# The advised prayer (issue 13): ↻ marks, one tap, your choice beside best.
+# The advised prayer: ↻ marks, one tap, your choice beside best.
 
 TIED = {"attribute": 10, "skill": 6, "prayer_bonus": 2, "opponent": {"attribute": 6}}
 #: The opponent's 2d6 both show 6: d10:6 and d6:3 lose 1-2 (no tie-break).
@@ -435,7 +435,7 @@ def test_odds_before_the_roll_show_the_turn_with_a_prayer():
 
 
 # --------------------------------------------------------------------------
-# Issue 21: every choice side by side, canned odds.
+# Every choice side by side, canned odds.
 
 def _tie_result(choices, advice):
     r = _roll({"attribute": 8, "skill": 6, "prayer_bonus": 1, "opponent": {"attribute": 8}}, [7, 1, 6])
@@ -453,7 +453,7 @@ CANNED = [
 
 
 def test_choices_side_by_side_with_their_odds():
-    """The issue's line: "Tie-break: win 63.5 % · Pray 1 die: win 41 %,
+    """The choices' line: "Tie-break: win 63.5 % · Pray 1 die: win 41 %,
     Condition 100 % · Accept the tie", the advised one marked, why."""
     r = _tie_result(CANNED, CANNED[1]["action"])
     html = ui.render_result(r, {"selected": []})
@@ -481,7 +481,7 @@ def test_sampled_prayer_odds_say_so():
 
 
 def test_the_outcome_line_reads_as_a_player_says_it():
-    """Issue 22 item 9: "Success with a bonus — 2 successes", not "Success
+    """Words a player would say: "Success with a bonus — 2 successes", not "Success
     with bonus 2 successes"."""
     r = _roll({"attribute": 10, "skill": 10, "difficulty": "average"}, [10, 10])
     assert r["outcome"] == "success_with_bonus"
@@ -491,9 +491,9 @@ def test_the_outcome_line_reads_as_a_player_says_it():
 
 
 def test_a_prayer_still_open_reads_so_far():
-    """Issue 22 item 6: a failure that may still be prayed for is "in
+    """A failure that may still be prayed for is "in
     progress" (the history says "so far"); after the prayer it is final."""
-    import tab
+    from tabs import tab
     r = _roll({"attribute": 6, "skill": 6, "difficulty": "average"}, [3, 4])
     assert r["outcome"] == "failure" and tab.in_progress(ui, r)
     p = rules.act("mirage", r["spec"], r, {"do": "pray", "dice": [0]}, ScriptedRng([5]))
@@ -501,7 +501,7 @@ def test_a_prayer_still_open_reads_so_far():
 
 
 def test_a_read_only_result_offers_no_prayer():
-    """Issue 22 item 8: a shared Mirage result that could still be prayed
+    """A shared Mirage result that could still be prayed
     for shows no Pray button, no ↻ advice, no tappable die, and says the
     roller could still pray."""
     r = _roll({"attribute": 6, "skill": 6, "difficulty": "average"}, [3, 4])

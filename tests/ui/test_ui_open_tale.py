@@ -1,4 +1,4 @@
-"""The Open Tale tab's pure Python (static/py/ui_open_tale.py): the form in
+"""The Open Tale tab's pure Python (static/py/tabs/ui_open_tale.py): the form in
 index.html opens with a valid roll (level 5, the most even pair), every
 level's pair group has its most even pair checked, form <-> spec round-trips,
 errors land on controls that exist, the tray draws the reroll (old face
@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 import rules
-import ui_open_tale as ui
-from tabs import odds_panel
-from rules.open_tale import model as ot
 from rules.dice import ScriptedRng, SpecError
+from rules.open_tale import model as ot
 from static_form import static_form
+from tab_registry import odds_panel
+from tabs import ui_open_tale as ui
 
 INDEX = Path(__file__).resolve().parents[2] / "index.html"
 
@@ -43,7 +43,7 @@ def test_form_opens_with_the_default_roll(form):
 
 
 def test_every_level_offers_its_valid_pairs_most_even_checked(form):
-    """Seed 001, 3: the pairs summing to the power, one group per level, the
+    """Open Tale, 3: the pairs summing to the power, one group per level, the
     most even checked so switching level keeps a valid pair."""
     for lv in range(1, 10):
         name = f"pair_{lv}"
@@ -125,7 +125,7 @@ def _roll(spec, draws):
 
 
 def test_tray_strikes_the_old_face_and_draws_the_chain():
-    """Seed 001, 3.2-3.3: Advantage rerolls the d6 (3 struck through, 6
+    """Open Tale, 3.2-3.3: Advantage rerolls the d6 (3 struck through, 6
     kept), which explodes 6 → 2: three dice in its chain, each a data-die."""
     r = _roll({"level": 5, "dice": [10, 6], "modifiers": ["advantage"]}, [7, 3, 6, 6, 2])
     html = ui.render_result(r, {"selected": []})
@@ -174,7 +174,7 @@ def test_odds_mark_the_median_and_the_target():
 
 
 def test_reference_shows_both_tables_and_marks_differences():
-    """Seed 001, 3.4 beside the computed table (RULES-NOTES Open Tale 4): 45
+    """Open Tale, 3.4 beside the computed table (RULES-NOTES Open Tale 4): 45
     cells, the differing numbers marked by a sign and words."""
     html = ui.render_reference()
     assert html.startswith("<summary>")
@@ -207,7 +207,7 @@ def test_text_is_escaped():
 
 
 def test_a_new_form_breaks_ties_for_the_target_once_one_is_set():
-    """Issue 13: the form opens on "the best die"; with a target typed that
+    """The form opens on "the best die"; with a target typed that
     is the ``target`` tie break, without one ``best``; a spec from a link
     fills in its own value and keeps it."""
     fields = dict(static_form("open_tale").fields)

@@ -14,16 +14,15 @@ it (``party.view``), never read back for state.
 import os
 
 import rules
-import share
-import store
-from forms import read_fields
-from page import (CURRENT, banner, clear_errors, js_none, js_obj, now, q, read_kept, read_store,
-                  show_errors, window, write_store)
+from links import share
+from links.sharedialog import open_share_dialog
 from party import roster, view
+from records.setups import fill_system_form
 from rules.dice import SpecError
-from setups import fill_system_form
-from sharing import open_share_dialog
-from trayview import STATE, set_result
+from shell.page import (CURRENT, banner, clear_errors, js_none, js_obj, now, q, read_kept, read_store,
+                        show_errors, window, write_store)
+from tabs.forms import read_fields
+from tabs.trayview import STATE, open_tab, set_result
 
 PARTY_KEY = "dice-table/party"
 #: Per game: "selected" (a sheet's id), "against" (a sheet's id or None) and
@@ -158,6 +157,20 @@ def against_check(el):
     check = str(el.dataset.againstCheck)
     ui["against_check"] = None if ui["against_check"] == check else check
     render_party()
+
+
+def takes_input(event):
+    """A field of the party's typed or changed: the situation's is kept as
+    typed; one that changes in play is kept once changed. False: not the
+    party's."""
+    form = js_none(event.target.closest("#party-situation, #party-play"))
+    if form is None:
+        return False
+    if str(form.id) == "party-situation":
+        situation_input(form)
+    elif str(event.type) == "change":
+        play_input(form)
+    return True
 
 
 def situation_input(form):
@@ -438,7 +451,6 @@ def open_sheet_link(link):
             return
         banner(f"{'Updated' if had else 'Added'} {entry['sheet']['name']} in your {rules.TITLES[entry['system']]} "
                "party.", "info")
-    from trayview import open_tab
     open_tab(entry["system"])
     _ui(entry["system"])["selected"] = entry["id"]
     render_party(entry["system"])

@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 
 import rules
-import store
+from records import store
 from rules.dice import SpecError
 
 __all__ = ["VERSION", "MAX_SHEETS", "new_entry", "checked", "load", "dump", "merge", "put", "remove",

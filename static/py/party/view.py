@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 
 import rules
-import views
+from drawing import views
 from rules.dice import format_pool
 from rules.sheets import COMMON, key_of
 

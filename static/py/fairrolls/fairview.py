@@ -1,0 +1,349 @@
+"""What the page shows of a fair roll at a distance (docs/FAIR-ROLLS.md): the panel
+above a tab's dice while a request is on show, a row of the Requests list,
+the words beside a link to send, which of the tray's step buttons a side
+may use. Pure: every function takes ``fair.view`` (or a verified view) and
+returns HTML with every text escaped, or plain words. ``fairpanel`` puts the
+HTML in the page and routes the buttons (``data-fair``) to ``fair``.
+
+>>> v = {"role": "player", "status": "received", "last": "q", "player": "Dana <b>",
+...      "label": "", "title": "Jadeclaw", "fingerprint": "3f2a-9c1b", "rid": "0123456789ab",
+...      "overdue": False, "updated": 0, "gm_action": None, "player_may_step": False,
+...      "gm_may_step": False, "link": None}
+>>> "Dana &lt;b&gt;" in panel(v) and 'data-fair="answer"' in panel(v)
+True
+
+The panel (``panel``) sits above the dice and says where the roll stands;
+the rules' own step buttons follow under the dice (the tray), and the
+fair roll's secondary buttons (end my turn, reveal, send again, close) come
+last (``foot``), so a step is never below a button that forfeits it.
+"""
+
+from __future__ import annotations
+
+from drawing import views
+
+__all__ = ["panel", "foot", "row", "requests_list", "verified_panel", "keeps_step", "send_text",
+           "state_words", "others_dice", "DAY_MS", "THEN"]
+
+DAY_MS = 24 * 3600 * 1000
+
+#: (role, the transcript's last move) -> where the roll stands, in words.
+_WORDS = {
+    ("gm", "q"): "Waiting for {player} to open the request and press Roll.",
+    ("gm", "s"): "{player}'s answer is in: the dice are being rolled.",
+    ("gm", "d"): "{player}'s turn: a step, or the end of their turn.",
+    ("gm", "e"): "Your turn: the opponent's step, or Reveal.",
+    ("gm", "g"): "Waiting for {player}'s page to let your step be rolled.",
+    ("player", "q"): "Roll: your dice come from your page and the GM's secret together.",
+    ("player", "s"): "Sent: waiting for the GM's page to send the dice.",
+    ("player", "d"): "Your turn: take a step with the buttons under the dice, or end your turn.",
+    ("player", "e"): "Your turn is over: waiting for the GM's step or the final link.",
+    ("player", "g"): "The GM asks to roll its step: press Let the GM roll.",
+}
+
+#: The choices of play a step may carry (``fair.MODES``): what follows it.
+THEN = (("", "send me the dice"), ("none", "then end my turn"),
+        ("advice", "then play on by the advice"))
+
+_MODE_WORDS = {"advice": "play the turn by the advice", "none": "take no steps"}
+
+
+def state_words(v: dict, now=0) -> str:
+    """Where the roll stands, in plain words (a sentence)."""
+    if v["status"] in ("revealed", "verified"):
+        return "Fair roll, verified ✓"
+    if v.get("voided"):
+        return ("Voided: the GM asked again with a new request; this one's links no longer count."
+                if v["role"] == "player" else "Voided: you asked again with a new request.")
+    words = _WORDS[(v["role"], v["last"])].format(player=v["player"])
+    if v["last"] == "s" and v.get("sent") in ("st", "sa"):  # the GM's page finishes the turn
+        words = _played_by_gm_page(v)
+    if v.get("overdue"):
+        words += _overdue_words(v, now)
+    return words
+
+
+def _played_by_gm_page(v: dict) -> str:
+    """The player answered with a choice of play: the GM's page plays the turn."""
+    how = "by the advice" if v.get("mode") == "advice" or v.get("sent") == "sa" else "with no steps"
+    if v["role"] == "player":
+        return f"Sent: the GM's page plays your turn {how} and sends the final link."
+    return f"{v['player']}'s turn is being played {how}."
+
+
+def _overdue_words(v: dict, now) -> str:
+    days = max(1, int((now - v.get("updated", 0)) // DAY_MS))
+    return (f" Open for {days} day{'s' if days != 1 else ''}: the GM has not revealed this roll yet;"
+            " you can ask for the final link.")
+
+
+def _what(v: dict) -> str:
+    label = f" — {v['label']}" if v.get("label") else ""
+    return f"{v['title']}{label}"
+
+
+def _heading(v: dict) -> str:
+    if v["role"] == "gm":
+        return f"Your fair-roll request to {v['player']}: {_what(v)}"
+    return f"Fair roll requested by the GM for {v['player']}: {_what(v)}"
+
+
+def _button(verb: str, text: str, v: dict, cls: str = "") -> str:
+    cls_attr = f' class="{cls}"' if cls else ""
+    return (f'<button type="button" data-fair="{views.esc(verb)}" data-role="{views.esc(v["role"])}" '
+            f'data-rid="{views.esc(v["rid"])}"{cls_attr}>{views.esc(text)}</button>')
+
+
+def _answer_buttons(v: dict) -> list:
+    if not v.get("may_have_steps", True):
+        return [_button("answer", "Roll", v, "fair-main")]
+    return [_button("answer", "Roll, then I choose my steps", v, "fair-main"),
+            _button("answer-advice", "Roll and play my turn by the advice", v),
+            _button("answer-none", "Roll — I take no steps", v)]
+
+
+def _player_buttons(v: dict) -> list:
+    """The player's buttons above the dice: the answer (before any dice)."""
+    if v["last"] == "q":
+        return _answer_buttons(v)
+    if v["last"] == "g":
+        return [_button("answer", "Let the GM roll", v, "fair-main")]
+    return []
+
+
+def _gm_buttons(v: dict) -> list:
+    if v["last"] == "e":
+        return [_button("reveal", "Reveal", v, "fair-main")]
+    return []
+
+
+def _live(v: dict) -> bool:
+    return v["status"] not in ("revealed", "verified", "voided")
+
+
+def _top_buttons(v: dict) -> str:
+    if not _live(v):
+        return ""
+    return "".join(_player_buttons(v) if v["role"] == "player" else _gm_buttons(v))
+
+
+def foot(v: dict) -> str:
+    """The fair roll's buttons under the dice and the rules' steps: the
+    player's end of turn (secondary: it forfeits the steps above it), the
+    GM's early reveal and void, send again, close."""
+    out = _after_dice_buttons(v) if _live(v) and v["last"] == "d" else []
+    if v["role"] == "gm" and v["status"] != "voided" and v["last"] != "q":  # answered: by the right person?
+        out.append(_button("reissue", "Wrong person? Void and ask again", v))
+    if v.get("link"):
+        out.append(_button("send", "Send the final link" if v["status"] in ("revealed", "verified")
+                           else "Send again", v))
+    out.append(_button("leave", "Close", v))
+    return f'<p class="fair-buttons fair-foot">{"".join(out)}</p>'
+
+
+def _after_dice_buttons(v: dict) -> list:
+    """After dice: the player's end of turn, or the GM's early reveal."""
+    if v["role"] == "player":
+        return [_button("advice", "Play the rest of my turn by the advice", v),
+                _button("done", "End my turn (no more steps)", v)]
+    return [_button("reveal", "Reveal now (ends the roll here)", v)]
+
+
+def _who(v: dict) -> str:
+    who = v.get("answered_by")
+    if not who:
+        return ""
+    name = who.get("name") or "a device with no name"
+    mode = _MODE_WORDS.get(v.get("mode") or "")
+    mine = v["role"] == "player"
+    chose = f"; {'you' if mine else 'they'} chose to {mode}" if mode else ""
+    lead = "You answered from" if mine else "Answered by"
+    return (f'<p class="fair-who">{lead} <strong>{views.esc(name)}</strong> '
+            f'(device <code>{views.esc(who["fingerprint"])}</code>){views.esc(chose)}.</p>')
+
+
+def _device_field(v: dict, device) -> str:
+    """Before the player's answer: the device name it will carry (kept on
+    this device) and the fingerprint of this device's key."""
+    if v["role"] != "player" or v["last"] != "q" or not _live(v) or not device:
+        return ""
+    return ('<p class="fair-device"><label for="fair-device-name">Your answer names this device</label> '
+            f'<input id="fair-device-name" data-fair-device value="{views.esc(device.get("name", ""))}" '
+            'maxlength="40" autocomplete="off" placeholder="e.g. Dana\'s phone"> '
+            f'<span>fingerprint <code>{views.esc(device.get("fingerprint", ""))}</code></span></p>')
+
+
+def _then_field(v: dict) -> str:
+    """The player's turn: what follows a step, chosen before tapping it."""
+    if v["role"] != "player" or v["last"] != "d" or not _live(v) or not v.get("player_may_step"):
+        return ""
+    options = "".join(f'<option value="{views.esc(val)}">{views.esc(text)}</option>' for val, text in THEN)
+    return ('<p class="fair-then"><label for="fair-then">After my step</label> '
+            f'<select id="fair-then" data-fair-then>{options}</select></p>')
+
+
+def panel(v: dict, now=0, note: str = "", device=None) -> str:
+    """The panel above the dice while a request is on show in its tab.
+    ``device``: this page's ``{"name", "fingerprint"}`` (the player's
+    answer carries them)."""
+    done = v["status"] in ("revealed", "verified")
+    state = state_words(v, now)
+    note = "" if note == state else note  # a note that only repeats the state is said once
+    who = v.get("answered_by")
+    if who and note.startswith("Answered by ") and f"({who['fingerprint']}). " in note:
+        note = note.split(f"({who['fingerprint']}). ", 1)[1]  # said in its own line below
+    buttons = _top_buttons(v)
+    return (f'<div class="fair-panel{" is-verified" if done else ""}" data-fair-panel '
+            f'data-fair-status="{views.esc(v["status"])}">'
+            f'<p class="fair-title">{views.esc(_heading(v))}</p>'
+            f'<p class="fair-state" role="status">{views.esc(state)}</p>'
+            f'{f"<p class=fair-note>{views.esc(note)}</p>" if note else ""}'
+            f'{_replaces(v)}{_who(v)}{_device_field(v, device)}'
+            f'<p class="fair-print">Request fingerprint <code>{views.esc(v["fingerprint"])}</code>'
+            f' (the same on both pages)</p>'
+            f'{f"<p class=fair-buttons>{buttons}</p>" if buttons else ""}{_then_field(v)}</div>')
+
+
+def _replaces(v: dict) -> str:
+    if not v.get("replaces"):
+        return ""
+    return ('<p class="fair-note">This request asks again for a request the GM voided '
+            '(it had been answered by the wrong device).</p>')
+
+
+def others_dice(html: str, player: str) -> str:
+    """A tray drawn for someone else than its roller (the GM's page, a
+    third device): "Your dice" becomes "<player>'s dice".
+
+    >>> others_dice('<p>Your dice · X = 3</p>', "Dana <b>")
+    "<p>Dana &lt;b&gt;'s dice · X = 3</p>"
+    """
+    return html.replace("Your dice", f"{views.esc(player)}'s dice")
+
+
+def verified_panel(ver: dict) -> str:
+    """The panel over a final link opened by anyone (a third party): whose
+    roll, which device answered, what was checked; the form stays theirs."""
+    early = (" The GM ended the roll while the player could still take a step."
+             if ver.get("ended_early") else "")
+    label = f" — {ver['label']}" if ver.get("label") else ""
+    steps = ver.get("steps", 0)
+    who = ver.get("answered_by")
+    mode = _MODE_WORDS.get(ver.get("mode") or "")
+    answered = ""
+    if who:
+        answered = (f'<p class="fair-who">Answered by <strong>{views.esc(who.get("name") or "a device with no name")}'
+                    f'</strong> (device <code>{views.esc(who.get("fingerprint", ""))}</code>)'
+                    f'{views.esc(f"; chose to {mode}" if mode else "")}. This names a device; '
+                    'it does not prove who held it.</p>')
+    return ('<div class="fair-panel is-verified" data-fair-panel data-fair-status="verified">'
+            f'<p class="fair-title">Fair roll, verified ✓ — {views.esc(ver["player"])}\'s roll{views.esc(label)}</p>'
+            '<p class="fair-state">The GM\'s secret matches the commitment in the request; every die '
+            f'follows from it and the player\'s seeds ({steps} step{"s" if steps != 1 else ""} after the '
+            f'roll), and the outcome is worked out again here.{views.esc(early)}</p>{answered}'
+            f'<p class="fair-print">Request fingerprint <code>{views.esc(ver["fingerprint"])}</code></p></div>')
+
+
+def _gm_verb(verb: str) -> bool:
+    """A tray button that acts for the GM's side: the opponent's, or the
+    hit location the GM rolls (Milhamah's ``…:opponent`` verbs)."""
+    return verb.endswith(":opponent") or verb == "hit_location"
+
+
+def keeps_step(v: dict, verb: str) -> bool:
+    """Whether a tray step button stays on this side's page now: the
+    player's own steps on the player's turn, the GM's (the opponent's
+    side) on the GM's. Any other button is taken away.
+
+    >>> v = {"role": "player", "player_may_step": True, "gm_may_step": False}
+    >>> keeps_step(v, "reroll"), keeps_step(v, "reroll:opponent")
+    (True, False)
+    >>> keeps_step({**v, "role": "gm", "gm_may_step": True}, "reroll:opponent")
+    True
+    """
+    if v["role"] == "player":
+        return bool(v.get("player_may_step")) and not _gm_verb(verb)
+    return bool(v.get("gm_may_step"))
+
+
+#: The link's kind (``share.FAIR_KINDS``) -> what to do with it.
+_SEND = {
+    ("gm", "q"): "Send this request to {player} (by chat, mail, or let them scan the code). "
+                 "Your page keeps the secret it commits to.",
+    ("gm", "d"): "Send the dice to {player}: their page shows them and offers their steps.",
+    ("player", "a"): "Send this back to the GM. Nobody knows the dice yet: they come from this "
+                     "link and the GM's secret together.",
+    ("gm", "v"): "The final link: send it to {player} and the table. Whoever opens it sees the "
+                 "roll verified.",
+    ("player", "v"): "The final link: anyone who opens it sees the roll verified.",
+}
+
+#: The player's links after the answer, by the move they carry (``fair.view``'s ``sent``).
+_PLAYER_SENT = {
+    "st": "Send this back to the GM. Nobody knows the dice yet: the GM's page plays your turn "
+          "{how} and sends the final link.",
+    "sx": "Send this back to the GM. Nobody knows this step's dice yet: they come from this link "
+          "and the GM's secret together.",
+    "sa": "Send this back to the GM: its page plays the rest of your turn by the advice, from "
+          "dice nobody knows yet.",
+    "e": "Send this to the GM: your turn is over, and the GM's page takes its own step or "
+         "reveals the roll.",
+    "s0": "Send this back to the GM: the GM's step is rolled from it; nobody knows those dice yet.",
+}
+
+
+def send_text(role: str, link: str, player: str, v=None) -> str:
+    """The words above a fair-roll link in the share dialog; ``v`` (the
+    request's view) says which move the link carries and who answered.
+
+    >>> send_text("gm", "v1.d.xyz", "Dana")
+    'Send the dice to Dana: their page shows them and offers their steps.'
+    """
+    v = v or {}
+    kind = link.split(".")[1] if link.count(".") >= 2 else ""
+    sent = v.get("sent", "")
+    if role == "player" and kind == "a" and sent in _PLAYER_SENT:
+        how = "by the advice" if v.get("mode") == "advice" else "with no steps"
+        text = _PLAYER_SENT[sent].format(how=how)
+    else:
+        text = _SEND.get((role, kind), "Send this link on.").format(player=player)
+    who = v.get("answered_by")
+    if role == "gm" and kind in ("d", "v") and who:
+        text = _not_them(who) + text
+    return text
+
+
+def _not_them(who: dict) -> str:
+    """The GM's warning before sending dice: who answered, and what to do
+    if that is the wrong person."""
+    return (f"Answered by {who.get('name') or 'a device with no name'} ({who['fingerprint']}): "
+            f"not them? Do not send this: close it and tap “Void and ask again”. ")
+
+
+def _row_buttons(v: dict) -> str:
+    out = [_button("open", "Open", v)]
+    if v.get("link"):
+        out.append(_button("send", "Send again", v))
+    if v["role"] == "gm" and v["status"] not in ("revealed", "voided") and v["last"] in ("d", "e"):
+        out.append(_button("reveal", "Reveal", v))
+    out.append(_button("delete", "Delete", v))
+    return "".join(out)
+
+
+def row(v: dict, now=0) -> str:
+    """One row of the Requests list: who, what, where it stands, the
+    fingerprint, and its buttons."""
+    who = "You asked" if v["role"] == "gm" else "Asked of you"
+    return (f'<li class="request{" is-overdue" if v.get("overdue") else ""}" '
+            f'data-request="{views.esc(v["role"])}:{views.esc(v["rid"])}">'
+            f'<span class="r-head"><strong>{views.esc(v["player"])}</strong> · {views.esc(_what(v))}</span>'
+            f'<span class="r-status" data-status="{views.esc(v["status"])}"><b class="r-badge">'
+            f'{views.esc(v["status"])}</b> {views.esc(state_words(v, now))}</span>'
+            f'<span class="r-meta">{who} · fingerprint <code>{views.esc(v["fingerprint"])}</code></span>'
+            f'<span class="r-buttons">{_row_buttons(v)}</span></li>')
+
+
+def requests_list(views_: list, now=0) -> str:
+    """The Requests list, newest first (empty: nothing)."""
+    ordered = sorted(views_, key=lambda v: -float(v.get("updated") or 0))
+    return "".join(row(v, now) for v in ordered)

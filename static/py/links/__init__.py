@@ -1,0 +1,3 @@
+"""Share links: the link format (``share``, pure), QR codes (``qr``), and the
+share dialog (``sharedialog``).
+"""

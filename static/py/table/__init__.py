@@ -1,0 +1,3 @@
+"""The live table: its protocol (``livetable``, pure) and the Table dialog,
+channels and log (``table_ui``).
+"""

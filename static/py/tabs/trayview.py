@@ -1,0 +1,253 @@
+"""Each tab's game and its tray: the spec, the result on show and the dice
+tapped (held in ``STATE``, never read back out of the DOM), the tray drawn
+from them by the tab's ``ui_<system>`` module, the steps the rules offer
+(``rules.act``), and switching tabs.
+
+What follows a result in the features above this one (the odds, the
+history, the Share button, a fair roll's own tray and steps) goes through
+``page.hook``.
+"""
+
+import rules
+from odds import oddswork
+from rules.dice import SpecError
+from shell.page import (
+    CURRENT,
+    clear_errors,
+    create_once,
+    css,
+    document,
+    guard,
+    hook,
+    js_none,
+    js_obj,
+    q,
+    set_html,
+    show_error,
+    system_of,
+    ui_for,
+    window,
+)
+from tabs.forms import fill_form, read_fields, read_spec, schedule_forms_save
+
+#: Per tab: "fair" is (role, request id) while a fair roll at a distance is
+#: on show there (its form then shows the request, read-only); "note" the
+#: HTML over a read-only result (shared, verified); "entry" the history
+#: entry the turn on show goes on; "stale" a Roll the form's errors refused.
+STATE = {s: {"spec": None, "result": None, "ui": {"selected": []}, "opened": False,
+             "readonly": False, "fair": None, "note": "", "entry": None, "stale": False}
+         for s in rules.SYSTEMS}
+
+SHARED_NOTE = ('<p class="shared-label">Shared result, faces as reported: a result shared by someone '
+               'else, shown read-only. Its outcome was worked out again here from its dice.</p>')
+#: Beside the outcome: roll the same spec again.
+TRAY_TOOLS = '<div class="tray-tools"><button type="button" class="roll-again" data-roll-again>Roll again</button></div>'
+
+
+def render_tray(system):
+    st = STATE[system]
+    tray = q(f"#tray-{system}")
+    if st["fair"]:
+        hook("fair_tray", system, tray)
+        return
+    stale = bool(st["stale"] and st["result"])
+    tray.classList.toggle("is-stale", stale)
+    if not st["result"]:
+        tray.innerHTML = ""
+        return
+    html = ui_for(system).render_result(st["result"], {**st["ui"], "readonly": bool(st["readonly"])})
+    tray.innerHTML = STALE_NOTE * stale + (st["note"] if st["readonly"] else "") + TRAY_TOOLS + html
+    if st["readonly"]:  # a shared or verified result takes no further steps: no step button, no tappable die
+        for b in tray.querySelectorAll("[data-act]"):
+            b.remove()
+        for d in tray.querySelectorAll("[data-die]"):
+            for attr in ("role", "tabindex", "aria-pressed"):  # drawn, not tappable (toggle_die ignores it)
+                d.removeAttribute(attr)
+
+
+def redraw_tray_kept(system):
+    """The tray drawn again with the advice (a later task than the roll),
+    the focus kept on the die or button it was on."""
+    active = js_none(document.activeElement)
+    tray = q(f"#tray-{system}")
+    key = None
+    if active is not None and tray.contains(active):
+        for attr in ("data-die", "data-act"):
+            if active.hasAttribute(attr):
+                key = (attr, active.getAttribute(attr))
+    tray.setAttribute("aria-live", "off")  # the roll was read out already
+    render_tray(system)
+    window.setTimeout(create_once(lambda *_: tray.setAttribute("aria-live", "polite")), 0)
+    if key is not None:
+        el = q(f'[{key[0]}="{css(key[1])}"]', tray)
+        if el is not None:
+            el.focus(js_obj({"preventScroll": True}))
+
+
+def set_result(system, result, record=True, label="", readonly=False, note=SHARED_NOTE, source="here"):
+    st = STATE[system]
+    st["result"] = result
+    st["ui"] = {"selected": []}
+    st["stale"] = False
+    st["readonly"] = readonly
+    st["note"] = note if readonly else ""
+    q(f"#tab-{system}").classList.toggle("is-shared", bool(readonly and result))
+    render_tray(system)
+    hook("shown")
+    if record:
+        hook("recorded", system, result, label, source)
+    if record and result is not None and not readonly:  # a shared result never changes the reader's character
+        changes = ui_for(system).fields_after(result, read_fields(q(f"#form-{system}")))
+        if changes:  # e.g. a Condition gained: the character's state, kept with the form
+            fill_form(q(f"#form-{system}"), changes)
+            st["spec"] = read_spec(system)
+            schedule_forms_save(system)
+    if result is not None:
+        reveal(system)
+    render_odds_later(system, again=result is not None)
+
+
+def render_odds_later(system, again=False):
+    """The odds of the next step come in a later task: the dice paint first.
+    ``again``: then bring the result into view again, should the new odds
+    have moved it."""
+    def later(*_):
+        hook("odds", system)
+        if again:
+            reveal(system)
+    window.setTimeout(create_once(guard(later)), 0)
+
+
+def _in_view(el):
+    """Inside the screen, and inside the result column where that scrolls
+    on its own (a part scrolled out of it is hidden, though on screen)."""
+    if el is None:
+        return True
+    r = el.getBoundingClientRect()
+    pane = js_none(el.closest(".result-pane"))
+    top, bottom = 0, window.innerHeight
+    if pane is not None and str(window.getComputedStyle(pane).overflowY) != "visible":
+        p = pane.getBoundingClientRect()
+        top, bottom = max(top, p.top), min(bottom, p.bottom)
+    return r.top >= top - 0.5 and r.bottom <= bottom + 0.5
+
+
+def reveal(system):
+    """Bring the outcome and the dice into view where the layout has not
+    kept them there (a phone, an upright tablet, a step button far down),
+    smoothly unless the player asked for reduced motion."""
+    tray = q(f"#tray-{system}")
+    # every row of dice (a row's box, not a die's: a die that is landing is drawn smaller and higher)
+    dice = list(tray.querySelectorAll(".dice, .ot-chain")) or list(tray.querySelectorAll("svg.die"))
+    steps = tray.querySelectorAll("[data-act]:not([data-act=reuse]):not([data-act=effect])")  # rules steps, not form fillers
+    last_step = steps.item(steps.length - 1) if steps.length else None  # every step button, down to the last
+    if all(_in_view(el) for el in [q(".outcome", tray), last_step] + dice):
+        return
+    still = window.matchMedia("(prefers-reduced-motion: reduce)").matches
+    tray.scrollIntoView(js_obj({"block": "start", "behavior": "auto" if still else "smooth"}))
+
+
+STALE_NOTE = ('<p class="stale-note" data-stale role="alert">Not rolled: the form has an error (marked in red '
+              'beside its field). The dice below are the previous roll, not this one.</p>')
+
+
+def refused(system, form):
+    """A Roll the form's errors refused (docs/RULES-DECISIONS.md, The page): the result on
+    show is marked as the previous roll, not this one, and the first error
+    is brought into view (centred: never under the fixed Roll button)."""
+    if STATE[system]["result"] is not None:
+        STATE[system]["stale"] = True
+        render_tray(system)
+    first = q("[aria-invalid]", form) or next((el for el in form.querySelectorAll("[data-error-for]")
+                                                if str(el.textContent).strip()), None)
+    if first is not None:
+        still = window.matchMedia("(prefers-reduced-motion: reduce)").matches
+        first.scrollIntoView(js_obj({"block": "center", "behavior": "auto" if still else "smooth"}))
+        if str(first.tagName) in ("INPUT", "SELECT", "TEXTAREA"):
+            first.focus(js_obj({"preventScroll": True}))
+
+
+def roll_again(_el=None):
+    """Roll the spec of the result on show again (whatever the form says now)."""
+    system = CURRENT["system"]
+    result = STATE[system]["result"]
+    if result is not None:
+        set_result(system, rules.roll(system, result["spec"], advise=False))
+
+
+def toggle_die(die):
+    system = system_of(die)
+    st = STATE[system]
+    if st["readonly"]:  # a shared result's dice are not tapped
+        return
+    key = die.dataset.die
+    sel = st["ui"]["selected"]
+    if key in sel:
+        sel.remove(key)
+    else:
+        sel.append(key)
+    # A tap redraws the tray; the live region must not read the whole roll
+    # out again (aria-pressed on the die already says what changed).
+    tray = q(f"#tray-{system}")
+    tray.setAttribute("aria-live", "off")
+    render_tray(system)
+    window.setTimeout(create_once(lambda *_: tray.setAttribute("aria-live", "polite")), 0)
+    focus = q(f'#tray-{system} [data-die="{css(key)}"]')
+    if focus is not None:
+        focus.focus(js_obj({"preventScroll": True}))
+    hook("odds", system)
+
+
+def do_action(button):
+    system = system_of(button)
+    st = STATE[system]
+    if st["readonly"]:
+        return
+    form = q(f"#form-{system}")
+    ui = ui_for(system)
+    if oddswork.needs_advice(st["result"]) and oddswork.advised_step(button.dataset.act, st["ui"]):
+        # pressed before the Worker's advice came: worked out here, at once (bounded work)
+        st["result"] = oddswork.merge_advice(st["result"], rules.advise(system, st["result"]["spec"], st["result"]))
+    try:
+        action = ui.action_for(button.dataset.act, st["result"], st["ui"], read_fields(form))
+    except SpecError as e:
+        show_error(form, e)
+        return
+    if st["fair"]:
+        hook("fair_step", system, action)
+        return
+    if "fill" in action:  # a flow step that fills the form (e.g. Jadeclaw's combination roll)
+        fill_form(form, action["fill"])
+        st["spec"] = read_spec(system)
+        schedule_forms_save(system)
+        hook("odds", system)
+        return
+    try:  # the step acts on the spec the roll was made with, whatever the form says now
+        result = rules.act(system, st["result"]["spec"], st["result"], action, advise=False)
+    except SpecError as e:
+        show_error(form, e)
+        return
+    clear_errors(form)
+    set_result(system, result)
+
+
+def open_tab(system, focus=False):
+    if system not in rules.SYSTEMS:
+        return
+    CURRENT["system"] = system
+    for s in rules.SYSTEMS:
+        btn = q(f"#tabbtn-{s}")
+        btn.setAttribute("aria-selected", "true" if s == system else "false")
+        btn.tabIndex = 0 if s == system else -1
+        q(f"#tab-{s}").hidden = s != system
+    if focus:
+        q(f"#tabbtn-{system}").focus()
+    schedule_forms_save()  # the open tab is kept with the forms
+    st = STATE[system]
+    first = not st["opened"]
+    if first:
+        st["opened"] = True
+        ui = ui_for(system)
+        # the reference tables wait until the tab is on screen
+        window.setTimeout(create_once(guard(lambda *_: set_html(f"#ref-{system}", ui.render_reference()))), 0)
+    hook("tab_shown", system, first)

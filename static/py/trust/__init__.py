@@ -1,0 +1,3 @@
+"""The dice-fairness check: a chi-square test of this device's dice
+(``dicecheck``).
+"""
