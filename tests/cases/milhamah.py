@@ -157,7 +157,7 @@ def _face(colour: str, design: str, letter: str) -> int:
 #: Rolls from the party (README "The party"): Etgar's Spirit Gust (BLE 3 +
 #: 2) against the Midwife Toad's Jump (GRA 2 + 1): +2 to Etgar's X, a
 #: natural רוח on his first roll ("Opposed Rolls"). tests/rules/test_sheets.py,
-#: tests/browser/test_party.py.
+#: tests/browser/test_party_flow.py.
 PARTY = [{"sheet": "etgar", "check": "Spirit Gust", "against": ("toad", "Jump"),
           "form": {"shoresh": "רוח", "pool": ["red", "blue"], "rerolls": 5, "opponent": {"shoresh": "חננ", "rerolls": 3}},
           "draws": [_face("red", "A", "ר"), _face("red", "B", "ח"), _face("red", "A", "ו"), _face("red", "B", "ז"),

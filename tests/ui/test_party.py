@@ -193,3 +193,32 @@ def test_a_hostile_sheet_link_is_refused_with_a_message(data):
     with pytest.raises(share.ShareError) as e:
         share.open_link("v1.c." + share._pack(data))
     assert "link" in str(e.value).lower()
+
+
+def test_an_export_carries_the_party_and_an_import_merges_it():
+    """The export file holds the party beside the history and the setups
+    (records.store); reading it back and importing its sheets gives them."""
+    from records import store
+    party = [entry("jadeclaw", "wu"), entry("alkemy", "patrick", "b2")]
+    data = store.read_export(store.export_text([], [], [], party=roster.export_items(party)))
+    assert roster.import_items(data["party"], [], [])[:2] == (party, 2)
+    assert "party" not in store.read_export(store.export_text([], []))
+
+
+def test_a_roll_waiting_on_a_choice_is_kept_with_its_sheet():
+    """A Mirage prayer's Condition not yet named is stored with the sheet
+    (the roll's spec and draws, not its outcome), read back, and still asks
+    the same choice; one that is not a roll's shape is dropped, the sheet
+    kept."""
+    from rules.dice import ScriptedRng
+    scout = entry("mirage", "scout")
+    spec = rules.check_spec("mirage", scout["sheet"], "Might")
+    r = rules.roll("mirage", spec, ScriptedRng([2, 3]))
+    r = rules.act("mirage", spec, r, {"do": "pray", "dice": [0, 1]}, ScriptedRng([1, 4]))
+    waiting = {**scout, "waiting": {"spec": r["spec"], "stages": r["stages"]}}
+    (back,), _, _ = roster.load(roster.dump([waiting], []))
+    assert back == waiting
+    ask = rules.pending_choice("mirage", back["sheet"], {"system": "mirage", **back["waiting"]})
+    assert [c[0] for c in ask["choices"]] == ["exhausted", "battered", "wounded"]
+    (bad,), _, _ = roster.load(roster.dump([{**scout, "waiting": {"spec": [], "stages": "x"}}], []))
+    assert bad == scout

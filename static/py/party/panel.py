@@ -28,10 +28,11 @@ PARTY_KEY = "dice-table/party"
 #: Per game: "selected" (a sheet's id), "against" (a sheet's id or None) and
 #: "against_check", "situation" (field -> text), "last" (what the last
 #: roll's consequence changed), "turn" (the roll from a sheet on show:
-#: {"id", "spec", "stages", "landed"}), "pending" (the choice it waits on).
-PARTY = {"list": [], "gone": [], "pending_save": False, "editing": None,
+#: {"id", "spec", "stages", "landed"}). A choice a roll waits on is the
+#: sheet's own (``waiting``, kept with it: ``party.roster``).
+PARTY = {"list": [], "gone": [], "editing": None,
          "ui": {s: {"selected": None, "against": None, "against_check": None, "situation": {}, "last": "",
-                    "turn": None, "pending": None} for s in rules.SYSTEMS}}
+                    "turn": None} for s in rules.SYSTEMS}}
 
 REFUSED = "The browser refused to store the party (storage full?); export it to keep it."
 
@@ -89,7 +90,7 @@ def render_party(system=None):
         ui["against"] = None
     body = q("#party-body")
     keep = _focus_key(body)
-    body.innerHTML = view.party_html(system, entries, ui)
+    body.innerHTML = view.party_html(system, entries, {**ui, "pending": asked(_entry(ui["selected"]))})
     q("#party-count").textContent = str(len(entries) or "")
     _refocus(body, keep)
 
@@ -242,54 +243,81 @@ def on_result(system, result, _label="", source="here"):
 
 
 def land(system, result):
+    """The turn's consequence on the sheet that rolled: at once, or, where
+    the rules leave a choice to the player, stored with the sheet as
+    waiting (so a reload loses nothing) and asked."""
     ui = _ui(system)
     turn, entry = ui["turn"], _entry(ui["turn"]["id"])
     if turn["landed"] or entry is None:
         return
     ask = rules.pending_choice(system, entry["sheet"], result)
-    if ask is not None:
-        ui["pending"] = {**ask, "result": result}
-        ui["selected"] = entry["id"]
-        render_party(system)
-        _open_choice(ask)
+    if ask is None:
+        _apply(system, entry, rules.consequences(system, entry["sheet"], result))
         return
-    _apply(system, entry, rules.consequences(system, entry["sheet"], result))
+    turn["landed"] = True
+    ui["selected"] = entry["id"]
+    _store_entry({**entry, "waiting": {"spec": result["spec"], "stages": result["stages"]}, "time": now()})
+    render_party(system)
+    _open_choice(ask, entry["id"])
 
 
 def _apply(system, entry, after):
+    """``entry``'s sheet becomes ``after`` (nothing waits on it any more)."""
     ui = _ui(system)
-    ui["pending"] = None
-    if ui["turn"] is not None:
+    if ui["turn"] is not None and ui["turn"]["id"] == entry["id"]:
         ui["turn"]["landed"] = after != entry["sheet"] or ui["turn"]["landed"]
-    if after != entry["sheet"]:
+    if after != entry["sheet"] or entry.get("waiting"):
         ui["last"] = view.changes_text(system, entry["sheet"], after)
-        _store_entry({**entry, "sheet": after, "time": now()})
-        banner(ui["last"], "info")
+        _store_entry({k: v for k, v in entry.items() if k != "waiting"} | {"sheet": after, "time": now()})
+        if ui["last"]:
+            banner(ui["last"], "info")
     render_party(system)
 
 
-def _open_choice(ask):
+def _waiting(entry):
+    """The roll ``entry`` waits on, as the rules take it, or None."""
+    w = entry.get("waiting") if entry else None
+    return {"system": entry["system"], **w} if w else None
+
+
+def asked(entry):
+    """The choice ``entry``'s waiting roll asks (None if none; a stored roll
+    the rules no longer replay is dropped)."""
+    ref = _waiting(entry)
+    if ref is None:
+        return None
+    try:
+        return rules.pending_choice(entry["system"], entry["sheet"], ref)
+    except SpecError:
+        return None
+
+
+def _open_choice(ask, sheet_id):
     dialog = q("#consequence-dialog")
     q("#consequence-q").textContent = ask["prompt"]
-    q("#consequence-choices").innerHTML = view.choices_html(ask)
+    q("#consequence-choices").innerHTML = view.choices_html(ask, sheet_id)
     if not dialog.open:
         dialog.showModal()
 
 
 def choose(el):
-    """The player names the consequence (a Mirage Condition): it lands."""
-    system = CURRENT["system"]
-    ui = _ui(system)
-    pending = ui["pending"]
+    """The player names the consequence (a Mirage Condition): it lands on
+    the sheet the roll waits on."""
     q("#consequence-dialog").close()
-    entry = _entry(ui["turn"]["id"]) if pending and ui["turn"] else None
-    if entry is None:
+    entry = _entry(str(el.getAttribute("data-for")))
+    ref = _waiting(entry)
+    if ref is None:
         return
-    _apply(system, entry, rules.consequences(system, entry["sheet"], pending["result"], str(el.dataset.consequence)))
+    try:
+        after = rules.consequences(entry["system"], entry["sheet"], ref, str(el.dataset.consequence))
+    except SpecError as e:
+        banner(f"{e} Nothing was recorded.", "warning")
+        return
+    _apply(entry["system"], entry, after)
 
 
 def later(_el=None):
-    """The choice waits on the card."""
+    """The choice waits on the card (and in the store)."""
     q("#consequence-dialog").close()
 
 

@@ -5,7 +5,10 @@ clear message and loses none of the sheets that are sound. Pure; no DOM.
 
 An entry is ``{"id", "system", "time", "sheet"}``: a random ``id`` (the
 same sheet on every tab and device it travels to), the game, when it was
-last changed (ms), and the sheet as ``rules.normalize_sheet`` gives it.
+last changed (ms), and the sheet as ``rules.normalize_sheet`` gives it;
+and ``waiting`` while a roll's consequence waits on the player's choice
+(the roll's ``spec`` and ``stages``, replayed by the rules when asked), so
+a reload before the choice loses nothing.
 A deleted sheet leaves ``{"id", "time"}`` under ``gone``, so a second tab
 that still holds it does not bring it back when the two are merged.
 
@@ -32,7 +35,7 @@ import rules
 from records import store
 from rules.dice import SpecError
 
-__all__ = ["VERSION", "MAX_SHEETS", "new_entry", "checked", "load", "dump", "merge", "put", "remove",
+__all__ = ["VERSION", "MAX_SHEETS", "new_entry", "checked", "waiting_ok", "load", "dump", "merge", "put", "remove",
            "of_system", "find", "export_items", "import_items", "Full"]
 
 VERSION = 1
@@ -62,16 +65,28 @@ def new_entry(system: str, sheet, sheet_id: str, time) -> dict:
     return {"id": sheet_id, "system": system, "time": time, "sheet": rules.normalize_sheet(system, sheet)}
 
 
+def waiting_ok(w) -> bool:
+    """The shape of a roll waiting on a choice (its dice are checked when
+    the rules replay it)."""
+    return (isinstance(w, dict) and set(w) == {"spec", "stages"} and isinstance(w["spec"], dict)
+            and isinstance(w["stages"], list) and 0 < len(w["stages"]) <= rules.MAX_STAGES
+            and all(isinstance(s, dict) for s in w["stages"]))
+
+
 def checked(item) -> dict | None:
     """A stored or imported entry, checked whole: its sheet normalized by
-    its game; None if any part of it is unsound."""
+    its game; None if any part of it is unsound (a waiting roll that is
+    not one is dropped, the sheet kept)."""
     if not (isinstance(item, dict) and _id_ok(item.get("id")) and item.get("system") in rules.SYSTEMS
             and _time_ok(item.get("time"))):
         return None
     try:
-        return new_entry(item["system"], item.get("sheet"), item["id"], item["time"])
+        entry = new_entry(item["system"], item.get("sheet"), item["id"], item["time"])
     except (SpecError, RecursionError):
         return None
+    if waiting_ok(item.get("waiting")):
+        entry["waiting"] = {"spec": item["waiting"]["spec"], "stages": item["waiting"]["stages"]}
+    return entry
 
 
 def _gone_ok(g) -> bool:

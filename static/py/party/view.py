@@ -184,7 +184,8 @@ def editor_html(system: str, sheet: dict) -> str:
 def _chip(e: dict, pressed: bool, attr: str = "data-character") -> str:
     s = e["sheet"]
     npc = ' data-npc=""' if s["npc"] else ""
-    tag = '<span class="chip-tag">NPC</span>' if s["npc"] else ""
+    tag = ('<span class="chip-tag">NPC</span>' if s["npc"] else "") + \
+        ('<span class="chip-tag chip-wait">to choose</span>' if e.get("waiting") and attr == "data-character" else "")
     who = f'<span class="chip-player">{esc(s["player"])}</span>' if s["player"] else ""
     value = esc(s["name"]) if attr == "data-character" else esc(e["id"])
     return (f'<button type="button" class="party-chip" {attr}="{value}" data-sheet="{esc(e["id"])}"{npc} '
@@ -276,21 +277,21 @@ def _play(system: str, sheet: dict) -> str:
     return f'<form id="party-play" class="party-play" aria-label="In play" novalidate>{controls}</form>'
 
 
-def choices_html(ask: dict) -> str:
+def choices_html(ask: dict, sheet_id: str) -> str:
     """The choices a roll's consequence waits on, one button each.
 
-    >>> choices_html({"prompt": "Which?", "choices": [["battered", "Battered"]]})
-    '<button type="button" data-consequence="battered">Battered</button>'
+    >>> choices_html({"prompt": "Which?", "choices": [["battered", "Battered"]]}, "a1")
+    '<button type="button" data-consequence="battered" data-for="a1">Battered</button>'
     """
-    return "".join(f'<button type="button" data-consequence="{esc(v)}">{esc(label)}</button>'
+    return "".join(f'<button type="button" data-consequence="{esc(v)}" data-for="{esc(sheet_id)}">{esc(label)}</button>'
                    for v, label in ask["choices"])
 
 
-def _pending(ask: dict | None) -> str:
+def _pending(ask: dict | None, sheet_id: str) -> str:
     if not ask:
         return ""
     return (f'<div class="party-pending" role="group" aria-labelledby="party-pending-q">'
-            f'<p id="party-pending-q">{esc(ask["prompt"])}</p>{choices_html(ask)}</div>')
+            f'<p id="party-pending-q">{esc(ask["prompt"])}</p>{choices_html(ask, sheet_id)}</div>')
 
 
 def card_html(system: str, entry: dict, others: list, ui: dict) -> str:
@@ -306,7 +307,7 @@ def card_html(system: str, entry: dict, others: list, ui: dict) -> str:
             f'<button type="button" data-sheet-share>Share sheet</button></span></div>')
     last = f'<p class="party-last" role="status">{esc(ui["last"])}</p>' if ui.get("last") else ""
     return (f'<section class="party-card" data-card="{esc(entry["id"])}" aria-labelledby="party-card-title">'
-            f'{head}{_pending(ui.get("pending"))}{_against(others, ui)}{_checks(checks)}'
+            f'{head}{_pending(ui.get("pending"), entry["id"])}{_against(others, ui)}{_checks(checks)}'
             f'{_situation(system, checks, ui.get("situation") or {})}{_play(system, s)}{last}</section>')
 
 

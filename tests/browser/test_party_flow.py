@@ -139,6 +139,7 @@ def test_a_character_rolls_in_two_taps_and_against_an_npc_in_three(party, system
     page.click(f'#party-body [data-check="{case["check"]}"]')
     page.wait_for_selector(f"#tray-{system} [data-die]")
     assert f"{pc['name']}: {case['check']}" in latest_entry(page)
+    assert page.inner_text(f"#tray-{system} .tray-label") == f"{pc['name']}: {case['check']}"
     # three taps: the character (already open: tapped again it would close), the NPC, the check
     page.locator("#party-body [data-against][data-npc]", has_text=npc["name"]).click()
     force(page, system, case["form"], case["draws"])
