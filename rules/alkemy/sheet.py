@@ -14,8 +14,8 @@ is not in it): the GM sets it on the sheet (README, "Rules decisions").
 >>> patrick, ghulam = normalize_sheet(EXAMPLE_SHEETS["patrick"]), normalize_sheet(EXAMPLE_SHEETS["ghulam"])
 >>> [c["label"] for c in checks(patrick)], checks(ghulam)[0]["value"]
 (['Reflex (2)'], 5)
->>> checks(normalize_sheet({**EXAMPLE_SHEETS["patrick"], "health": "yellow"}))[0]["applied"]
-[{'what': 'yellow dice', 'why': 'health: yellow'}]
+>>> checks(normalize_sheet({**EXAMPLE_SHEETS["patrick"], "health": "yellow"}))[0]["applied"][1]
+{'what': 'yellow dice', 'why': 'health: yellow'}
 """
 
 from __future__ import annotations
@@ -62,9 +62,10 @@ def normalize_sheet(sheet: Any) -> dict:
 def checks(sheet: dict) -> list:
     """Every characteristic, with the health's dice."""
     colour = sheet["health"]
-    shown = [applied(f"{colour} dice", f"health: {colour}")]
     return [{"name": c["name"], "label": f"{c['name']} ({c['value']})", "value": c["value"], "health": colour,
-             "applied": list(shown), "defaults": {}} for c in sheet["characteristics"]]
+             "applied": [applied(f"+{c['value']}", f"{c['name']}, added to the two dice"),
+                         applied(f"{colour} dice", f"health: {colour}")], "defaults": {}}
+            for c in sheet["characteristics"]]
 
 
 def check_spec(sheet: dict, check: dict, situation: dict, opponent: tuple | None) -> dict:

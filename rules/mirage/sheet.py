@@ -20,11 +20,11 @@ three of that type are held already. Conditions gained by failing a test
 ("for example, during combat") are the GM's to add on the sheet.
 
 >>> s = normalize_sheet(EXAMPLE_SHEETS["scout"])
->>> [c["label"] for c in checks(s)][:2]
-['Might (Strength)', 'Bladework (Strength)']
+>>> [c["label"] for c in checks(s)][:3]
+['Might (Strength)', 'Shadowcraft (Agility)', 'Observation (Wits)']
 >>> battered = normalize_sheet({**EXAMPLE_SHEETS["scout"], "conditions": ["battered"]})
 >>> [a for c in checks(battered) if c["name"] == "Might" for a in c["applied"]]
-[{'what': '−1', 'why': '1 physical Condition (Battered)'}]
+[{'what': '2d6', 'why': 'Strength d6, Might d6'}, {'what': '−1', 'why': '1 physical Condition (Battered)'}]
 """
 
 from __future__ import annotations
@@ -113,10 +113,17 @@ def _gear(sheet: dict, skill: str) -> list:
     return [g for g in sheet["gear"] if skill in g["skills"]]
 
 
+def _base(sheet: dict, skill: str, attribute: str) -> dict:
+    """The base dice ("Roll the Dice"): the attribute's and the skill's."""
+    a, s = sheet["attributes"][attribute], sheet["skills"][skill]
+    why = f"{title(attribute)} d{a}, " + (f"{title(skill)} d{s}" if s else f"no {title(skill)} (\"No Skill?\")")
+    return applied(format_pool([a] + ([s] if s else [])), why)
+
+
 def _applied(sheet: dict, skill: str, attribute: str) -> list:
     kind = condition_type(attribute)
     held = _held(sheet, kind)
-    out = []
+    out = [_base(sheet, skill, attribute)]
     if held:
         out.append(applied(signed(-len(held)), f"{len(held)} {kind} Condition{'s' * (len(held) > 1)} "
                                                 f"({', '.join(title(n) for n in held)})"))
@@ -133,11 +140,13 @@ def _applied(sheet: dict, skill: str, attribute: str) -> list:
 
 
 def checks(sheet: dict) -> list:
-    """Every core skill, with its attribute (a skill at 0 rolls the
-    attribute's die alone, "No Skill?")."""
+    """Every core skill, with its attribute: those the character has
+    first, then the rest (a skill at 0 rolls the attribute's die alone,
+    "No Skill?")."""
+    order = sorted(SKILLS.items(), key=lambda sa: not sheet["skills"][sa[0]])
     return [{"name": title(s), "label": f"{title(s)} ({title(a)})", "skill": s,
              "dice": [sheet["attributes"][a]] + ([sheet["skills"][s]] if sheet["skills"][s] else []),
-             "applied": _applied(sheet, s, a), "defaults": {"attribute": a}} for s, a in SKILLS.items()]
+             "applied": _applied(sheet, s, a), "defaults": {"attribute": a}} for s, a in order]
 
 
 def _side(sheet: dict, check: dict, situation: dict) -> dict:

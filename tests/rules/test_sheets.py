@@ -131,7 +131,8 @@ def test_alkemy_health_sets_the_dice_colour():
     patrick = EXAMPLES["alkemy"]["patrick"]
     for colour in ("white", "yellow", "red"):
         sheet = {**patrick, "health": colour}
-        assert _check("alkemy", sheet, "Reflex")["applied"] == [{"what": f"{colour} dice", "why": f"health: {colour}"}]
+        assert _check("alkemy", sheet, "Reflex")["applied"] == [{"what": "+2", "why": "Reflex, added to the two dice"},
+                                                                {"what": f"{colour} dice", "why": f"health: {colour}"}]
         r = rules.roll("alkemy", rules.check_spec("alkemy", sheet, "Reflex"), ScriptedRng([2, 3]))
         assert {d["colour"] for d in r["dice"]} == {colour}
     with pytest.raises(SpecError):

@@ -198,12 +198,11 @@ def party_html(system: str, entries: list, ui: dict) -> str:
     NPCs), the one selected opened as its card."""
     title = esc(rules.TITLES[system])
     chips = "".join(f"<li>{_chip(e, e['id'] == ui.get('selected'))}</li>" for e in entries)
-    listing = (f'<ul class="party-list" aria-label="{title} characters and NPCs">{chips}</ul>' if entries else
-               f'<p class="party-empty">No {title} character yet: add the rules text\'s own, or make one.</p>')
+    listing = f'<ul class="party-list" aria-label="{title} characters and NPCs">{chips}</ul>' if entries else ""
     chosen = next((e for e in entries if e["id"] == ui.get("selected")), None)
-    tools = "" if chosen else ('<div class="party-tools"><button type="button" data-party-new>New character</button>'
-                               '<button type="button" data-party-examples>Add the rules text\'s characters</button>'
-                               '</div>')
+    tools = "" if chosen else (f'<div class="party-tools"><button type="button" data-party-new aria-label="New {title} '
+                               'character">New</button><button type="button" data-party-examples aria-label="Add '
+                               f'{title} examples: the rules text\'s own characters">Examples</button></div>')
     card = card_html(system, chosen, [e for e in entries if e is not chosen], ui) if chosen else ""
     return f'{listing}{tools}{card}'
 
