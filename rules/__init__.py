@@ -32,12 +32,13 @@ Character sheets (README, "The party"), each game's ``sheet`` module:
 from __future__ import annotations
 
 import importlib
+import importlib.util
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from . import alkemy, jadeclaw, milhamah, mirage, open_tale
 from .dice import RecordingRng, Rng, ScriptedRng, SpecError, system_rng
 from .stages import MAX_STAGES, rebuild
-from .sheets import entry_check, read_situation
 from .system import Sheet, System, check, check_sheet
 
 __all__ = ["SYSTEMS", "OUTCOMES", "TITLES", "MODULES", "MAX_STAGES", "roll", "act", "odds", "replay",
@@ -59,18 +60,34 @@ TITLES = {name: m.TITLE for name, m in MODULES.items()}
 OUTCOMES = {name: tuple(m.OUTCOMES) for name, m in MODULES.items()}
 
 
-def _sheet_module(m: System) -> Any:
-    """A game's ``sheet`` module (``rules/<game>/sheet.py``), or None."""
-    try:
-        return importlib.import_module(m.__name__ + ".sheet")
-    except ModuleNotFoundError as e:
-        if e.name != m.__name__ + ".sheet":
-            raise
-        return None
+class _Sheets(Mapping):
+    """Each system's character sheet (``rules/<game>/sheet.py``, a
+    ``rules.system.Sheet``). That each game has one is checked at import
+    (a game without one does not import); each is imported, and its shape
+    and examples checked, at its first use: a page that rolls no sheet
+    never compiles them (docs/SPEED.md)."""
+
+    def __init__(self, modules: dict):
+        self._modules, self._checked = modules, {}
+        for m in modules.values():
+            if importlib.util.find_spec(m.__name__ + ".sheet") is None:
+                check_sheet(m, None)  # a TypeError naming the file it lacks
+
+    def __getitem__(self, system: str) -> Sheet:
+        if system not in self._checked:
+            m = self._modules[system]
+            self._checked[system] = check_sheet(m, importlib.import_module(m.__name__ + ".sheet"))
+        return self._checked[system]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._modules)
+
+    def __len__(self) -> int:
+        return len(self._modules)
 
 
-#: Each system's character sheet (``rules.system.Sheet``), checked at import.
-SHEETS: dict[str, Sheet] = {name: check_sheet(m, _sheet_module(m)) for name, m in MODULES.items()}
+#: Each system's character sheet, by name (``_Sheets``).
+SHEETS: Mapping[str, Sheet] = _Sheets(MODULES)
 
 def _module(system: Any) -> System:
     if not isinstance(system, str) or system not in MODULES:
@@ -221,6 +238,7 @@ def _opponent(system: str, given: Any) -> tuple | None:
         return None
     if not isinstance(given, dict) or set(given) - {"sheet", "check"}:
         raise SpecError("opponent", "must be {\"sheet\": a sheet, \"check\": one of its checks}")
+    from .sheets import entry_check  # with the sheets, at their first use
     mod = _sheet(system)
     try:
         npc = mod.normalize_sheet(given.get("sheet"))
@@ -242,6 +260,7 @@ def check_spec(system: str, sheet: Any, check: Any, situation: Any = None) -> di
     >>> s["dice"], s["quality"], s["opponent"], s["opponent_quality"]
     ([12, 10], 'basic', [12, 8, 4], 'expert')
     """
+    from .sheets import entry_check, read_situation  # with the sheets, at their first use
     mod = _sheet(system)
     norm = mod.normalize_sheet(sheet)
     found = entry_check(mod.checks(norm), check)

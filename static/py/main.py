@@ -11,12 +11,12 @@ into a spec and a result into HTML; every text they write is escaped.
 import asyncio
 import importlib
 import json
+import sys
 
 import rules
 from fairrolls import fairpanel
 from links import sharedialog
 from odds import oddspanel
-from party import panel as party
 from records import backup, history, setups
 from shell import page
 from shell.page import CURRENT, banner, create_proxy, document, guard, js_none, q, system_of, ui_for, window
@@ -30,20 +30,27 @@ def tab_shown(system, first):
     oddspanel.tab_shown(system, first)
     sharedialog.update_share_buttons()
     setups.render_setups()
-    party.tab_shown(system, first)
+    if "party.panel" in sys.modules:  # drawn once it is loaded (``start``), then on every tab
+        page.party.tab_shown(system, first)
 
 
 def recorded(system, result, label="", source="here"):
     """A roll or a step recorded: the history's, and the party's (a
     consequence landing on the sheet that rolled it)."""
     history.add_history(system, result, label, source)
-    party.on_result(system, result, label, source)
+    page.party.on_result(system, result, label, source)
+
+
+def later(name):
+    """A handler of the party's (``page.party``), which loads once the page
+    is idle, or at the first tap that needs it."""
+    return lambda *args: getattr(page.party, name)(*args)
 
 
 def wire():
     """The hooks by which a feature calls one above it (``page.HOOKS``)."""
     page.HOOKS.update({
-        "odds": oddspanel.render_odds, "recorded": recorded, "sheet_link": party.open_sheet_link,
+        "odds": oddspanel.render_odds, "recorded": recorded, "sheet_link": later("open_sheet_link"),
         "shown": sharedialog.update_share_buttons,
         "tab_shown": tab_shown, "fair_tray": fairpanel.render_fair_tray, "fair_step": fairpanel.fair_step,
         "leave_fair": fairpanel.leave_fair,
@@ -82,13 +89,13 @@ TAB_CLICKS = (
     ("[data-insert]", lambda el: forms.insert_text(el)),
     ("[data-history-open]", lambda el: history.open_history(int(el.dataset.historyOpen))),
     ("[data-fair]", lambda el: fairpanel.fair_button(el)),
-    ("[data-character]", party.select),
-    ("[data-against-check]", party.against_check),
-    ("[data-against]", party.against),
-    ("[data-check]", party.roll_check),
-    ("[data-consequence]", party.choose),
-    ("[data-sheet-add]", party.add_row),
-    ("[data-sheet-remove]", party.remove_row),
+    ("[data-character]", later("select")),
+    ("[data-against-check]", later("against_check")),
+    ("[data-against]", later("against")),
+    ("[data-check]", later("roll_check")),
+    ("[data-consequence]", later("choose")),
+    ("[data-sheet-add]", later("add_row")),
+    ("[data-sheet-remove]", later("remove_row")),
 )
 
 
@@ -129,7 +136,7 @@ def on_input(event):
     if str(t.id or "") in INPUTS:
         INPUTS[str(t.id)](t)
         return
-    if party.takes_input(event):
+    if js_none(t.closest("#party")) is not None and page.party.takes_input(event):
         return
     form = js_none(t.closest("form.rollform"))
     if form is not None:
@@ -177,7 +184,7 @@ INPUTS = {"roller-name": history.set_roller, "history-game": history.set_filter,
           "history-search": history.set_filter}
 #: Forms of the page other than the roll forms (Enter in the party's forms rolls nothing).
 FORMS_SUBMIT = {"save-form": setups.save_current_setup, "ask-form": fairpanel.make_request,
-                "sheet-form": party.save_editor, "party-situation": lambda form: None,
+                "sheet-form": later("save_editor"), "party-situation": lambda form: None,
                 "party-play": lambda form: None}
 
 CLICKS = (
@@ -199,13 +206,13 @@ CLICKS = (
     ("[data-setup-load]", setups.load_setup),
     ("[data-setup-delete]", setups.delete_setup),
     ("[data-fairness-run]", run_fairness),
-    ("[data-party-new]", party.new_sheet),
-    ("[data-party-examples]", party.add_examples),
-    ("[data-sheet-edit]", party.edit_selected),
-    ("[data-sheet-share]", party.share_selected),
-    ("#sheet-cancel", party.cancel_editor),
-    ("#sheet-delete", party.delete_sheet),
-    ("#consequence-later", party.later),
+    ("[data-party-new]", later("new_sheet")),
+    ("[data-party-examples]", later("add_examples")),
+    ("[data-sheet-edit]", later("edit_selected")),
+    ("[data-sheet-share]", later("share_selected")),
+    ("#sheet-cancel", later("cancel_editor")),
+    ("#sheet-delete", later("delete_sheet")),
+    ("#consequence-later", later("later")),
 )
 
 
@@ -253,8 +260,6 @@ def start():
     history.load_roller()
     history.load_history()
     setups.load_setups()
-    party.load_party()
-    page.listen(window, "storage", guard(party.on_storage))
     fairpanel.load_requests()
     table_ui.install(table_api())
     opened = guard(forms.restore_forms)()
@@ -269,6 +274,7 @@ def start():
     document.body.setAttribute("data-ready", "")
     guard(oddspanel.start_odds_worker)()
     page.when_idle(lambda *_: [importlib.import_module(m.name) for m in (page.fair, page.fairview)])
+    page.when_idle(lambda *_: guard(page.party.start)())  # the party: its sheets, drawn (docs/PARTY.md)
 
 
 def table_api():

@@ -329,6 +329,8 @@ def test_a_game_without_a_sheet_is_caught():
                                        ("FIELDS", "SITUATION", "EXAMPLE_SHEETS", "normalize_sheet", "checks")})
     with pytest.raises(TypeError, match="check_spec, consequences, pending"):
         check_sheet(game, partial)
+    with pytest.raises(TypeError, match="rules/sixth/sheet.py"):  # what the registry does at import
+        rules._Sheets({"sixth": types.SimpleNamespace(NAME="sixth", __name__="rules")})  # no rules/sheet.py
     broken = types.SimpleNamespace(**{n: getattr(rules.SHEETS["alkemy"], n) for n in dir(rules.SHEETS["alkemy"])
                                       if not n.startswith("_")})
     broken.EXAMPLE_SHEETS = {"bad": {"name": ""}}

@@ -35,7 +35,6 @@ import json
 import zlib
 
 import rules
-from party import roster
 from rules.dice import SpecError
 
 __all__ = ["ShareError", "encode_setup", "encode_result", "encode_sheet", "encode_fair", "decode", "open_link",
@@ -230,6 +229,7 @@ def open_link(fragment: str) -> dict:
 def _open_sheet(link: dict) -> dict:
     """A sheet link checked whole (its id and time too); the message names
     the field the rules refused."""
+    from party import roster  # with the party, at its first use
     entry = roster.checked({"id": link["id"], "system": link["system"], "time": link["time"], "sheet": link["sheet"]})
     if entry is None:
         try:

@@ -19,8 +19,8 @@ from links.sharedialog import open_share_dialog
 from party import roster, view
 from records.setups import fill_system_form
 from rules.dice import SpecError
-from shell.page import (CURRENT, banner, clear_errors, js_none, js_obj, now, q, read_kept, read_store,
-                        show_errors, window, write_store)
+from shell.page import (CURRENT, banner, clear_errors, guard, js_none, js_obj, listen, now, q, read_kept,
+                        read_store, show_errors, window, write_store)
 from tabs.forms import read_fields
 from tabs.trayview import STATE, open_tab, set_result
 
@@ -38,6 +38,14 @@ REFUSED = "The browser refused to store the party (storage full?); export it to 
 
 
 # ---------------------------------------------------------------- kept
+
+def start():
+    """Once the page is idle: the stored party, drawn; another tab's
+    changes merged as they are stored."""
+    load_party()
+    listen(window, "storage", guard(on_storage))
+    render_party()
+
 
 def load_party():
     """The stored party (its unreadable text kept under a backup key)."""

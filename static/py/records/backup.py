@@ -6,11 +6,10 @@ file merged back into them. No state of its own: it reads and writes theirs.
 import traceback
 
 from fairrolls.fairpanel import FAIR, save_requests
-from party import panel as party
 from records import store
 from records.history import HISTORY, render_history, save_history, set_entries
 from records.setups import SETUPS, render_setups, save_setups
-from shell.page import banner, create_once, document, fair, js_obj, window
+from shell.page import banner, create_once, document, fair, js_obj, party, window
 
 
 def export_history(_=None):

@@ -115,6 +115,9 @@ class Later:
 
 fair = Later("fairrolls.fair")
 fairview = Later("fairrolls.fairview")
+#: The party (characters and NPCs): loaded once the page is idle, or at the
+#: first tap that needs it, so a first visit starts without compiling it.
+party = Later("party.panel")
 
 
 def js_obj(d):
