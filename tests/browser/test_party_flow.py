@@ -164,9 +164,10 @@ def _check_item(page, check):
 
 def test_a_prayers_condition_lands_and_the_next_strength_roll_takes_minus_one(party):
     """Mirage, "The Cost of Unanswered Prayer": a prayer that leaves a 1
-    asks which physical Condition (after Strength); the chosen one is on
-    the sheet, the next Might (Strength) roll shows "−1: 1 physical
-    Condition (Battered)" and rolls one die less; cleared, it is gone."""
+    asks which physical Condition (after Strength); left for later, the
+    choice waits on the sheet through a reload; the chosen one is on the
+    sheet, the next Might (Strength) roll shows "−1: 1 physical Condition
+    (Battered)" and rolls one die less; cleared, it is gone."""
     page = party
     open_party(page, "mirage")
     scout = examples("mirage")["scout"]
@@ -184,8 +185,15 @@ def test_a_prayers_condition_lands_and_the_next_strength_roll_takes_minus_one(pa
     assert "physical Condition" in page.inner_text("#consequence-q")
     choices = page.locator("#consequence-dialog [data-consequence]").all_inner_texts()
     assert choices == ["Exhausted", "Battered", "Wounded"]
-    page.click('#consequence-dialog [data-consequence="battered"]')
-    page.wait_for_selector("#consequence-dialog:not([open])", state="attached")
+    page.click("#consequence-later")  # it waits on the sheet, kept: a reload loses nothing
+    page.reload()
+    page.wait_for_selector("body[data-ready]", state="attached", timeout=SLOW * 2)
+    page.click("#tabbtn-mirage")
+    page.wait_for_selector('#party-body [data-character="Scout"] .chip-wait')
+    tap_character(page, scout["name"])
+    assert "physical Condition" in page.inner_text("#party-body .party-pending")
+    page.click('#party-body .party-pending [data-consequence="battered"]')
+    page.wait_for_selector("#party-body .party-pending", state="detached")
     assert "Recorded on Scout: Conditions: Battered." in page.inner_text("#banner")
     assert page.is_checked('#party-play input[name="conditions"][value="battered"]')
     assert "−1: 1 physical Condition (Battered)" in _check_item(page, "Might").inner_text()
