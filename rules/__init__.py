@@ -15,6 +15,17 @@ each took, in order, so ``replay`` gives back the same result; and
 ``allowed``: the actions ``act`` accepts now (``{"do": verb}``, with its
 ``side`` where the system's steps take one), ``[]`` once the turn is over.
 
+Character sheets (docs/PARTY.md), each game's ``sheet`` module:
+
+- ``normalize_sheet(system, sheet)``: validate a sheet, fill its defaults.
+- ``sheet_checks(system, sheet)``: its checks, each with what the sheet
+  applies to it and why.
+- ``check_spec(system, sheet, check, situation=None)``: the spec a check
+  rolls, through the game's own ``normalize``.
+- ``consequences(system, sheet, result, choice=None)`` and
+  ``pending_choice(system, sheet, result)``: the sheet after a roll, and
+  the choice it waits on.
+
 >>> from rules.dice import ScriptedRng
 >>> sorted(SYSTEMS)
 ['alkemy', 'jadeclaw', 'milhamah', 'mirage', 'open_tale']
@@ -22,15 +33,19 @@ each took, in order, so ``replay`` gives back the same result; and
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from . import alkemy, jadeclaw, milhamah, mirage, open_tale
 from .dice import RecordingRng, Rng, ScriptedRng, SpecError, system_rng
 from .stages import MAX_STAGES, rebuild
-from .system import System, check, check_action, check_result
+from .system import Sheet, System, check, check_action, check_result, check_sheet
 
 __all__ = ["SYSTEMS", "OUTCOMES", "TITLES", "MODULES", "MAX_STAGES", "roll", "act", "odds", "replay",
-           "advise", "default_spec", "normalize", "SpecError", "ScriptedRng", "System"]
+           "advise", "default_spec", "normalize", "SpecError", "ScriptedRng", "System", "SHEETS",
+           "normalize_sheet", "sheet_checks", "check_spec", "consequences", "pending_choice"]
 
 #: The game systems in tab order. A sixth game is one more module here
 #: (it declares NAME, TITLE, OUTCOMES, DEFAULT_SPEC, STEPS, normalize, roll,
@@ -45,6 +60,36 @@ TITLES = {name: m.TITLE for name, m in MODULES.items()}
 
 #: Outcome names per system, worst to best (DESIGN.md).
 OUTCOMES = {name: tuple(m.OUTCOMES) for name, m in MODULES.items()}
+
+
+class _Sheets(Mapping):
+    """Each system's character sheet (``rules/<game>/sheet.py``, a
+    ``rules.system.Sheet``). That each game has one is checked at import
+    (a game without one does not import); each is imported, and its shape
+    and examples checked, at its first use: a page that rolls no sheet
+    never compiles them (docs/SPEED.md)."""
+
+    def __init__(self, modules: dict):
+        self._modules, self._checked = modules, {}
+        for m in modules.values():
+            if importlib.util.find_spec(m.__name__ + ".sheet") is None:
+                check_sheet(m, None)  # a TypeError naming the file it lacks
+
+    def __getitem__(self, system: str) -> Sheet:
+        if system not in self._checked:
+            m = self._modules[system]
+            self._checked[system] = check_sheet(m, importlib.import_module(m.__name__ + ".sheet"))
+        return self._checked[system]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._modules)
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+
+#: Each system's character sheet, by name (``_Sheets``).
+SHEETS: Mapping[str, Sheet] = _Sheets(MODULES)
 
 def _module(system: Any) -> System:
     if not isinstance(system, str) or system not in MODULES:
@@ -164,3 +209,107 @@ def replay(system: str, spec: Any, stages: Any, *, advise: bool = True) -> dict:
     if advise:
         _attach_advice(_module(system), norm, result)
     return result
+
+
+# --------------------------------------------------------------------------
+# Character sheets (docs/PARTY.md).
+
+def _sheet(system: Any) -> Sheet:
+    _module(system)
+    return SHEETS[system]
+
+
+def normalize_sheet(system: str, sheet: Any) -> dict:
+    """The sheet validated, every default filled in; bad input raises
+    ``SpecError`` naming the field by its path (``skills.0.level``).
+
+    >>> normalize_sheet("jadeclaw", {"name": "Wu", "traits": {"will": "d10"}})["traits"]["will"]
+    [10]
+    """
+    return _sheet(system).normalize_sheet(sheet)
+
+
+def sheet_checks(system: str, sheet: Any) -> list:
+    """The sheet's checks, each ``{"name", "label", "applied", "defaults",
+    ...}``: ``applied`` lists what the sheet applies to the check and why
+    (``{"what": "−1", "why": "1 physical Condition (Battered)"}``),
+    ``defaults`` the situation's fields this check fills in.
+
+    >>> [c["label"] for c in sheet_checks("alkemy", SHEETS["alkemy"].EXAMPLE_SHEETS["patrick"])]
+    ['Reflex (2)']
+    """
+    mod = _sheet(system)
+    return mod.checks(mod.normalize_sheet(sheet))
+
+
+def _opponent(system: str, given: Any) -> tuple | None:
+    """The opposing side of a situation: an NPC's sheet and its check."""
+    if given is None:
+        return None
+    if not isinstance(given, dict) or set(given) - {"sheet", "check"}:
+        raise SpecError("opponent", "must be {\"sheet\": a sheet, \"check\": one of its checks}")
+    from .sheets import entry_check  # with the sheets, at their first use
+    mod = _sheet(system)
+    try:
+        npc = mod.normalize_sheet(given.get("sheet"))
+    except SpecError as e:
+        raise SpecError(f"opponent.{e.field}", e.detail) from None
+    return npc, entry_check(mod.checks(npc), given.get("check"))
+
+
+def check_spec(system: str, sheet: Any, check: Any, situation: Any = None) -> dict:
+    """The spec ``check`` of ``sheet`` rolls, with the sheet's standing
+    modifiers applied, through the game's own ``normalize``: so odds,
+    advice, history, sharing and fair rolls take it as any form's spec.
+    ``situation`` holds the fields beside Roll (the game's ``SITUATION``:
+    difficulty, modifiers, helpers, favored...) and, for an opposed roll,
+    ``"opponent": {"sheet": an NPC's sheet, "check": its check}``.
+
+    >>> from rules.jadeclaw.sheet import EXAMPLE_SHEETS as JC
+    >>> s = check_spec("jadeclaw", JC["wu"], "Fast-Talk", {"opponent": {"sheet": JC["father"], "check": "Psychology"}})
+    >>> s["dice"], s["quality"], s["opponent"], s["opponent_quality"]
+    ([12, 10], 'basic', [12, 8, 4], 'expert')
+    """
+    from .sheets import entry_check, read_situation  # with the sheets, at their first use
+    mod = _sheet(system)
+    norm = mod.normalize_sheet(sheet)
+    found = entry_check(mod.checks(norm), check)
+    fields, opponent = read_situation(mod.SITUATION, found["defaults"], situation)
+    return normalize(system, mod.check_spec(norm, found, fields, _opponent(system, opponent)))
+
+
+def _trusted(system: str, result: Any) -> dict:
+    """A result rebuilt from its own spec and draws (``replay``), so a
+    consequence never rests on keys a stored or shared result carries."""
+    if not isinstance(result, dict) or result.get("system") != system:
+        raise SpecError("result", f"is not a {TITLES.get(system, system)} result of this page")
+    return replay(system, result.get("spec"), result.get("stages"), advise=False)
+
+
+def pending_choice(system: str, sheet: Any, result: Any) -> dict | None:
+    """The choice a roll's consequence waits on (``{"prompt", "choices":
+    [[value, label], ...]}``, e.g. which Condition a Mirage prayer cost),
+    or None."""
+    mod = _sheet(system)
+    return mod.pending(mod.normalize_sheet(sheet), _trusted(system, result))
+
+
+def consequences(system: str, sheet: Any, result: Any, choice: Any = None) -> dict:
+    """The sheet after ``result``'s consequences (each game's ``sheet``
+    module says which it carries: a Mirage prayer's Condition, named by
+    ``choice``; a Milhamah Merit Point; an Open Tale Heroic Badge spent).
+    The result is replayed from its draws first.
+
+    >>> from rules.dice import ScriptedRng
+    >>> scout = SHEETS["mirage"].EXAMPLE_SHEETS["scout"]
+    >>> spec = check_spec("mirage", scout, "Might")
+    >>> r = act("mirage", spec, roll("mirage", spec, ScriptedRng([2, 3])), {"do": "pray", "dice": [0, 1]},
+    ...         ScriptedRng([1, 4]))
+    >>> pending_choice("mirage", scout, r)["choices"][1]
+    ['battered', 'Battered']
+    >>> consequences("mirage", scout, r, "battered")["conditions"]
+    ['battered']
+    """
+    mod = _sheet(system)
+    norm = mod.normalize_sheet(sheet)
+    return mod.normalize_sheet(mod.consequences(norm, _trusted(system, result), choice))

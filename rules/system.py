@@ -24,6 +24,19 @@ exactly those ``act`` accepts (with their arguments); ``[]`` once the turn
 is over. ``rules.act`` refuses a verb outside ``STEPS`` and a key outside
 its list (``check_action``, which each system's step calls too).
 
+A game has its character sheet too, ``rules/<game>/sheet.py`` (``Sheet``,
+docs/PARTY.md), checked by ``check_sheet``::
+
+    FIELDS = (...)              # the sheet's own fields (rules.sheets)
+    SITUATION = (...)           # what a check's roll may change beside Roll
+    EXAMPLE_SHEETS = {...}      # the rules text's characters
+    OPPOSES = {...}             # optional: checks the text sets against each other
+    def normalize_sheet(sheet) -> dict: ...
+    def checks(sheet) -> list: ...              # each {"name", "label", "applied", "defaults", ...}
+    def check_spec(sheet, check, situation, opponent) -> dict: ...
+    def consequences(sheet, result, choice) -> dict: ...
+    def pending(sheet, result) -> dict | None: ...
+
 >>> from rules import milhamah
 >>> check(milhamah) is milhamah
 True
@@ -35,7 +48,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from .dice import SpecError
 
-__all__ = ["System", "check", "check_action", "check_result"]
+__all__ = ["System", "Sheet", "check", "check_action", "check_result", "check_sheet"]
 
 #: What a system module declares (see the module docstring).
 NAMES = ("NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "STEPS", "normalize", "roll", "act", "odds")
@@ -148,3 +161,55 @@ def check_result(module: Any, result: dict) -> dict:
 def _open_action(module: Any, a: Any) -> bool:
     return (isinstance(a, dict) and a.get("do") in module.STEPS and set(a) <= {"do", "side"}
             and isinstance(a.get("side", ""), str))
+
+
+#: What a game's sheet module declares (see the module docstring).
+SHEET_NAMES = ("FIELDS", "SITUATION", "EXAMPLE_SHEETS", "normalize_sheet", "checks", "check_spec",
+               "consequences", "pending")
+
+
+@runtime_checkable
+class Sheet(Protocol):
+    """A game's sheet module, ``rules/<game>/sheet.py`` (module docstring)."""
+
+    FIELDS: tuple
+    SITUATION: tuple
+    EXAMPLE_SHEETS: dict
+
+    def normalize_sheet(self, sheet: Any) -> dict: ...
+
+    def checks(self, sheet: dict) -> list: ...
+
+    def check_spec(self, sheet: dict, check: dict, situation: dict, opponent: Any) -> dict: ...
+
+    def consequences(self, sheet: dict, result: dict, choice: Any) -> dict: ...
+
+    def pending(self, sheet: dict, result: dict) -> Any: ...
+
+
+def check_sheet(system: Any, module: Any) -> Any:
+    """The sheet module of ``system`` if it has the shape of a ``Sheet``
+    and its examples are sheets of the game, else a TypeError naming what
+    it lacks (a programming error, caught at import).
+
+    >>> import types
+    >>> check_sheet(types.SimpleNamespace(NAME="x"), None)
+    Traceback (most recent call last):
+    ...
+    TypeError: system 'x' has no sheet: rules/x/sheet.py declaring FIELDS, SITUATION, EXAMPLE_SHEETS, normalize_sheet, checks, check_spec, consequences, pending
+    >>> check_sheet(types.SimpleNamespace(NAME="x"), types.SimpleNamespace(FIELDS=(), EXAMPLE_SHEETS={}))
+    Traceback (most recent call last):
+    ...
+    TypeError: system 'x': its sheet lacks SITUATION, normalize_sheet, checks, check_spec, consequences, pending
+    """
+    name = getattr(system, "NAME", system)
+    if module is None:
+        raise TypeError(f"system {name!r} has no sheet: rules/{name}/sheet.py declaring {', '.join(SHEET_NAMES)}")
+    missing = [n for n in SHEET_NAMES if not hasattr(module, n)]
+    if missing or not isinstance(module, Sheet):
+        raise TypeError(f"system {name!r}: its sheet lacks {', '.join(missing)}")
+    if not module.EXAMPLE_SHEETS:
+        raise TypeError(f"system {name!r}: EXAMPLE_SHEETS must hold at least one sheet")
+    for sheet in module.EXAMPLE_SHEETS.values():
+        module.normalize_sheet(sheet)  # an example the game refuses is a bug: it raises here
+    return module

@@ -4,7 +4,8 @@ A throw-away game, Sixth ("roll N d6, each die on 5 or more is a hit; so
 many hits succeed"), is added to a temporary copy of the repository as
 README's recipe ("A sixth system") says: new files (its rules folder
 ``rules/sixth/``, its tab module ``static/py/tabs/ui_sixth.py``, its test cases
-``tests/cases/sixth.py``) and a line or a block in existing ones. The test
+``tests/cases/sixth.py``, its character sheet ``rules/sixth/sheet.py``)
+and a line or a block in existing ones. The test
 counts the existing files whose bytes changed (at most three:
 ``rules/__init__.py``'s ``MODULES``, ``static/py/shell/page.py``'s ``TABS`` and
 ``index.html``'s tab, section with its form, and history option), then runs
@@ -109,6 +110,45 @@ def odds(spec: dict, result=None, action=None) -> dict:
     value = {k: comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1)}
     win = sum(q for k, q in value.items() if k >= spec["needed"])
     return {"value": value, "outcome": {"failure": 1 - win, "success": win}, "exact": True}
+'''
+
+SHEET = '''"""A Sixth character: a few named pools of d6 (a throw-away game,
+tests/test_sixth_game.py).
+
+>>> [c["label"] for c in checks(normalize_sheet(EXAMPLE_SHEETS["hero"]))]
+['Strength (4d6)']
+"""
+
+from __future__ import annotations
+
+from rules.sheets import applied, normalize
+
+FIELDS = ({"name": "pools", "kind": "entries", "label": "Pools", "fields": (
+    {"name": "name", "kind": "text", "label": "Pool", "required": True},
+    {"name": "dice", "kind": "int", "label": "Dice (d6)", "min": 1, "max": 20, "default": 3})},)
+SITUATION = ({"name": "needed", "kind": "int", "label": "Hits needed", "min": 1, "max": 20, "default": 1},)
+EXAMPLE_SHEETS = {"hero": {"name": "Hero", "pools": [{"name": "Strength", "dice": 4}]}}
+
+
+def normalize_sheet(sheet) -> dict:
+    return normalize(FIELDS, sheet)
+
+
+def checks(sheet: dict) -> list:
+    return [{"name": p["name"], "label": f"{p['name']} ({p['dice']}d6)", "dice": p["dice"],
+             "applied": [applied(f"{p['dice']}d6", p["name"])], "defaults": {}} for p in sheet["pools"]]
+
+
+def check_spec(sheet: dict, check: dict, situation: dict, opponent) -> dict:
+    return {"dice": check["dice"], "needed": situation["needed"]}
+
+
+def consequences(sheet: dict, result: dict, choice) -> dict:
+    return sheet
+
+
+def pending(sheet: dict, result: dict):
+    return None
 '''
 
 TAB = '''"""The Sixth tab (a throw-away game, tests/test_sixth_game.py). Pure; no DOM.
@@ -231,7 +271,8 @@ FORM = '''      <!-- tab:sixth -->
       <!-- /tab:sixth -->
 '''
 
-NEW_FILES = {"rules/sixth/__init__.py": RULES, "static/py/tabs/ui_sixth.py": TAB, "tests/cases/sixth.py": CASES}
+NEW_FILES = {"rules/sixth/__init__.py": RULES, "rules/sixth/sheet.py": SHEET, "static/py/tabs/ui_sixth.py": TAB,
+             "tests/cases/sixth.py": CASES}
 
 # ---------------------------------------------------------------- the edits to existing files
 
@@ -333,6 +374,7 @@ def _sixth_passed(outcome: dict) -> list[str]:
 
 
 UNIT = ["rules/sixth", "static/py/tabs/ui_sixth.py", "tests/ui", "tests/rules/test_bounds.py",
+        "tests/rules/test_sheets.py::test_every_example_sheet_is_a_fixed_point_and_every_check_rolls",
         "tests/test_complexity.py", "tests/test_house.py"]
 
 
@@ -346,7 +388,8 @@ def test_the_unit_suites_carry_the_sixth_game(sixth, tmp_path):
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     ran = _sixth_passed(outcome)
     assert len(ran) >= 20, ran
-    proc, outcome = _run(site, ["tests/rules/test_properties.py", "tests/rules/test_odds_match_rolls.py", "-k", "sixth"],
+    proc, outcome = _run(site, ["tests/rules/test_properties.py", "tests/rules/test_odds_match_rolls.py",
+                                "tests/rules/test_sheet_properties.py", "-k", "sixth"],
                          tmp_path / "properties.xml")
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     assert len(_sixth_passed(outcome)) >= 7, outcome

@@ -11,6 +11,7 @@ into a spec and a result into HTML; every text they write is escaped.
 import asyncio
 import importlib
 import json
+import sys
 
 import rules
 from drawing import views
@@ -26,16 +27,32 @@ from tabs.trayview import STATE
 
 
 def tab_shown(system, first):
-    """A tab on show: its odds, its Share button, its saved setups."""
+    """A tab on show: its odds, its Share button, its saved setups, its party."""
     oddspanel.tab_shown(system, first)
     sharedialog.update_share_buttons()
     setups.render_setups()
+    if "party.panel" in sys.modules:  # drawn once it is loaded (``start``), then on every tab
+        page.party.tab_shown(system, first)
+
+
+def recorded(system, result, label="", source="here"):
+    """A roll or a step recorded: the history's, and the party's (a
+    consequence landing on the sheet that rolled it)."""
+    history.add_history(system, result, label, source)
+    page.party.on_result(system, result, label, source)
+
+
+def later(name):
+    """A handler of the party's (``page.party``), which loads once the page
+    is idle, or at the first tap that needs it."""
+    return lambda *args: getattr(page.party, name)(*args)
 
 
 def wire():
     """The hooks by which a feature calls one above it (``page.HOOKS``)."""
     page.HOOKS.update({
-        "odds": oddspanel.render_odds, "recorded": history.add_history, "shown": sharedialog.update_share_buttons,
+        "odds": oddspanel.render_odds, "recorded": recorded, "sheet_link": later("open_sheet_link"),
+        "shown": sharedialog.update_share_buttons,
         "tab_shown": tab_shown, "fair_tray": fairpanel.render_fair_tray, "fair_step": fairpanel.fair_step,
         "leave_fair": fairpanel.leave_fair, "storage_banner": backup.storage_banner,
     })
@@ -77,6 +94,13 @@ TAB_CLICKS = (
     ("[data-insert]", lambda el: forms.insert_text(el)),
     ("[data-history-open]", lambda el: history.open_history(int(el.dataset.historyOpen))),
     ("[data-fair]", lambda el: fairpanel.fair_button(el)),
+    ("[data-character]", later("select")),
+    ("[data-against-check]", later("against_check")),
+    ("[data-against]", later("against")),
+    ("[data-check]", later("roll_check")),
+    ("[data-consequence]", later("choose")),
+    ("[data-sheet-add]", later("add_row")),
+    ("[data-sheet-remove]", later("remove_row")),
 )
 
 
@@ -116,6 +140,8 @@ def on_input(event):
         return
     if str(t.id or "") in INPUTS:
         INPUTS[str(t.id)](t)
+        return
+    if js_none(t.closest("#party")) is not None and page.party.takes_input(event):
         return
     form = js_none(t.closest("form.rollform"))
     if form is not None:
@@ -161,8 +187,10 @@ def run_fairness(_=None):
 #: Text fields of the page outside the roll forms, kept or acted on as typed.
 INPUTS = {"roller-name": history.set_roller, "history-game": history.set_filter,
           "history-search": history.set_filter}
-#: Forms of the page other than the roll forms.
-FORMS_SUBMIT = {"save-form": setups.save_current_setup, "ask-form": fairpanel.make_request}
+#: Forms of the page other than the roll forms (Enter in the party's forms rolls nothing).
+FORMS_SUBMIT = {"save-form": setups.save_current_setup, "ask-form": fairpanel.make_request,
+                "sheet-form": later("save_editor"), "party-situation": lambda form: None,
+                "party-play": lambda form: None}
 
 CLICKS = (
     ("#history-clear", history.clear_history),
@@ -187,6 +215,13 @@ CLICKS = (
     ("#storage-drop", backup.make_room),
     ("#storage-download", backup.download_held),
     ("#storage-overwrite", backup.store_over_held),
+    ("[data-party-new]", later("new_sheet")),
+    ("[data-party-examples]", later("add_examples")),
+    ("[data-sheet-edit]", later("edit_selected")),
+    ("[data-sheet-share]", later("share_selected")),
+    ("#sheet-cancel", later("cancel_editor")),
+    ("#sheet-delete", later("delete_sheet")),
+    ("#consequence-later", later("later")),
 )
 
 
@@ -250,6 +285,7 @@ def start():
     document.body.setAttribute("data-ready", "")
     guard(oddspanel.start_odds_worker)()
     page.when_idle(lambda *_: [importlib.import_module(m.name) for m in (page.fair, page.fairview)])
+    page.when_idle(lambda *_: guard(page.party.start)())  # the party: its sheets, drawn (docs/PARTY.md)
 
 
 def table_api():

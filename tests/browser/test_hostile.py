@@ -43,6 +43,15 @@ HOSTILE_LINKS = {
     "result-extra-draws": "v1.r." + pack({"y": "jadeclaw", "p": {"dice": [6]}, "t": [{"do": "roll", "draws": [3, 4]}]}),
     "doubled-payload": (lambda link: link + link.rsplit(".", 1)[1])(share.encode_setup("jadeclaw", {"dice": [12, 8]})),
     "doubled-link": (lambda link: link + "#" + link)(share.encode_setup("jadeclaw", {"dice": [12, 8]})),
+    # character sheets (docs/PARTY.md): refused by the rules, named, nothing added to the party
+    "sheet-huge-level": "v1.c." + pack({"y": "jadeclaw", "p": {"name": "Wu", "skills": [{"name": "x", "level": 10 ** 30}]},
+                                        "i": "ab", "w": 1}),
+    "sheet-script-fields": "v1.c." + pack({"y": "jadeclaw", "p": {"name": XSS, XSS: XSS}, "i": "ab", "w": 1}),
+    "sheet-script-id": "v1.c." + pack({"y": "mirage", "p": {"name": "Scout"}, "i": XSS, "w": 1}),
+    "sheet-too-many-rows": "v1.c." + pack({"y": "alkemy", "p": {"name": "P", "characteristics": [
+        {"name": str(i), "value": 1} for i in range(300)]}, "i": "ab", "w": 1}),
+    "sheet-bidi-name": "v1.c." + pack({"y": "open_tale", "p": {"name": "Ana\u202egnp.exe"}, "i": "ab", "w": 1}),
+    "sheet-deeply-nested": "v1.c." + raw(b'{"y":"mirage","i":"ab","w":1,"p":{"name":' + b"[" * 5000 + b"]" * 5000 + b"}}"),
 }
 
 
@@ -78,6 +87,7 @@ def test_hostile_link(seeded, base_url, name):
     assert not watch.dialogs
     assert page.evaluate("() => localStorage.getItem('dice-table/history')") == history
     assert page.locator("#history-list [data-history-entry]").count() == 2
+    assert page.evaluate("() => localStorage.getItem('dice-table/party')") is None  # no sheet slipped in
     watch.check(page)
 
 

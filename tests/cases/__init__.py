@@ -28,6 +28,11 @@ from the helpers ``h`` the property suite hands it. What a module gives:
   list of faces or a seed (tests/ui/test_draw_tray.py);
 - ``EDITED_FORM``: the form's fields as a player edits them
   (tests/ui/test_formstate.py);
+- ``PARTY`` (optional): rolls from the party: ``sheet`` (a key of the game's
+  ``EXAMPLE_SHEETS``), its ``check``, ``against`` (an example NPC's key and
+  check), the ``form``'s spec for the same roll, forced ``draws`` and the
+  ``outcome`` they give (tests/rules/test_sheets.py,
+  tests/browser/test_party_flow.py);
 - ``strategies(h)``: the property suite's per-game strategies and checks
   (tests/rules/test_properties.py: ``specs``, ``actions``,
   ``with_a_choice``, ``fitting``, ``counts``, ``odds_value``).

@@ -125,3 +125,10 @@ def _layout_step(page, h):
 
 
 LAYOUT_STEP = ({"bonus": "1"}, _layout_step)
+
+
+#: Rolls from the party (docs/PARTY.md): Patrick's Reflex 2 against
+#: Ghulam's 5, 10 each, Ghulam's higher characteristic wins ("in
+#: opposition"). tests/rules/test_sheets.py, tests/browser/test_party_flow.py.
+PARTY = [{"sheet": "patrick", "check": "Reflex", "against": ("ghulam", "Reflex"),
+          "form": {"characteristic": 2, "opponent": {"characteristic": 5}}, "draws": [4, 4, 1, 4], "outcome": "failure"}]

@@ -141,3 +141,12 @@ def strategies(h):
         # what the odds' "value" is of, read off a result; None: of more than this roll
         "odds_value": lambda r: r["value"],
     }
+
+
+#: Rolls from the party (docs/PARTY.md): a rules-text character's check
+#: against an NPC's, the form's spec for the same roll, forced draws and the
+#: outcome they give ("Quality Makes a Difference": Wu's Basic loses the Tie
+#: to her father's Expert). tests/rules/test_sheets.py, tests/browser/test_party_flow.py.
+PARTY = [{"sheet": "wu", "check": "Fast-Talk", "against": ("father", "Psychology"),
+          "form": {"dice": "d12 & d10", "quality": "basic", "opponent": "d12, d8, d4", "opponent_quality": "expert"},
+          "draws": [9, 4, 9, 3, 2], "outcome": "failure"}]

@@ -151,3 +151,21 @@ def _layout_step(page, h):
 
 
 LAYOUT_STEP = ({}, _layout_step)
+
+
+def _face(colour: str, design: str, letter: str) -> int:
+    return milhamah.die_faces(colour, design).index(letter) + 1
+
+
+#: Rolls from the party (docs/PARTY.md): Etgar's Spirit Gust (BLE 3 +
+#: 2) against the Midwife Toad's Jump (GRA 2 + 1): +2 to Etgar's X, a
+#: natural רוח on his first roll ("Opposed Rolls"). tests/rules/test_sheets.py,
+#: tests/browser/test_party_flow.py.
+PARTY = [{"sheet": "etgar", "check": "Spirit Gust", "against": ("toad", "Jump"),
+          "form": {"shoresh": "רוח", "pool": ["red", "blue"], "rerolls": 5, "opponent": {"shoresh": "חננ", "rerolls": 3}},
+          "draws": [_face("red", "A", "ר"), _face("red", "B", "ח"), _face("red", "A", "ו"), _face("red", "B", "ז"),
+                    _face("blue", "A", "א"), _face("blue", "B", "ז"), _face("blue", "A", "א"), _face("blue", "B", "ז"),
+                    _face("red", "A", "א"), _face("red", "B", milhamah.WILD), _face("red", "A", "א"),
+                    _face("red", "B", "נ"), _face("green", "A", "א"), _face("green", "B", "נ"),
+                    _face("green", "A", "א"), _face("green", "B", "מ")],
+          "outcome": "natural_success"}]

@@ -136,3 +136,14 @@ def _layout_step(page, h):
 
 
 LAYOUT_STEP = ({}, _layout_step)
+
+
+#: Rolls from the party (docs/PARTY.md): the text names "Shadowcraft
+#: versus Observation to move undetected past a vigilant guard" and no
+#: numbers: a scout's Agility d10 and Shadowcraft d8 against a guard's Wits
+#: d8 and Observation d8, one success each, a tie ("Opposed Rolls").
+#: tests/rules/test_sheets.py, tests/browser/test_party_flow.py.
+PARTY = [{"sheet": "scout", "check": "Shadowcraft", "against": ("guard", "Observation"),
+          "form": {"attribute": "d10", "skill": "d8", "skill_name": "shadowcraft",
+                   "opponent": {"attribute": "d8", "skill": "d8", "skill_name": "observation"}},
+          "draws": [6, 2, 7, 5], "outcome": "tie"}]

@@ -91,3 +91,11 @@ def strategies(h):
         # what the odds' "value" is of, read off a result; None: of more than this roll
         "odds_value": lambda r: r["value"],
     }
+
+
+#: Rolls from the party (docs/PARTY.md): the long sword's Strength 5
+#: (2d8) against a level-4 bandit, whose expected minimum score 9 is the
+#: target ("3.4. Expected scores"); 7 + 2 reaches it. tests/rules/test_sheets.py,
+#: tests/browser/test_party_flow.py.
+PARTY = [{"sheet": "swordsman", "check": "Strength", "against": ("bandit", "Strength"),
+          "form": {"level": 5, "target": 9, "tie_break": "target"}, "draws": [7, 2], "outcome": "success"}]

@@ -27,14 +27,14 @@ PURE = [
     "drawing.draw", "drawing.views",
     "tabs.tab", "tabs.formstate",
     *(f"tabs.ui_{system}" for system in rules.SYSTEMS),  # each game's tab, in the registry's order
-    "records.synced", "records.store", "links.share", "links.qr",
+    "records.synced", "records.store", "party.roster", "party.view", "links.share", "links.qr",
     "fairrolls.fair", "fairrolls.fairview",
     "shell.names", "table.secret", "table.relay", "table.livetable",
     "odds.oddswork", "odds.oddsclient",
     "trust.dicecheck", "shell.snapshot",
 ]
 FEATURES = ["shell.page", "shell.device", "table.table_ui", "tabs.forms", "tabs.trayview", "odds.oddspanel", "records.history", "records.setups",
-            "links.sharedialog", "fairrolls.fairpanel", "records.backup"]
+            "links.sharedialog", "party.panel", "fairrolls.fairpanel", "records.backup"]
 ORDER = PURE + FEATURES + ["main"]
 
 

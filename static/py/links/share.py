@@ -14,6 +14,11 @@ final reveal that anyone can verify. ``decode`` only unpacks them (kind
 ``"fair"``); ``fair.open_link`` checks them against the request they belong
 to. ``open_link`` opens setups and results only.
 
+A character's sheet travels as ``#v1.c.<payload>`` (docs/PARTY.md):
+the game, the sheet, its id and when it was last changed; opening it
+checks the sheet through the rules (``party.roster.checked``) as strictly
+as a spec.
+
 Every decoder stays in ``DECODERS``: old links keep opening.
 
 >>> link = encode_setup("jadeclaw", {"dice": [12, 8]})
@@ -32,7 +37,7 @@ import zlib
 import rules
 from rules.dice import SpecError
 
-__all__ = ["ShareError", "pack", "unpack", "encode_setup", "encode_result", "encode_fair", "decode", "open_link",
+__all__ = ["ShareError", "pack", "unpack", "encode_setup", "encode_result", "encode_sheet", "encode_fair", "decode", "open_link",
            "FAIR_KINDS", "MAX_FRAGMENT", "MAX_JSON", "nesting_depth"]
 
 #: Longer fragments are refused unread (a 1 MB link is not a roll).
@@ -155,6 +160,16 @@ def encode_result(result: dict) -> str:
     return f"v1.r.{pack({'y': result['system'], 'p': result['spec'], 't': result['stages']})}"
 
 
+def encode_sheet(entry: dict) -> str:
+    """A character's sheet (an entry of ``party.roster``).
+
+    >>> e = {"id": "a1", "system": "alkemy", "time": 5, "sheet": {"name": "Patrick"}}
+    >>> decode(encode_sheet(e))["kind"], decode(encode_sheet(e))["sheet"]
+    ('sheet', {'name': 'Patrick'})
+    """
+    return f"v1.c.{pack({'y': entry['system'], 'p': entry['sheet'], 'i': entry['id'], 'w': entry['time']})}"
+
+
 #: The fair-roll kinds (fair.py): link letter -> what the link carries.
 FAIR_KINDS = {"q": "request", "a": "answer", "d": "dice", "v": "reveal"}
 
@@ -187,7 +202,9 @@ def _v1(kind: str, payload: str) -> dict:
         if not isinstance(data.get("t"), list):
             raise ShareError("This result link has no dice in it.")
         return {"kind": "result", "system": data["y"], "spec": data["p"], "stages": data["t"]}
-    raise ShareError("This link is neither a roll setup nor a result.")
+    if kind == "c":
+        return {"kind": "sheet", "system": data["y"], "sheet": data["p"], "id": data.get("i"), "time": data.get("w")}
+    raise ShareError("This link is neither a roll setup, a result nor a character.")
 
 
 #: One decoder per link version; never remove one (old links keep opening).
@@ -221,6 +238,8 @@ def open_link(fragment: str) -> dict:
     if link["kind"] == "fair":
         raise ShareError("This link is part of a fair roll at a distance, not a roll setup "
                          "or a result.")
+    if link["kind"] == "sheet":
+        return _open_sheet(link)
     try:
         if link["kind"] == "setup":
             link["spec"] = rules.normalize(link["system"], link["spec"])
@@ -231,4 +250,21 @@ def open_link(fragment: str) -> dict:
         raise ShareError(f"This link's roll is not valid here ({e}).") from None
     except RecursionError:
         raise ShareError("This link's data is nested far too deeply; it was not opened.") from None
+    return link
+
+
+def _open_sheet(link: dict) -> dict:
+    """A sheet link checked whole (its id and time too); the message names
+    the field the rules refused."""
+    from party import roster  # with the party, at its first use
+    entry = roster.checked({"id": link["id"], "system": link["system"], "time": link["time"], "sheet": link["sheet"]})
+    if entry is None:
+        try:
+            rules.normalize_sheet(link["system"], link["sheet"])
+        except SpecError as e:
+            raise ShareError(f"This link's character sheet is not valid here ({e}).") from None
+        except RecursionError:
+            raise ShareError("This link's data is nested far too deeply; it was not opened.") from None
+        raise ShareError("This link's character sheet is damaged (its id or date).")
+    link["entry"] = entry
     return link

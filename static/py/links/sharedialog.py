@@ -11,7 +11,7 @@ import traceback
 import rules
 from links import share
 from records.setups import fill_system_form
-from shell.page import CURRENT, banner, document, js_obj, q, ui_for, window
+from shell.page import CURRENT, banner, document, hook, js_obj, q, ui_for, window
 from tabs.forms import fill_fields, read_fields, read_spec
 from tabs.trayview import STATE, set_result
 
@@ -107,6 +107,9 @@ def open_link(frag):
         link = share.open_link(frag)
     except share.ShareError as e:
         banner(str(e) + " Your own rolls and history are untouched.", "error")
+        return
+    if link["kind"] == "sheet":  # a character: into the party (a feature above this one)
+        hook("sheet_link", link)
         return
     system = link["system"]
     form = q(f"#form-{system}")

@@ -1,5 +1,5 @@
 """Export and import, from the history drawer: the history, the saved
-setups and the fair-roll requests in one file (``store``), and a file
+setups, the fair-roll requests and the party in one file (``store``), and a file
 merged back into them; and the storage banner, when the browser's storage
 is full (docs/TRUST.md, "What the page keeps"): it offers the export, and
 makes room by dropping the oldest rolls only when the player says so. No
@@ -21,14 +21,14 @@ from records.history import (
     set_entries,
 )
 from records.setups import SETUPS, SETUPS_KEY, render_setups, save_setups
-from shell.page import CURRENT, STORAGE, banner, create_once, document, fair, js_obj, kept_proxy, q, window
+from shell.page import CURRENT, STORAGE, banner, create_once, document, fair, js_obj, kept_proxy, party, q, window
 from tabs import formstate
 from tabs.forms import save_forms
 from tabs.trayview import reveal
 
 
 def export_history(_=None):
-    text = store.export_text(HISTORY["entries"], SETUPS["list"], FAIR["requests"])
+    text = store.export_text(HISTORY["entries"], SETUPS["list"], FAIR["requests"], party=party.export_items())
     download(text, "dice-table-" + str(window.Date.new().toISOString())[:10] + ".json", "application/json")
 
 
@@ -161,6 +161,7 @@ def import_file(text):
     render_setups()
     if added or warning:
         message += f" {added} fair-roll request(s) added or brought up to date." + (f" {warning}" if warning else "")
+    message += party.import_items(data.get("party"))
     banner(message, "info")
 
 

@@ -57,7 +57,7 @@ OLD_SHARED_LABEL = "Shared link"
 __all__ = ["VERSION", "CAP", "add", "dump", "load", "new_entry", "compact", "replay", "key",
            "matches", "filtered", "is_current", "export_text", "read_export", "merge", "import_text",
            "save_setup", "dump_setups", "load_setups", "valid_setup", "clean_name", "turn_key", "further",
-           "newest_first", "synced_history", "synced_setups"]
+           "newest_first", "synced_history", "synced_setups", "parse_json"]
 
 
 # ---------------------------------------------------------------- one entry
@@ -325,6 +325,10 @@ def _parse(text: str):
     return json.loads(text)
 
 
+#: The guarded ``json.loads`` (``_parse``), for the page's other stores too.
+parse_json = _parse
+
+
 class Unreadable(ValueError):
     """Stored or imported text that holds no history; the message says why."""
 
@@ -430,11 +434,12 @@ def load_setups(text) -> tuple[list, str | None]:
 
 # ---------------------------------------------------------------- export and import
 
-def export_text(entries: list, setups: list, requests: list | None = None) -> str:
+def export_text(entries: list, setups: list, requests: list | None = None, party: list | None = None) -> str:
     """One JSON file with the history (one roll a line), the saved setups
     and, given, the fair-roll requests (a campaign log, and the GM's backup
-    of its open requests)."""
+    of its open requests) and the party's sheets (``party.roster``)."""
     extra = "" if requests is None else ',\n"requests":' + json.dumps(list(requests), ensure_ascii=False)
+    extra += "" if party is None else ',\n"party":' + json.dumps(list(party), ensure_ascii=False)
     setups_json = json.dumps(setups, ensure_ascii=False, indent=1)
     return (f'{{"app":"dice-table","v":{VERSION},\n"entries":[\n{_entries_json(entries)}],\n'
             f'"setups":{setups_json}{extra}}}\n')

@@ -14,8 +14,9 @@ they import each other (a module imports only those before it):
 (the live table: its dialog, channels and log), ``tabs.forms`` (the roll forms), ``tabs.trayview`` (each tab's game and its
 tray), ``odds.oddspanel`` (the odds beside it), ``records.history`` (the
 roll history drawer), ``records.setups`` (saved setups),
-``links.sharedialog`` (share links and QR), ``fairrolls.fairpanel`` (fair
-rolls at a distance), ``records.backup`` (export and import).
+``links.sharedialog`` (share links and QR), ``party.panel`` (the party:
+characters and NPCs), ``fairrolls.fairpanel`` (fair rolls at a distance),
+``records.backup`` (export and import).
 """
 
 import importlib
@@ -37,7 +38,8 @@ CURRENT = {"system": rules.SYSTEMS[0]}
 #: What a feature calls in one above it (name -> function), set by
 #: ``main.wire``: "odds" (oddspanel.render_odds), "recorded"
 #: (history.add_history), "shown" (sharedialog.update_share_buttons),
-#: "tab_shown" (main), "fair_tray", "fair_step", "leave_fair" (fairpanel).
+#: "tab_shown" (main), "fair_tray", "fair_step", "leave_fair" (fairpanel),
+#: "sheet_link" (party: a character's sheet opened from a link).
 HOOKS = {}
 
 BACKUP_SUFFIX = "/unreadable-backup"
@@ -114,6 +116,9 @@ class Later:
 
 fair = Later("fairrolls.fair")
 fairview = Later("fairrolls.fairview")
+#: The party (characters and NPCs): loaded once the page is idle, or at the
+#: first tap that needs it, so a first visit starts without compiling it.
+party = Later("party.panel")
 
 
 def js_obj(d):

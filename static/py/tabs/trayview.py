@@ -10,6 +10,7 @@ history, the Share button, a fair roll's own tray and steps) goes through
 
 import rules
 from odds import oddswork
+from drawing.views import esc
 from rules.dice import SpecError
 from shell.page import (
     CURRENT,
@@ -36,7 +37,7 @@ from tabs.forms import fill_form, read_fields, read_spec, schedule_forms_save
 #: HTML over a read-only result (shared, verified); "entry" the history
 #: entry the turn on show goes on; "stale" a Roll the form's errors refused.
 STATE = {s: {"spec": None, "result": None, "ui": {"selected": []}, "opened": False,
-             "readonly": False, "fair": None, "note": "", "entry": None, "stale": False, "odds": None}
+             "readonly": False, "fair": None, "note": "", "entry": None, "stale": False, "odds": None, "label": ""}
          for s in rules.SYSTEMS}
 
 SHARED_NOTE = ('<p class="shared-label">Shared result, faces as reported: a result shared by someone '
@@ -59,7 +60,8 @@ def render_tray(system):
     # the odds answers on show price the player's own choice in the tray (it checks they are for its dice)
     html = ui_for(system).render_result(st["result"], {**st["ui"], "readonly": bool(st["readonly"]),
                                                        "odds": st["odds"]})
-    tray.innerHTML = STALE_NOTE * stale + (st["note"] if st["readonly"] else "") + TRAY_TOOLS + html
+    label = f'<p class="tray-label">{esc(st["label"])}</p>' if st["label"] and not st["readonly"] else ""
+    tray.innerHTML = STALE_NOTE * stale + (st["note"] if st["readonly"] else "") + TRAY_TOOLS + label + html
     if st["readonly"]:  # a shared or verified result takes no further steps: no step button, no tappable die
         for b in tray.querySelectorAll("[data-act]"):
             b.remove()
@@ -96,6 +98,7 @@ def set_result(system, result, record=True, label="", readonly=False, note=SHARE
     refused_note(system, False)
     st["readonly"] = readonly
     st["note"] = note if readonly else ""
+    st["label"] = label  # who rolled what ("Wu Shousu: Fast-Talk", a saved setup's name), over the dice
     q(f"#tab-{system}").classList.toggle("is-shared", bool(readonly and result))
     render_tray(system)
     hook("shown")
@@ -320,7 +323,7 @@ def do_action(button):
         show_error(form, e)
         return
     clear_errors(form)
-    set_result(system, result)
+    set_result(system, result, label=st["label"])  # a step of the turn keeps its label
 
 
 def open_tab(system, focus=False):
