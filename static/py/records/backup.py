@@ -8,7 +8,7 @@ state of its own: it reads and writes theirs (and ``page.STORAGE``).
 
 import traceback
 
-from fairrolls.fairpanel import DEVICE_KEY, FAIR, REQUESTS_KEY, save_device, save_requests
+from fairrolls.fairpanel import FAIR, REQUESTS_KEY, save_requests
 from records import store
 from records.history import (
     HISTORY,
@@ -21,7 +21,9 @@ from records.history import (
     set_entries,
 )
 from records.setups import SETUPS, SETUPS_KEY, render_setups, save_setups
+from shell import device
 from shell.page import CURRENT, STORAGE, banner, create_once, document, fair, js_obj, kept_proxy, party, q, window
+from table import table_ui
 from tabs import formstate
 from tabs.forms import save_forms
 from tabs.trayview import reveal
@@ -48,13 +50,10 @@ def download(text, name, kind):
 # ---------------------------------------------------------------- storage full
 
 #: Each stored key the page writes, and how its feature stores it again.
-def _save_device():
-    if "key" in FAIR["device"]:
-        save_device(FAIR["device"]["key"], FAIR["device"]["name"])
-
-
 SAVERS = {HISTORY_KEY: save_history, SETUPS_KEY: save_setups, REQUESTS_KEY: save_requests,
-          formstate.KEY: save_forms, ROLLER_KEY: save_roller, DEVICE_KEY: _save_device}
+          formstate.KEY: save_forms, ROLLER_KEY: save_roller, device.KEY: device.save_again,
+          table_ui.TABLE_KEY: table_ui.save,
+          "dice-table/party": lambda: party.save_party()}  # the party's module loads later (party.panel.PARTY_KEY)
 
 
 def to_drop():

@@ -25,7 +25,7 @@ import re
 
 from shell import names
 
-__all__ = ["KEY", "parse", "dump", "new", "table_key", "this_device", "set_name"]
+__all__ = ["KEY", "parse", "dump", "new", "table_key", "this_device", "set_name", "save_again"]
 
 KEY = "dice-table/device"
 VERSION = 1
@@ -136,6 +136,13 @@ def set_name(name: str) -> dict:
     DEVICE["name"] = names.clean(name)[:NAME_MAX]
     _save()
     return dict(DEVICE)
+
+
+def save_again():
+    """Store this device's identity again, if this page has read it (the
+    storage banner's "store again" after room was made)."""
+    if DEVICE:
+        _save()
 
 
 def _save():
