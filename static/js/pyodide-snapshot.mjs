@@ -21,6 +21,7 @@
 // became of making one: making, stored, refused, unstored, too-big, error,
 // timeout), and a line in #start-info.
 import { loadPyodide as startPyodide, version } from "../vendor/pyodide/pyodide.mjs";
+import { PYODIDE_OPTIONS, STDLIB_SHA256 } from "./pyodide-config.mjs";
 import * as store from "./snapshot-store.mjs";
 
 export { version };
@@ -29,7 +30,6 @@ const INDEX_URL = new URL("../vendor/pyodide/", import.meta.url).href;
 const WORKER_URL = new URL("./snapshot-worker.mjs", import.meta.url);
 const MAKE_TIMEOUT_MS = 180_000;
 
-const label = (key) => `${key.site} ${key.pyodide}`;
 
 // The precache version of the files this page is served from, asked of the
 // service worker that serves them; null when none controls the page.
@@ -52,7 +52,7 @@ function siteVersion() {
 async function look() {
   const site = await siteVersion();
   if (!site) return { reason: "no-worker" };
-  const key = { site, pyodide: version };
+  const key = { site, pyodide: version, stdlib: STDLIB_SHA256 };
   let record;
   try {
     record = await store.read();
@@ -85,7 +85,7 @@ function withModule(py, name, fn) {
 // the proof that the memory restored is the snapshot of this key.
 function finishRestore(py, key) {
   const madeFor = withModule(py, "shell.snapshot", (m) => m.after_restore());
-  if (madeFor !== label(key)) throw new Error(`the snapshot was made for "${madeFor}"`);
+  if (madeFor !== store.label(key)) throw new Error(`the snapshot was made for "${madeFor}"`);
 }
 
 // The bytecode zip [files] unpacks (static/pycache.zip, .ci/pycache.py) is
@@ -103,7 +103,8 @@ function skipBytecode(py) {
 }
 
 export async function loadPyodide(options = {}) {
-  const config = { ...options, indexURL: INDEX_URL };
+  // Our standard library (.ci/stdlib.py) and no lock file to fetch.
+  const config = { ...options, indexURL: INDEX_URL, ...PYODIDE_OPTIONS };
   const look = await found;
   let reason = look.reason;
   if (look.bytes) {
@@ -195,7 +196,7 @@ async function controlledKey() {
   if (!sw || !window.isSecureContext) return null;
   if (!sw.controller) await new Promise((resolve) => sw.addEventListener("controllerchange", resolve, { once: true }));
   const site = await siteVersion();
-  return site ? { site, pyodide: version } : null;
+  return site ? { site, pyodide: version, stdlib: STDLIB_SHA256 } : null;
 }
 
 function runWorker(message) {

@@ -12,6 +12,10 @@ import asyncio
 import importlib
 import json
 
+import js
+
+js.performance.mark("dice:main")  # the start's phases, for tests/benchmark.py (docs/SPEED.md)
+
 import rules
 from fairrolls import fairpanel
 from links import sharedialog
@@ -182,8 +186,10 @@ CLICKS = (
 
 
 def bench_hooks():
-    """With ?bench in the URL, tests/benchmark.py times odds and reads the
-    wasm memory through these (never installed otherwise)."""
+    """With ?bench in the URL, tests/benchmark.py times odds, reads the
+    wasm memory and lists the modules imported through these (never
+    installed otherwise)."""
+    import sys
     import time
 
     import pyodide_js
@@ -208,11 +214,13 @@ def bench_hooks():
         return (time.perf_counter() - t) * 1000
 
     for name, fn in (("diceBenchOdds", odds_ms), ("diceBenchHistory", history_ms),
-                     ("diceBenchWasm", lambda: pyodide_js._module.HEAP8.length)):
+                     ("diceBenchWasm", lambda: pyodide_js._module.HEAP8.length),
+                     ("diceBenchModules", lambda: json.dumps(sorted(sys.modules)))):
         setattr(window, name, page.kept_proxy(fn))
 
 
 def start():
+    window.performance.mark("dice:start")
     wire()
     for name, fn in (("submit", on_submit), ("click", on_click), ("input", on_input),
                      ("change", on_input), ("keydown", on_keydown)):
