@@ -23,6 +23,7 @@
 import { loadPyodide as startPyodide, version } from "../vendor/pyodide/pyodide.mjs";
 import { PYODIDE_OPTIONS, STDLIB_SHA256 } from "./pyodide-config.mjs";
 import * as store from "./snapshot-store.mjs";
+import { unzip } from "./unzip.mjs";
 
 export { version };
 
@@ -88,17 +89,23 @@ function finishRestore(py, key) {
   if (madeFor !== store.label(key)) throw new Error(`the snapshot was made for "${madeFor}"`);
 }
 
-// The bytecode zip [files] unpacks (static/pycache.zip, .ci/pycache.py) is
-// for a start that imports our modules; a restored interpreter has them all
-// imported, so PyScript's unpacking of it is skipped (any other archive is not).
+// PyScript unpacks the [files] zips with the interpreter's unpackArchive
+// (Python's zipfile, file by file, while the page waits); here the browser
+// inflates them (static/js/unzip.mjs), or Pyodide as before if it cannot.
+// The bytecode zip (static/pycache.zip, .ci/pycache.py) is for a start that
+// imports our modules: a restored interpreter has them all imported, so
+// it skips that one (known by its comment; any other archive is unpacked).
 const BYTECODE = new TextEncoder().encode("dice-table bytecode");
 
-function skipBytecode(py) {
+function unpackHere(py, restored) {
   const unpack = py.unpackArchive.bind(py);
-  py.unpackArchive = (buffer, format, options) => {
-    const tail = new Uint8Array(buffer.buffer ?? buffer, buffer.byteOffset ?? 0, buffer.byteLength).subarray(-BYTECODE.length);
-    if (format === "zip" && tail.every((b, i) => b === BYTECODE[i])) return undefined;
-    return unpack(buffer, format, options);
+  py.unpackArchive = (buffer, format, options = {}) => {
+    if (format !== "zip") return unpack(buffer, format, options);
+    const bytes = new Uint8Array(buffer.buffer ?? buffer, buffer.byteOffset ?? 0, buffer.byteLength);
+    if (restored && bytes.subarray(-BYTECODE.length).every((b, i) => b === BYTECODE[i])) return undefined;
+    const dir = options.extractDir || ".";
+    const to = dir.startsWith("/") ? dir : `${py.FS.cwd()}/${dir}`.replace(/\/(\.\/)+|\/\.$/g, "/").replace(/\/+$/, "");
+    return unzip(py.FS, bytes, to).catch(() => unpack(buffer, format, options));
   };
 }
 
@@ -114,7 +121,7 @@ export async function loadPyodide(options = {}) {
       look.bytes = null;
       if (py._api && py._api.config) delete py._api.config._loadSnapshot;
       finishRestore(py, look.key);
-      skipBytecode(py);
+      unpackHere(py, true);
       performance.mark("dice:python-restored");
       show("snapshot", "restored", look.record);
       // The odds Worker restores from the same snapshot (static/js/odds-worker.mjs).
@@ -129,6 +136,7 @@ export async function loadPyodide(options = {}) {
     }
   }
   const py = await startPyodide(config);
+  unpackHere(py, false);
   performance.mark("dice:python-started");
   show("fresh", reason);
   if (reason !== "unreadable") makeLater(py, look.key).catch((e) => setState("error", String(e && e.message)));

@@ -48,6 +48,7 @@ def wire():
 
 @guard
 def on_submit(event):
+    page.painted()  # what the last event left for after the paint comes first
     form = event.target
     if form.id in FORMS_SUBMIT:
         event.preventDefault()
@@ -81,6 +82,7 @@ TAB_CLICKS = (
 
 @guard
 def on_click(event):
+    page.painted()  # what the last event left for after the paint comes first
     t = event.target
     if not hasattr(t, "closest"):
         return
@@ -93,6 +95,7 @@ def on_click(event):
 
 @guard
 def on_keydown(event):
+    page.painted()  # what the last event left for after the paint comes first
     t = event.target
     if event.key == "Escape" and document.body.classList.contains("drawer-open"):
         history.show_history(False)
@@ -110,6 +113,7 @@ def on_keydown(event):
 
 @guard
 def on_input(event):
+    page.painted()  # what the last event left for after the paint comes first
     t = event.target
     if not hasattr(t, "closest"):
         return
@@ -227,7 +231,7 @@ def start():
         page.listen(document, name, fn)
     page.listen(q("#history-import"), "change", lambda event: asyncio.ensure_future(backup.import_history(event)))
     page.listen(window, "hashchange", guard(open_fragment))
-    for flush in (history.flush_history, forms.flush_forms):  # a roll or an edit just before the tab closes is kept
+    for flush in (page.painted, history.flush_history, forms.flush_forms):  # a roll or an edit just before the tab closes is kept
         page.listen(window, "pagehide", flush)
     guard(oddspanel.prepare_odds)()
     history.load_roller()
