@@ -64,7 +64,10 @@ export async function buildPycache(root) {
   for (const f of ["pycache.py", "stdlib.py"]) py.FS.writeFile(`/tmp/ci/${f}`, readFileSync(join(here, f)));
   py.runPython("import sys; sys.path.insert(0, '/tmp/ci')");
 
-  const bytes = py.runPython("import pycache; pycache.build('/tmp/main/main.py')").toJs();
+  const ps = join(root, "static/vendor/pyscript");
+  const chunks = readdirSync(ps).filter((f) => /^core-.*\.js$/.test(f)).map((f) => readFileSync(join(ps, f), "utf8"));
+  py.globals.set("PYSCRIPT_CHUNK", chunks[0]);
+  const bytes = py.runPython("import pycache; pycache.build('/tmp/main/main.py', pyscript_chunk=PYSCRIPT_CHUNK)").toJs();
   writeFileSync(join(root, PYCACHE), bytes);
   const later = py.runPython("pycache.build_later('/tmp/main/main.py')").toJs();
   writeFileSync(join(root, LATER), later);
@@ -75,8 +78,6 @@ export async function buildPycache(root) {
   const wheels = existsSync(wheelDir) ? readdirSync(wheelDir).filter((f) => f.endsWith(".whl")) : [];
   py.FS.mkdirTree("/tmp/wheels");
   for (const f of wheels) py.FS.writeFile(`/tmp/wheels/${f}`, readFileSync(join(wheelDir, f)));
-  const ps = join(root, "static/vendor/pyscript");
-  const chunks = readdirSync(ps).filter((f) => /^core-.*\.js$/.test(f)).map((f) => readFileSync(join(ps, f), "utf8"));
   const build = py.pyimport("stdlib").build_stdlib;
   const stdlib = build(py.toPy(boot), py.toPy([cwd, "/tmp/main"]), py.toPy(wheels.map((f) => `/tmp/wheels/${f}`)),
     py.toPy(chunks)).toJs();

@@ -47,7 +47,7 @@ import os
 import re
 import zipfile
 
-from pycache import strip_docstrings
+from pycache import pyscript_sources, strip_docstrings
 
 #: Where loadPyodide writes the standard library zip it is given.
 STDLIB = "/lib/python314.zip"
@@ -177,15 +177,6 @@ def wheel_roots(path: str) -> set:
                 else:
                     found.add(imported)
         return found
-
-
-def pyscript_sources(chunk: str) -> dict:
-    """PyScript's own Python package, as its vendored chunk carries it
-    (``"name.py": "<source>"`` string literals): file name -> source."""
-    import json
-
-    return {m.group(1): json.loads('"' + m.group(2) + '"')
-            for m in re.finditer(r'"(\w+\.py)":"((?:[^"\\]|\\.)*)"', chunk)}
 
 
 def keep(boot, folders, wheels, chunks, archive: zipfile.ZipFile) -> set:

@@ -1531,7 +1531,7 @@ def against_floor(pw, pairs: int, clicks: int) -> dict:
                   f" (wall {r['cold_wall']:6.0f})  returning {r['returning']['ready']:6.0f} ms"
                   f" ({r['returning'].get('start_how')})  first visit {r['bytes'] / 1e3:7.0f} kB"
                   f" in {r['requests']} requests", flush=True)
-    out["clicks"] = click_to_dice_heavy(pw, clicks)
+    out["clicks"] = click_to_dice_heavy(pw, clicks) if clicks else {}
     out["load_end"] = os.getloadavg()
     print_against_floor(out)
     return out

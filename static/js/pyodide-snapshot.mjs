@@ -94,18 +94,21 @@ function finishRestore(py, key) {
 // inflates them (static/js/unzip.mjs), or Pyodide as before if it cannot.
 // The bytecode zip (static/pycache.zip, .ci/pycache.py) is for a start that
 // imports our modules: a restored interpreter has them all imported, so
-// it skips that one (known by its comment; any other archive is unpacked).
+// it takes from that one (known by its comment) only PyScript's own
+// package's bytecode, which every start imports; any other archive whole.
 const BYTECODE = new TextEncoder().encode("dice-table bytecode");
+const PYSCRIPT = (name) => name.startsWith("pyscript/");
 
 function unpackHere(py, restored) {
   const unpack = py.unpackArchive.bind(py);
   py.unpackArchive = (buffer, format, options = {}) => {
     if (format !== "zip") return unpack(buffer, format, options);
     const bytes = new Uint8Array(buffer.buffer ?? buffer, buffer.byteOffset ?? 0, buffer.byteLength);
-    if (restored && bytes.subarray(-BYTECODE.length).every((b, i) => b === BYTECODE[i])) return undefined;
+    const skim = restored && bytes.subarray(-BYTECODE.length).every((b, i) => b === BYTECODE[i]);
     const dir = options.extractDir || ".";
     const to = dir.startsWith("/") ? dir : `${py.FS.cwd()}/${dir}`.replace(/\/(\.\/)+|\/\.$/g, "/").replace(/\/+$/, "");
-    return unzip(py.FS, bytes, to).catch(() => unpack(buffer, format, options));
+    return unzip(py.FS, bytes, to, skim ? PYSCRIPT : undefined)
+      .catch(() => (skim ? undefined : unpack(buffer, format, options)));
   };
 }
 

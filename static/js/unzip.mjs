@@ -45,10 +45,11 @@ export function members(bytes) {
   return out;
 }
 
-/** Every member of ``bytes`` written under ``dir`` (absolute) in ``FS``. */
-export async function unzip(FS, bytes, dir) {
+/** Every member of ``bytes`` (whose name ``wanted`` takes) written under
+ * ``dir`` (absolute) in ``FS``. */
+export async function unzip(FS, bytes, dir, wanted = () => true) {
   if (typeof DecompressionStream === "undefined") throw new Error("no DecompressionStream");
-  const files = members(bytes);
+  const files = members(bytes).filter((f) => wanted(f.name));
   const contents = await Promise.all(files.map((f) => inflate(f.data, f.method)));
   files.forEach(({ name }, i) => {
     const path = `${dir}/${name}`;

@@ -101,7 +101,7 @@ def test_pyscript_and_the_page_wheels_find_their_modules(zips):
     reads it) and the QR wheel's modules: what they import is in the zip."""
     whole, modules, held = zips
     chunk = next((ROOT / "static/vendor/pyscript").glob("core-*.js")).read_text(encoding="utf-8")
-    sources = stdlib.pyscript_sources(chunk)
+    sources = stdlib.pyscript_sources(chunk)  # pycache.py's, imported there
     assert {"__init__.py", "display.py", "events.py", "web.py"} <= set(sources)
     roots = {}
     for name, source in sources.items():
