@@ -84,8 +84,9 @@ def _is_main_guard(node) -> bool:
 
 def _top_level(tree):
     """The statements run when a module is imported: its body, and the
-    bodies of its top-level ``if``/``try``/``with`` blocks (not a
-    ``__main__`` block, not a function or class body's imports)."""
+    bodies of its top-level ``if``/``try``/``with`` blocks and classes (an
+    import in a class body runs at import: ``email.message`` imports
+    ``email.iterators`` so); not a ``__main__`` block, not a function's."""
     todo = list(tree.body)
     while todo:
         node = todo.pop()
@@ -93,7 +94,8 @@ def _top_level(tree):
         if _is_main_guard(node):
             continue
         for field in ("body", "orelse", "finalbody", "handlers"):
-            if isinstance(node, (ast.If, ast.Try, ast.With, ast.ExceptHandler)) or type(node).__name__ == "TryStar":
+            if (isinstance(node, (ast.If, ast.Try, ast.With, ast.ExceptHandler, ast.ClassDef))
+                    or type(node).__name__ == "TryStar"):
                 todo.extend(getattr(node, field, None) or [])
 
 

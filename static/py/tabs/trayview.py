@@ -94,26 +94,24 @@ def set_result(system, result, record=True, label="", readonly=False, note=SHARE
     st["note"] = note if readonly else ""
     q(f"#tab-{system}").classList.toggle("is-shared", bool(readonly and result))
     render_tray(system)
-    if result is not None:
-        reveal(system)
-    after_paint(lambda: after_result(system, result, record, label, readonly, source))
-
-
-def after_result(system, result, record, label, readonly, source):
-    """What follows a result on show, once its dice and outcome are drawn:
-    the Share button, the history entry, the form's new state, the odds."""
-    hook("shown")
-    if record:
-        hook("recorded", system, result, label, source)
     if record and result is not None and not readonly:  # a shared result never changes the reader's character
         changes = ui_for(system).fields_after(result, read_fields(q(f"#form-{system}")))
         if changes:  # e.g. a Condition gained: the character's state, kept with the form
             fill_form(q(f"#form-{system}"), changes)
-            STATE[system]["spec"] = read_spec(system)
+            st["spec"] = read_spec(system)
             schedule_forms_save(system)
-    hook("odds", system)
     if result is not None:
-        reveal(system)  # again, should the new odds have moved it
+        reveal(system)
+    after_paint(lambda: after_result(system, result, record, label, source))
+    render_odds_later(system, again=result is not None)
+
+
+def after_result(system, result, record, label, source):
+    """What follows a result on show once its dice and outcome are drawn
+    (docs/SPEED.md, "Click → dice"): the Share button, the history entry."""
+    hook("shown")
+    if record:
+        hook("recorded", system, result, label, source)
 
 
 def render_odds_later(system, again=False):
