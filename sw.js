@@ -33,18 +33,20 @@ async function precache() {
     await caches.delete(CACHE);
   }
   // Fetch and check everything first, then write: a half-filled cache is never opened.
-  const fetched = await Promise.all(FILES.map(async ({ url, sha256 }) => {
-    const key = keyOf(url);
-    const response = await fetch(new Request(key, { cache: "no-cache", credentials: "same-origin" }));
-    if (!response.ok) throw new Error(`precache: ${url} answered ${response.status}`);
+  // URLs with the same bytes ("./" and "./index.html") are fetched once.
+  const byHash = new Map();
+  for (const { url, sha256 } of FILES) byHash.set(sha256, [...(byHash.get(sha256) || []), keyOf(url)]);
+  const fetched = await Promise.all([...byHash].map(async ([sha256, keys]) => {
+    const response = await fetch(new Request(keys[0], { cache: "no-cache", credentials: "same-origin" }));
+    if (!response.ok) throw new Error(`precache: ${keys[0]} answered ${response.status}`);
     const body = await response.clone().arrayBuffer();
     const got = hex(await crypto.subtle.digest("SHA-256", body));
-    if (got !== sha256) throw new Error(`precache: ${url} is not the file of version ${VERSION}`);
-    return [key, response];
+    if (got !== sha256) throw new Error(`precache: ${keys[0]} is not the file of version ${VERSION}`);
+    return keys.map((key, i) => [key, i ? new Response(body, response) : response]);
   }));
   const cache = await caches.open(CACHE);
   try {
-    await Promise.all(fetched.map(([key, response]) => cache.put(key, response)));
+    await Promise.all(fetched.flat().map(([key, response]) => cache.put(key, response)));
   } catch (e) {
     await caches.delete(CACHE);
     throw e;

@@ -3,13 +3,14 @@
 // importScripts, so the browser's byte-for-byte update check of the service
 // worker sees a new version whenever any precached file changes (a JSON file
 // fetched by the worker would not be compared, and the update would go
-// unnoticed). It writes static/pycache.zip first (.ci/pycache.mjs). Run after .ci/vendor.mjs, and again after editing any file the
+// unnoticed). It writes static/pycache.zip, static/later.zip, static/stdlib.zip
+// and static/js/pyodide-config.mjs first (.ci/pycache.mjs). Run after .ci/vendor.mjs, and again after editing any file the
 // page loads (`bash .ci/dev serve` does both).
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join, posix, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildPycache } from "./pycache.mjs";
+import { buildPycache, stdlibFile } from "./pycache.mjs";
 
 // The site folder: the repository by default, or the one given (tests build copies).
 const root = process.argv[2] ? resolve(process.argv[2]) : join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -71,10 +72,12 @@ if (files.has(manifest)) {
   }
 }
 
-// Pyodide's runtime set (STACK-NOTES).
-for (const f of ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]) {
-  add(`static/vendor/pyodide/${f}`);
-}
+// Pyodide's runtime, less what the page loads in its place: our standard
+// library (static/stdlib.zip, .ci/stdlib.py) instead of python_stdlib.zip,
+// and the lock file's info (static/js/pyodide-config.mjs) instead of
+// pyodide-lock.json.
+for (const f of ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm"]) add(`static/vendor/pyodide/${f}`);
+add(stdlibFile());
 
 // PyScript: core.js's static import closure, the plugins core always
 // imports at start (its plugin table) and the TOML parser it imports for our

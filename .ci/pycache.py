@@ -19,7 +19,9 @@ import ast
 import importlib
 import importlib.util
 import io
+import json
 import os
+import re
 import sys
 import zipfile
 
@@ -111,10 +113,35 @@ def build_later(main_py, cwd=CWD):
     return buf.getvalue()
 
 
-def build(main_py, cwd=CWD):
+def pyscript_sources(chunk):
+    """PyScript's own Python package, as its vendored chunk carries it
+    (``"name.py": "<source>"`` string literals): file name -> source. PyScript
+    writes it into the working directory (``pyscript/``) at every start."""
+    return {m.group(1): json.loads('"' + m.group(2) + '"')
+            for m in re.finditer(r'"(\w+\.py)":"((?:[^"\\]|\\.)*)"', chunk)}
+
+
+def pyscript_bytecode(chunk, cwd=CWD):
+    """``{zip path: .pyc bytes}`` of PyScript's own package, each checked
+    against the hash of the source PyScript writes beside it: its start
+    imports them compiled instead of compiling 30 kB of Python (a restored
+    start too, which skips the rest of the zip). Another PyScript writes
+    other sources, and they are compiled as before."""
+    out = {}
+    for name, text in sorted(pyscript_sources(chunk).items()):
+        data = text.encode("utf-8")
+        src = f"{cwd}/pyscript/{name}"
+        code = compile(strip_docstrings(ast.parse(data, src)), src, "exec", dont_inherit=True)
+        pyc = os.path.relpath(importlib.util.cache_from_source(src), cwd)
+        out[pyc] = importlib._bootstrap_external._code_to_hash_pyc(code, importlib.util.source_hash(data), True)
+    return out
+
+
+def build(main_py, cwd=CWD, pyscript_chunk=None):
     """The zip's bytes: each start-set source at its place under ``cwd``,
     and ``__pycache__/<name>.cpython-3XX.pyc`` beside it, as PyScript
-    unpacks it into ``cwd``."""
+    unpacks it into ``cwd``; with ``pyscript_chunk`` (PyScript's vendored
+    core chunk), its own package's bytecode too (``pyscript_bytecode``)."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
         z.comment = COMMENT
@@ -123,4 +150,8 @@ def build(main_py, cwd=CWD):
             compile_pyc(src, pyc)
             for path in (src, pyc):
                 _entry(z, path, cwd)
+        for path, data in (pyscript_bytecode(pyscript_chunk, cwd) if pyscript_chunk else {}).items():
+            info = zipfile.ZipInfo(path, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, data)
     return buf.getvalue()

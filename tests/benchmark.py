@@ -64,11 +64,12 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 import rules  # noqa: E402
 
 
-def snapshot_site() -> Path:
+def snapshot_site(whole_stdlib: bool = False) -> Path:
     """A copy of the site as it is now (the vendored runtime linked, not
     copied), with the floor page and its own precache list: the benchmark
     measures one version even while files are being edited, and the service
-    worker's hash checks pass."""
+    worker's hash checks pass. ``whole_stdlib``: the app loads Pyodide's
+    whole python_stdlib.zip, not its own (.ci/pycache.mjs DICE_STDLIB)."""
     import subprocess
 
     site = Path(tempfile.mkdtemp(prefix="bench-site-"))
@@ -79,7 +80,8 @@ def snapshot_site() -> Path:
     shutil.copytree(ROOT / "static", site / "static", ignore=skip)
     shutil.copytree(ROOT / "tests" / "floor", site / "tests" / "floor", ignore=skip)
     os.symlink(ROOT / "static" / "vendor", site / "static" / "vendor")
-    subprocess.run(["node", str(ROOT / ".ci" / "precache.mjs"), str(site)], check=True)
+    env = {**os.environ, "DICE_STDLIB": "whole"} if whole_stdlib else None
+    subprocess.run(["node", str(ROOT / ".ci" / "precache.mjs"), str(site)], check=True, env=env)
     return site
 
 
@@ -296,6 +298,7 @@ class CountingServer:
         server = self
         self.sent = 0
         self.requests = 0
+        self.by_path = {}  # bytes sent per path (headers and body)
         self.lock = threading.Lock()
 
         class Handler(http.server.SimpleHTTPRequestHandler):
@@ -306,14 +309,25 @@ class CountingServer:
                 with server.lock:
                     server.requests += 1
 
+            def handle_one_request(self):
+                self.sent_here = 0
+                super().handle_one_request()
+                path = getattr(self, "path", None)
+                if path:
+                    with server.lock:
+                        key = urlparse(path).path
+                        server.by_path[key] = server.by_path.get(key, 0) + self.sent_here
+
             def setup(self):
                 super().setup()
                 raw = self.wfile
+                handler = self
 
                 class Counted:
                     def write(_, b):
                         with server.lock:
                             server.sent += len(b)
+                        handler.sent_here = getattr(handler, "sent_here", 0) + len(b)
                         return raw.write(b)
 
                     def __getattr__(_, name):
@@ -1336,6 +1350,12 @@ def main():
                     help="only a long evening: 600 rolls in one page, time per roll and renderer memory")
     ap.add_argument("--evening-rolls", type=int, default=600)
     ap.add_argument("--evening-runs", type=int, default=3)
+    ap.add_argument("--floor", action="store_true",
+                    help="only the figures against the floor: first-visit bytes with the precache, cold start"
+                         " (--runs alternating pairs, at least 7), returning after a browser restart, click -> dice"
+                         " on every heavy spec (--clicks each)")
+    ap.add_argument("--whole-stdlib", action="store_true",
+                    help="measure the app with Pyodide's whole python_stdlib.zip instead of its own (static/stdlib.zip)")
     a = ap.parse_args()
     if a.evening:
         SITE = snapshot_site()
@@ -1359,8 +1379,16 @@ def main():
     if a.sweep:
         sweep(a.sweep_n, a.seed, [s for s in a.systems.split(",") if s])
         return
-    SITE = snapshot_site()
+    global SITE, SKIP_COLD
+    SITE = snapshot_site(whole_stdlib=a.whole_stdlib)
     SKIP_COLD = a.skip_cold
+    if a.floor:
+        with sync_playwright() as pw:
+            out = against_floor(pw, a.runs, a.clicks)
+        out["whole_stdlib"] = a.whole_stdlib
+        Path(a.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(a.out).with_name("floor.json").write_text(json.dumps(out, indent=1))
+        return
     if a.odds:
         with sync_playwright() as pw:
             out = odds_beside_page(pw, a.runs, a.clicks)
@@ -1603,6 +1631,229 @@ def odds_beside_page(pw, runs: int, clicks: int) -> dict:
               f" (+{(m['worker']['pss'] - m['page']['pss']) / 1e6:.1f}); Worker wasm {m['worker']['worker_wasm'] / 1e6:.1f} MB;"
               f" page JS heap {m['page']['js_heap'] / 1e6:.1f} / {m['worker']['js_heap'] / 1e6:.1f} MB; {m['worker']['how']}")
     return out
+
+
+
+# ---------------------------------------------------------------- lighter than the floor (--floor)
+# The app against the floor page, each figure in one run (docs/SPEED.md,
+# "Against the floor"): a whole first visit's bytes at the server until the
+# page works offline (the service worker's precache included); the cold
+# start in a new browser and a fresh profile; the returning visit in a
+# browser started again on that profile with the server stopped; click →
+# dice on every heavy spec. App and floor alternate, pair by pair, and the
+# load average is noted at each pair: the machine is shared.
+
+# Records PyScript's progress events (both pages send them) against the
+# navigation: "Loading Pyodide" (the page and PyScript's core are in),
+# "Loading/Loaded interpreter" (loadPyodide: the wasm, Python's start, the
+# standard library), "Loading/Loaded files" ([files]), "Loaded Pyodide".
+PHASE_PROBE = """
+(() => {
+  window.__phases = {};
+  addEventListener('py:progress', (e) => { window.__phases[e.detail] = performance.now(); });
+})();
+"""
+
+PHASES = """
+() => {
+  const mark = (n) => performance.getEntriesByName(n)[0]?.startTime;
+  const res = (part) => performance.getEntriesByType('resource').find((r) => r.name.includes(part));
+  const p = window.__phases || {};
+  const stdlib = res('stdlib.zip') || res('python_stdlib.zip');
+  return {ready: window.__readyAt, pyscript: p['Loading Pyodide'], interpreter: p['Loading interpreter'],
+          loaded_interpreter: p['Loaded interpreter'], files: p['Loading files'], loaded_files: p['Loaded files'],
+          loaded: p['Loaded Pyodide'], main: mark('dice:main'), start: mark('dice:start'),
+          wasm_end: res('pyodide.asm.wasm')?.responseEnd, stdlib_end: stdlib?.responseEnd,
+          stdlib_url: stdlib?.name, start_how: document.body.dataset.start || null};
+}
+"""
+
+#: The phases of a start, each between two of the marks above (the app's
+#: own marks split PyScript's Python set-up from our imports and ``start``).
+PHASE_SPANS = [
+    ("page and PyScript's core", None, "pyscript"),
+    ("loadPyodide (wasm, Python's start, stdlib)", "interpreter", "loaded_interpreter"),
+    ("[files]", "files", "loaded_files"),
+    ("PyScript's own set-up", "loaded", "main"),
+    ("our imports (main.py to start())", "main", "start"),
+    ("start() to ready", "start", "ready"),
+    ("Loaded Pyodide to ready (set-up + main.py)", "loaded", "ready"),
+]
+
+
+def _browser(pw, profile):
+    """A new Chromium on ``profile`` (a directory), its first page probed."""
+    ctx = pw.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, args=ARGS,
+                                                viewport={"width": 1024, "height": 768})
+    for script in (READY_PROBE, PHASE_PROBE):
+        ctx.add_init_script(script)
+    return ctx, (ctx.pages[0] if ctx.pages else ctx.new_page())
+
+
+def _settled(server, quiet_s=2.0, timeout_s=120):
+    """Waits until the server has sent nothing for ``quiet_s``."""
+    last, since, t0 = -1, time.perf_counter(), time.perf_counter()
+    while time.perf_counter() - t0 < timeout_s:
+        if server.sent != last:
+            last, since = server.sent, time.perf_counter()
+        elif time.perf_counter() - since >= quiet_s:
+            return
+        time.sleep(0.1)
+
+
+def floor_run(pw, kind: str) -> dict:
+    """One page (``kind``: "app" or "floor") in a fresh profile: the cold
+    first visit in a new browser (timed); the whole first visit's server
+    bytes, until a service worker controls the page and its precache is in
+    (for the app, its snapshot too: made offline, from the cache); then the
+    browser closed, the server stopped, a new browser on the same profile:
+    the returning visit (timed)."""
+    server = CountingServer()
+    url = server.url if kind == "app" else server.url + "tests/floor/index.html"
+    profile = tempfile.mkdtemp(prefix="bench-floor-")
+    out = {"load": os.getloadavg()[0]}
+    ctx = None
+    try:
+        ctx, page = _browser(pw, profile)
+        t0 = time.perf_counter()
+        page.goto(url)
+        page.wait_for_selector("[data-roll]:not([disabled])" if kind == "app" else "body[data-ready]",
+                               state="attached", timeout=180_000)
+        out["cold_wall"] = (time.perf_counter() - t0) * 1000
+        page.wait_for_selector("body[data-ready]", state="attached", timeout=60_000)
+        out["cold"] = page.evaluate(PHASES)
+        out["controlled"] = wait_controlled(page)
+        if kind == "app":
+            out["snapshot"] = (wait_snapshot(page) or {}).get("state")
+        _settled(server)
+        out["bytes"], out["requests"] = server.sent, server.requests
+        out["by_file"] = dict(server.by_path)
+        ctx.close()
+        ctx = None
+        server.stop()
+        ctx, page = _browser(pw, profile)
+        page.goto(url)
+        page.wait_for_selector("body[data-ready]", state="attached", timeout=120_000)
+        out["returning"] = page.evaluate(PHASES)
+        return out
+    finally:
+        if ctx is not None:
+            ctx.close()
+        server.stop()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def click_to_dice_heavy(pw, clicks: int) -> dict:
+    """Click → dice drawn (ms, to the frame after) on every heavy spec and
+    each system's default, the odds worked out in the Worker meanwhile, as a
+    player rolls them; ``clicks`` per spec."""
+    from links import share
+
+    httpd, base = serve(SITE)
+    browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    out = {}
+    try:
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        specs = [(f"{s}, default", s, None) for s in rules.SYSTEMS] + HEAVY
+        for label, system, spec in specs:
+            page.goto("about:blank")
+            link = "" if spec is None else "#" + share.encode_setup(system, spec).lstrip("#")
+            page.goto(base + "?bench=1" + link)
+            page.wait_for_selector("body[data-ready]", state="attached", timeout=120_000)
+            page.wait_for_selector("body[data-odds^=worker]", state="attached", timeout=120_000)
+            page.click(f"#tabbtn-{system}")
+            page.evaluate(CLICK_TO_DICE, system)  # the first roll's own imports and caches, untimed
+            out[label] = summary([page.evaluate(CLICK_TO_DICE, system) for _ in range(clicks)])
+            out[label]["load"] = os.getloadavg()[0]
+            print(f"  click → dice, {label}: p50 {out[label]['p50']:.1f}  p95 {out[label]['p95']:.1f} ms"
+                  f"  (load {out[label]['load']:.1f})", flush=True)
+    finally:
+        browser.close()
+        httpd.shutdown()
+    return out
+
+
+def _span(run: dict, a, b):
+    if run is None or run.get(b) is None or (a is not None and run.get(a) is None):
+        return None
+    return run[b] - (run[a] if a else 0)
+
+
+def against_floor(pw, pairs: int, clicks: int) -> dict:
+    """Every figure against the floor in one run; prints the table."""
+    out: dict = {"when": time.strftime("%Y-%m-%d %H:%M:%S"), "pairs": pairs, "load_start": os.getloadavg(),
+                 "runs": {"app": [], "floor": []}}
+    for i in range(pairs):
+        for kind in (("app", "floor") if i % 2 == 0 else ("floor", "app")):
+            r = floor_run(pw, kind)
+            out["runs"][kind].append(r)
+            print(f"pair {i + 1}/{pairs} {kind:5s} load {r['load']:5.1f}  cold {r['cold']['ready']:6.0f} ms"
+                  f" (wall {r['cold_wall']:6.0f})  returning {r['returning']['ready']:6.0f} ms"
+                  f" ({r['returning'].get('start_how')})  first visit {r['bytes'] / 1e3:7.0f} kB"
+                  f" in {r['requests']} requests", flush=True)
+    out["clicks"] = click_to_dice_heavy(pw, clicks) if clicks else {}
+    out["load_end"] = os.getloadavg()
+    print_against_floor(out)
+    return out
+
+
+def print_against_floor(out: dict):
+    app, floor = out["runs"]["app"], out["runs"]["floor"]
+    med = statistics.median
+
+    def figures(runs, get):
+        return [v for v in (get(r) for r in runs) if v is not None]
+
+    def row(label, a, f, goal, ok, unit="ms", scale=1.0):
+        ratio = f"{a / f:5.2f}×" if a and f else "     "
+        fl = f"{f / scale:10.0f}" if f is not None else " " * 10
+        verdict = "" if ok is None else ("yes" if ok else "NO")
+        print(f"{label:58s} {a / scale:10.0f} {fl} {unit:3s} {ratio}  {goal:22s} {verdict}")
+
+    loads = [r["load"] for r in app + floor]
+    print("\n" + "=" * 110)
+    print(f"Against the floor: tests/benchmark.py --floor, {out['pairs']} alternating pairs, {out['when']}")
+    print(f"load average (1 min) at each run: {' '.join(f'{x:.1f}' for x in loads)}"
+          f"  (median {med(loads):.1f}; start {out['load_start'][0]:.1f}, end {out['load_end'][0]:.1f};"
+          " 2 cores: above 2 the figures are slowed, the ratios less so)")
+    print(f"{'measure':58s} {'app':>10s} {'floor':>10s}     ratio  {'goal':22s} met?")
+    ab, fb = med(figures(app, lambda r: r["bytes"])), med(figures(floor, lambda r: r["bytes"]))
+    row("first visit, server bytes until it works offline", ab, fb, "≤ floor (≤ +1 MB)", ab <= fb, "kB", 1e3)
+    for q, name in ((0.5, "p50"), (0.95, "p95")):
+        a = pct(figures(app, lambda r: r["cold"]["ready"]), q)
+        f = pct(figures(floor, lambda r: r["cold"]["ready"]), q)
+        row(f"cold start, new browser + fresh profile, to ready, {name}", a, f, "≤ 1.10×", a <= 1.10 * f)
+    pair_ratios = [a["cold"]["ready"] / f["cold"]["ready"] for a, f in zip(app, floor)]
+    print(f"{'  the same, the median of the pairs own ratios':58s} {med(pair_ratios):21.2f}×"
+          f"  ({' '.join(f'{x:.2f}' for x in pair_ratios)})")
+    for q, name in ((0.5, "p50"), (0.95, "p95")):
+        a = pct(figures(app, lambda r: r["cold_wall"]), q)
+        f = pct(figures(floor, lambda r: r["cold_wall"]), q)
+        row(f"  wall clock, goto → Roll enabled / ready, {name}", a, f, "", None)
+    for q, name in ((0.5, "p50"), (0.95, "p95")):
+        a = pct(figures(app, lambda r: r["returning"]["ready"]), q)
+        f = pct(figures(floor, lambda r: r["returning"]["ready"]), q)
+        row(f"returning, browser restarted, server stopped, {name}", a, f, "≤ 0.45×", a <= 0.45 * f)
+    hows = [r["returning"].get("start_how") for r in app]
+    print(f"{'  the app started from':58s} {', '.join(str(h) for h in hows)}")
+    print("where a cold start's time goes, median ms (app | floor):")
+    for label, a_, b_ in PHASE_SPANS:
+        a = figures(app, lambda r: _span(r["cold"], a_, b_))
+        f = figures(floor, lambda r: _span(r["cold"], a_, b_))
+        print(f"  {label:56s} {med(a) if a else float('nan'):8.0f} | {med(f) if f else float('nan'):8.0f}")
+    print("where a returning start's time goes, median ms (app | floor):")
+    for label, a_, b_ in PHASE_SPANS:
+        a = figures(app, lambda r: _span(r["returning"], a_, b_))
+        f = figures(floor, lambda r: _span(r["returning"], a_, b_))
+        print(f"  {label:56s} {med(a) if a else float('nan'):8.0f} | {med(f) if f else float('nan'):8.0f}")
+    first = app[0]["by_file"]
+    print("the app's first visit, largest files at the server (kB):")
+    for path, n in sorted(first.items(), key=lambda kv: -kv[1])[:12]:
+        print(f"  {n / 1e3:9.0f}  {path}")
+    print(f"click → dice drawn (to the frame after), p95 ≤ 50 ms, odds in the Worker meanwhile:")
+    for label, v in out["clicks"].items():
+        print(f"  {label:56s} p50 {v['p50']:6.1f}  p95 {v['p95']:6.1f} ms  "
+              f"{'yes' if v['p95'] <= 50 else 'NO'}  (load {v['load']:.1f})")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@
 // Message out: { type: "ready", start: "snapshot" | "fresh", ms, wasm } or { type: "failed", reason },
 //              then one JSON text answer per question.
 import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
+import { PYODIDE_OPTIONS } from "./pyodide-config.mjs";
 import * as store from "./snapshot-store.mjs";
 
 const INDEX_URL = new URL("../vendor/pyodide/", import.meta.url).href;
@@ -30,7 +31,7 @@ async function snapshotBytes(key) {
 }
 
 async function startPython(key) {
-  const config = { indexURL: INDEX_URL, stdout: quiet, stderr: quiet };
+  const config = { indexURL: INDEX_URL, ...PYODIDE_OPTIONS, stdout: quiet, stderr: quiet };
   const bytes = await snapshotBytes(key);
   if (bytes) {
     try {

@@ -21,7 +21,9 @@
 // became of making one: making, stored, refused, unstored, too-big, error,
 // timeout), and a line in #start-info.
 import { loadPyodide as startPyodide, version } from "../vendor/pyodide/pyodide.mjs";
+import { PYODIDE_OPTIONS, STDLIB_SHA256 } from "./pyodide-config.mjs";
 import * as store from "./snapshot-store.mjs";
+import { unzip } from "./unzip.mjs";
 
 export { version };
 
@@ -29,7 +31,6 @@ const INDEX_URL = new URL("../vendor/pyodide/", import.meta.url).href;
 const WORKER_URL = new URL("./snapshot-worker.mjs", import.meta.url);
 const MAKE_TIMEOUT_MS = 180_000;
 
-const label = (key) => `${key.site} ${key.pyodide}`;
 
 // The precache version of the files this page is served from, asked of the
 // service worker that serves them; null when none controls the page.
@@ -52,7 +53,7 @@ function siteVersion() {
 async function look() {
   const site = await siteVersion();
   if (!site) return { reason: "no-worker" };
-  const key = { site, pyodide: version };
+  const key = { site, pyodide: version, stdlib: STDLIB_SHA256 };
   let record;
   try {
     record = await store.read();
@@ -85,25 +86,35 @@ function withModule(py, name, fn) {
 // the proof that the memory restored is the snapshot of this key.
 function finishRestore(py, key) {
   const madeFor = withModule(py, "shell.snapshot", (m) => m.after_restore());
-  if (madeFor !== label(key)) throw new Error(`the snapshot was made for "${madeFor}"`);
+  if (madeFor !== store.label(key)) throw new Error(`the snapshot was made for "${madeFor}"`);
 }
 
-// The bytecode zip [files] unpacks (static/pycache.zip, .ci/pycache.py) is
-// for a start that imports our modules; a restored interpreter has them all
-// imported, so PyScript's unpacking of it is skipped (any other archive is not).
+// PyScript unpacks the [files] zips with the interpreter's unpackArchive
+// (Python's zipfile, file by file, while the page waits); here the browser
+// inflates them (static/js/unzip.mjs), or Pyodide as before if it cannot.
+// The bytecode zip (static/pycache.zip, .ci/pycache.py) is for a start that
+// imports our modules: a restored interpreter has them all imported, so
+// it takes from that one (known by its comment) only PyScript's own
+// package's bytecode, which every start imports; any other archive whole.
 const BYTECODE = new TextEncoder().encode("dice-table bytecode");
+const PYSCRIPT = (name) => name.startsWith("pyscript/");
 
-function skipBytecode(py) {
+function unpackHere(py, restored) {
   const unpack = py.unpackArchive.bind(py);
-  py.unpackArchive = (buffer, format, options) => {
-    const tail = new Uint8Array(buffer.buffer ?? buffer, buffer.byteOffset ?? 0, buffer.byteLength).subarray(-BYTECODE.length);
-    if (format === "zip" && tail.every((b, i) => b === BYTECODE[i])) return undefined;
-    return unpack(buffer, format, options);
+  py.unpackArchive = (buffer, format, options = {}) => {
+    if (format !== "zip") return unpack(buffer, format, options);
+    const bytes = new Uint8Array(buffer.buffer ?? buffer, buffer.byteOffset ?? 0, buffer.byteLength);
+    const skim = restored && bytes.subarray(-BYTECODE.length).every((b, i) => b === BYTECODE[i]);
+    const dir = options.extractDir || ".";
+    const to = dir.startsWith("/") ? dir : `${py.FS.cwd()}/${dir}`.replace(/\/(\.\/)+|\/\.$/g, "/").replace(/\/+$/, "");
+    return unzip(py.FS, bytes, to, skim ? PYSCRIPT : undefined)
+      .catch(() => (skim ? undefined : unpack(buffer, format, options)));
   };
 }
 
 export async function loadPyodide(options = {}) {
-  const config = { ...options, indexURL: INDEX_URL };
+  // Our standard library (.ci/stdlib.py) and no lock file to fetch.
+  const config = { ...options, indexURL: INDEX_URL, ...PYODIDE_OPTIONS };
   const look = await found;
   let reason = look.reason;
   if (look.bytes) {
@@ -113,7 +124,7 @@ export async function loadPyodide(options = {}) {
       look.bytes = null;
       if (py._api && py._api.config) delete py._api.config._loadSnapshot;
       finishRestore(py, look.key);
-      skipBytecode(py);
+      unpackHere(py, true);
       performance.mark("dice:python-restored");
       show("snapshot", "restored", look.record);
       // The odds Worker restores from the same snapshot (static/js/odds-worker.mjs).
@@ -128,6 +139,7 @@ export async function loadPyodide(options = {}) {
     }
   }
   const py = await startPyodide(config);
+  unpackHere(py, false);
   performance.mark("dice:python-started");
   show("fresh", reason);
   if (reason !== "unreadable") makeLater(py, look.key).catch((e) => setState("error", String(e && e.message)));
@@ -195,7 +207,7 @@ async function controlledKey() {
   if (!sw || !window.isSecureContext) return null;
   if (!sw.controller) await new Promise((resolve) => sw.addEventListener("controllerchange", resolve, { once: true }));
   const site = await siteVersion();
-  return site ? { site, pyodide: version } : null;
+  return site ? { site, pyodide: version, stdlib: STDLIB_SHA256 } : null;
 }
 
 function runWorker(message) {

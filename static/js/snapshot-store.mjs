@@ -3,9 +3,12 @@
 // (pyodide-snapshot.mjs) and written by the Worker that makes it
 // (snapshot-worker.mjs).
 //
-// The record: { key: {site, pyodide, build}, sha256, raw, stored, made,
-// makeMs, blob }. `site` is the precache version of the files the snapshot's
-// Python came from, `pyodide`/`build` the runtime that made it. There is one
+// The record: { key: {site, pyodide, stdlib, build}, sha256, raw, stored,
+// made, makeMs, blob }. `site` is the precache version of the files the
+// snapshot's Python came from, `pyodide`/`build` the runtime that made it,
+// `stdlib` the SHA-256 of the standard library zip it was made with (a
+// restore into another would read that zip through the snapshot's index of
+// the old one). There is one
 // record at most ("current"): a new one replaces it, a stale one is dropped.
 //
 // The blob is the snapshot with its all-zero 4 KiB pages left out (about
@@ -65,7 +68,10 @@ export async function drop() {
 }
 
 /** Two keys name the same snapshot. */
-export const sameKey = (a, b) => !!a && !!b && a.site === b.site && a.pyodide === b.pyodide;
+export const sameKey = (a, b) => !!a && !!b && a.site === b.site && a.pyodide === b.pyodide && a.stdlib === b.stdlib;
+
+/** The label a snapshot's Python carries (static/py/shell/snapshot.py MADE_FOR). */
+export const label = (key) => `${key.site} ${key.pyodide} ${key.stdlib}`;
 
 export async function sha256(bytes) {
   const digest = await crypto.subtle.digest("SHA-256", bytes);

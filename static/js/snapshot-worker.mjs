@@ -9,6 +9,7 @@
 // Message in:  { key: {site, pyodide}, plan: {cwd, modules, files}, contents: [Uint8Array] }
 // Message out: { ok: true, raw, stored, makeMs, failed } or { ok: false, reason, message }
 import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
+import { PYODIDE_OPTIONS } from "./pyodide-config.mjs";
 import * as store from "./snapshot-store.mjs";
 
 const INDEX_URL = new URL("../vendor/pyodide/", import.meta.url).href;
@@ -24,10 +25,10 @@ function writeFiles(py, plan, contents) {
 
 async function make({ key, plan, contents }) {
   const t0 = performance.now();
-  const py = await loadPyodide({ indexURL: INDEX_URL, _makeSnapshot: true, stdout: quiet, stderr: quiet });
+  const py = await loadPyodide({ indexURL: INDEX_URL, ...PYODIDE_OPTIONS, _makeSnapshot: true, stdout: quiet, stderr: quiet });
   const heap = py._module.HEAP8.length;
   writeFiles(py, plan, contents);
-  const label = `${key.site} ${key.pyodide}`;
+  const label = store.label(key);
   const module = py.pyimport("shell.snapshot");
   let failed;
   try {

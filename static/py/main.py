@@ -13,6 +13,10 @@ import importlib
 import json
 import sys
 
+import js
+
+js.performance.mark("dice:main")  # the start's phases, for tests/benchmark.py (docs/SPEED.md)
+
 import rules
 from drawing import views
 from fairrolls import fairpanel
@@ -66,6 +70,7 @@ def wire():
 
 @guard
 def on_submit(event):
+    page.painted()  # what the last event left for after the paint comes first
     form = event.target
     if form.id in FORMS_SUBMIT:
         event.preventDefault()
@@ -106,6 +111,7 @@ TAB_CLICKS = (
 
 @guard
 def on_click(event):
+    page.painted()  # what the last event left for after the paint comes first
     t = event.target
     if not hasattr(t, "closest"):
         return
@@ -118,6 +124,7 @@ def on_click(event):
 
 @guard
 def on_keydown(event):
+    page.painted()  # what the last event left for after the paint comes first
     t = event.target
     if event.key == "Escape" and document.body.classList.contains("drawer-open"):
         history.show_history(False)
@@ -135,6 +142,7 @@ def on_keydown(event):
 
 @guard
 def on_input(event):
+    page.painted()  # what the last event left for after the paint comes first
     t = event.target
     if not hasattr(t, "closest"):
         return
@@ -226,8 +234,10 @@ CLICKS = (
 
 
 def bench_hooks():
-    """With ?bench in the URL, tests/benchmark.py times odds and reads the
-    wasm memory through these (never installed otherwise)."""
+    """With ?bench in the URL, tests/benchmark.py times odds, reads the
+    wasm memory and lists the modules imported through these (never
+    installed otherwise)."""
+    import sys
     import time
 
     import pyodide_js
@@ -252,11 +262,13 @@ def bench_hooks():
         return (time.perf_counter() - t) * 1000
 
     for name, fn in (("diceBenchOdds", odds_ms), ("diceBenchHistory", history_ms),
-                     ("diceBenchWasm", lambda: pyodide_js._module.HEAP8.length)):
+                     ("diceBenchWasm", lambda: pyodide_js._module.HEAP8.length),
+                     ("diceBenchModules", lambda: json.dumps(sorted(sys.modules)))):
         setattr(window, name, page.kept_proxy(fn))
 
 
 def start():
+    window.performance.mark("dice:start")
     wire()
     for name, fn in (("submit", on_submit), ("click", on_click), ("input", on_input),
                      ("change", on_input), ("keydown", on_keydown)):
@@ -264,7 +276,7 @@ def start():
     page.listen(q("#history-import"), "change", lambda event: asyncio.ensure_future(backup.import_history(event)))
     page.listen(window, "hashchange", guard(open_fragment))
     page.listen(window, "storage", guard(page.on_storage))
-    for flush in (history.flush_history, forms.flush_forms):  # a roll or an edit just before the tab closes is kept
+    for flush in (page.painted, history.flush_history, forms.flush_forms):  # a roll or an edit just before the tab closes is kept
         page.listen(window, "pagehide", flush)
     guard(oddspanel.prepare_odds)()
     history.load_roller()

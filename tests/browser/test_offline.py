@@ -205,7 +205,8 @@ def test_new_version_without_mixing(site, persistent):
 def test_precache_covers_what_the_page_loads(site, browser):
     """Every [files] entry of pyscript.toml and every local file a cold load
     fetches (before any worker exists) is in the precache list, and each
-    listed hash is that of the file served."""
+    listed hash is that of the file served; the standard library fetched
+    is the page's own."""
     import hashlib
 
     listed = {e["url"].removeprefix("./") for e in precache_of(site)["files"]}
@@ -233,6 +234,9 @@ def test_precache_covers_what_the_page_loads(site, browser):
     assert not non_local(seen), non_local(seen)
     fetched = {urlparse(u).path.removeprefix("/dice/") for u in seen if u.startswith(url)}
     assert "static/vendor/pyodide/pyodide.asm.wasm" in fetched
+    # The page's own standard library, not Pyodide's whole one, and no lock file (docs/SPEED.md).
+    assert "static/stdlib.zip" in fetched and "static/stdlib.zip" in listed
+    assert not {"static/vendor/pyodide/python_stdlib.zip", "static/vendor/pyodide/pyodide-lock.json"} & (fetched | listed)
     assert not fetched - listed - {""}, f"fetched but not precached: {sorted(fetched - listed)}"
     for e in precache_of(site)["files"]:
         path = site / ("index.html" if e["url"] == "./" else e["url"].removeprefix("./"))

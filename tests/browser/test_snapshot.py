@@ -1,7 +1,7 @@
 """Returning visits start from a memory snapshot (docs/SPEED.md): after a first
 visit has made one in the background, the next visits restore Python from
 it and roll, offline too. Every way a snapshot can be wrong — damaged bytes,
-another Pyodide build, another version of the site, storage that cannot be
+another Pyodide build or standard library, another version of the site, storage that cannot be
 read or refuses the write — gives a normal start that rolls, with nothing
 in the console; and the history and saved setups survive every path.
 
@@ -17,6 +17,7 @@ requests with ``page.on("request")`` as test_offline.py does."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pytest
@@ -61,6 +62,16 @@ OTHER_BUILD = """async (url) => {
   for (let i = 16; i < 48; i++) raw[i] ^= 0xff;
   r.blob = store.pack(raw);
   r.sha256 = await store.sha256(await r.blob.arrayBuffer());
+  await store.write(r);
+}"""
+
+# A snapshot made with another standard library zip (static/stdlib.zip):
+# restored, its import system would read the new zip through its index of
+# the old one.
+OTHER_STDLIB = """async (url) => {
+  const store = await import(url);
+  const r = await store.read();
+  r.key = {...r.key, stdlib: "0".repeat(64)};
   await store.write(r);
 }"""
 
@@ -184,6 +195,7 @@ def test_returning_visit_starts_from_the_snapshot(table):
     assert record["key"]["site"] == precache_of(site)["version"]
     assert record["key"]["pyodide"] == PYODIDE
     assert record["key"]["build"] and len(record["key"]["build"]) == 64
+    assert record["key"]["stdlib"] == hashlib.sha256((site / "static" / "stdlib.zip").read_bytes()).hexdigest()
     assert record["size"] == record["stored"] < record["raw"]
     assert "saved on this device" in page.inner_text("#start-info")
 
@@ -202,13 +214,14 @@ def test_returning_visit_starts_from_the_snapshot(table):
     assert SETUP in page.inner_text("#history-list li:first-child")
 
 
-@pytest.mark.parametrize("spoil, reason", [(DAMAGE, "corrupt"), (OTHER_BUILD, "failed")],
-                         ids=["damaged-bytes", "other-pyodide-build"])
+@pytest.mark.parametrize("spoil, reason", [(DAMAGE, "corrupt"), (OTHER_BUILD, "failed"), (OTHER_STDLIB, "stale")],
+                         ids=["damaged-bytes", "other-pyodide-build", "other-stdlib"])
 def test_a_bad_snapshot_starts_normally_and_is_replaced(table, spoil, reason):
-    """Damaged bytes (caught by the record's hash) and a snapshot of another
-    Pyodide build (refused by Pyodide's restore, after our hash passed)
-    each give a normal start that rolls, drop the bad snapshot, and a fresh
-    one is made, from which the next visit starts. A restore that fails a
+    """Damaged bytes (caught by the record's hash), a snapshot of another
+    Pyodide build (refused by Pyodide's restore, after our hash passed) and
+    one made with another standard library (its key) each give a normal
+    start that rolls, drop the bad snapshot, and a fresh one is made, from
+    which the next visit starts. A restore that fails a
     second time for the same version would fail every time: no more are
     made for it."""
     page, url = table.page, table.url

@@ -148,3 +148,30 @@ def test_the_zip_ends_with_the_mark_a_restored_start_skips(tmp_path):
     script = (ROOT / "static" / "js" / "pyodide-snapshot.mjs").read_text()
     assert z.comment == b"dice-table bytecode"
     assert f'encode("{z.comment.decode()}")' in script
+
+
+def test_pyscript_own_package_ships_compiled_against_what_it_writes():
+    """The built start-up zip carries PyScript's own package compiled
+    (``pyscript/__pycache__/``), each ``.pyc`` checked against the hash of
+    the source PyScript writes beside it at every start (read from its
+    vendored chunk, as PyScript carries it): Python imports it instead of
+    compiling 30 kB, and a PyScript that writes other sources has them
+    compiled as before. Nothing else of PyScript's is in the zip."""
+    import _imp
+
+    sys.path.insert(0, str(ROOT / ".ci"))
+    from pycache import pyscript_sources
+
+    built = ROOT / "static" / "pycache.zip"
+    if not built.exists():
+        pytest.fail("static/pycache.zip is missing: run `node .ci/precache.mjs`")
+    z = zipfile.ZipFile(built)
+    chunk = next((ROOT / "static/vendor/pyscript").glob("core-*.js")).read_text(encoding="utf-8")
+    sources = pyscript_sources(chunk)
+    ours = {n for n in z.namelist() if n.startswith("pyscript/")}
+    assert len(sources) > 10 and len(ours) == len(sources)
+    for name, text in sources.items():
+        entry = next(n for n in ours if n.startswith(f"pyscript/__pycache__/{name[:-3]}.") and n.endswith(".pyc"))
+        data = z.read(entry)
+        assert int.from_bytes(data[4:8], "little") == 0b11, entry  # hash-based, checked
+        assert data[8:16] == _imp.source_hash(int.from_bytes(data[:4], "little"), text.encode("utf-8")), entry

@@ -171,6 +171,29 @@ def when_idle(fn):
         window.setTimeout(once, 200)
 
 
+#: What handlers left for after the paint (``after_paint``), in order.
+_AFTER_PAINT = []
+
+
+def after_paint(fn):
+    """Run ``fn`` once the browser has drawn what the page holds now: in a
+    task after the next frame (or 200 ms on, where a hidden page has no
+    frames). A roll draws its dice first; what follows them waits here.
+    The next event runs what is still waiting first (``painted``), so work
+    is never taken out of order."""
+    _AFTER_PAINT.append(fn)
+    if len(_AFTER_PAINT) == 1:
+        run = create_once(lambda *_: painted())
+        window.requestAnimationFrame(create_once(lambda *_: window.setTimeout(run, 0)))
+        window.setTimeout(create_once(lambda *_: painted()), 200)
+
+
+def painted():
+    """Run, in order, what ``after_paint`` left waiting (each guarded)."""
+    while _AFTER_PAINT:
+        guard(_AFTER_PAINT.pop(0))()
+
+
 # ---------------------------------------------------------------- banners
 
 def banner(message, kind="error"):

@@ -14,6 +14,7 @@ from drawing.views import esc
 from rules.dice import SpecError
 from shell.page import (
     CURRENT,
+    after_paint,
     clear_errors,
     create_once,
     css,
@@ -101,9 +102,6 @@ def set_result(system, result, record=True, label="", readonly=False, note=SHARE
     st["label"] = label  # who rolled what ("Wu Shousu: Fast-Talk", a saved setup's name), over the dice
     q(f"#tab-{system}").classList.toggle("is-shared", bool(readonly and result))
     render_tray(system)
-    hook("shown")
-    if record:
-        hook("recorded", system, result, label, source)
     if record and result is not None and not readonly:  # a shared result never changes the reader's character
         changes = ui_for(system).fields_after(result, read_fields(q(f"#form-{system}")))
         if changes:  # e.g. a Condition gained: the character's state, kept with the form
@@ -112,6 +110,7 @@ def set_result(system, result, record=True, label="", readonly=False, note=SHARE
             schedule_forms_save(system)
     if result is not None:
         reveal(system)
+    after_paint(lambda: after_result(system, result, record, label, source))
     render_odds_later(system, again=result is not None)
     keep_trays()
 
@@ -147,6 +146,14 @@ def restore_trays():
         render_odds_later(system)
         back.append(system)
     return back
+
+
+def after_result(system, result, record, label, source):
+    """What follows a result on show once its dice and outcome are drawn
+    (docs/SPEED.md, "Click → dice"): the Share button, the history entry."""
+    hook("shown")
+    if record:
+        hook("recorded", system, result, label, source)
 
 
 def render_odds_later(system, again=False):
