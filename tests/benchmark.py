@@ -1379,7 +1379,6 @@ def main():
     if a.sweep:
         sweep(a.sweep_n, a.seed, [s for s in a.systems.split(",") if s])
         return
-    global SITE, SKIP_COLD
     SITE = snapshot_site(whole_stdlib=a.whole_stdlib)
     SKIP_COLD = a.skip_cold
     if a.floor:
