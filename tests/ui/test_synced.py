@@ -206,23 +206,38 @@ def test_fair_requests_two_tabs_keep_the_further_copy():
 
 
 def test_table_log_two_tabs():
-    """The live table's log: two tabs at one table each log a roll under
-    the same roll number (neither had seen the other's): both are kept, and
-    the counter goes past both."""
+    """The live table's log: two tabs at one table each log a roll while
+    neither had seen the other's: both are kept, newest first; a roll that
+    one tab took a step further is kept with its steps; the tablet's next
+    seat number is the higher of the two."""
+    import os
+
     from table import livetable as lt
 
-    table = lt.new_host("GM", lambda n: bytes(n))
+    table = lt.new_host("GM", os.urandom)
     text = lt.dump(table)
     a, b = lt.synced_table(), lt.synced_table()
     ta, tb = a.read(text)[0], b.read(text)[0]
-    ta, _ = lt.own_entry(ta, rules.roll("jadeclaw", {"dice": [8]}, ScriptedRng([3])), "", 10)
-    tb, _ = lt.own_entry(tb, rules.roll("jadeclaw", {"dice": [6]}, ScriptedRng([2])), "", 11)
-    assert ta["log"][0]["id"] == tb["log"][0]["id"]
+    ta, first = lt.own_entry(ta, rules.roll("jadeclaw", {"dice": [8]}, ScriptedRng([3])), "", 10, os.urandom)
+    tb, other = lt.own_entry(tb, rules.roll("jadeclaw", {"dice": [6]}, ScriptedRng([2])), "", 11, os.urandom)
+    assert first["id"] != other["id"]
     out = a.dump(ta)
     a.remember(out, ta)
-    merged, _ = b.merged(tb, out)
-    assert [e["at"] for e in merged["log"]] == [11, 10] and merged["serial"] == 1
+    merged, _ = b.merged({**tb, "next_slot": 2}, out)
+    assert [e["at"] for e in merged["log"]] == [11, 10] and merged["next_slot"] == 2
     assert lt.load(b.dump(merged))[0]["log"] == merged["log"]
+    # tab a takes a Milhamah roll a step further; tab b still holds its first stage
+    roll = rules.roll("milhamah", {"shoresh": "אשר", "pool": {"red": 1}, "rerolls": 1}, ScriptedRng([5]))
+    ta, started = lt.own_entry(ta, roll, "", 12, os.urandom)
+    out = a.dump(ta)
+    a.remember(out, ta)
+    tb, _ = b.merged(tb, out)
+    stepped = rules.act("milhamah", roll["spec"], roll, {"do": "reroll", "dice": [0]}, ScriptedRng([7]))
+    ta, again = lt.own_entry(ta, stepped, "", 13, os.urandom, step=True)
+    assert again["id"] == started["id"] and len(again["g"]) == 2
+    merged, _ = b.merged(tb, a.dump(ta))
+    kept = [e for e in merged["log"] if e["id"] == started["id"]]
+    assert len(kept) == 1 and len(kept[0]["g"]) == 2
 
 
 @pytest.mark.parametrize("seed", range(5))
