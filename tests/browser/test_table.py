@@ -138,7 +138,7 @@ def test_result_link_is_replayed_from_its_dice(watched, browser, base_url):
     stages = link["stages"]
     stages[0]["draws"][0] = 1
     stages[0]["draws"][1] = 1
-    forged = share._pack({"y": "jadeclaw", "p": link["spec"], "t": stages})
+    forged = share.pack({"y": "jadeclaw", "p": link["spec"], "t": stages})
     context, other, watch = open_app(browser, base_url + "#v1.r." + forged)
     try:
         text = other.inner_text("#tray-jadeclaw")

@@ -191,7 +191,7 @@ def test_a_sheet_link_opens_checked():
 ], ids=["huge-level", "script-fields", "bad-id", "bad-time", "too-many-rows", "unknown-game"])
 def test_a_hostile_sheet_link_is_refused_with_a_message(data):
     with pytest.raises(share.ShareError) as e:
-        share.open_link("v1.c." + share._pack(data))
+        share.open_link("v1.c." + share.pack(data))
     assert "link" in str(e.value).lower()
 
 

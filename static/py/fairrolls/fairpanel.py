@@ -40,7 +40,7 @@ REQUESTS_KEY = "dice-table/requests"
 #: the next move: a second answer on the GM's page ("alert"), another
 #: device's answer on the player's page ("elsewhere"). Not stored: a link
 #: opened again says it again.
-FAIR = {"requests": [], "said": {}}
+FAIR = {"requests": [], "said": {}, "kept": None}
 
 
 def find_request(role, rid):
