@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+import rules
+
 ROOT = Path(__file__).resolve().parents[2]
 PY = ROOT / "static" / "py"
 
@@ -20,10 +22,11 @@ PY = ROOT / "static" / "py"
 #: live-table protocols, the odds work), then the page itself, a module per
 #: feature, each owning its state and its part of the DOM (``shell.page``'s
 #: docstring names them in this order), and ``main``, the wiring, last.
+#: A game's tab module (``tabs.ui_<game>``) comes from the registry.
 PURE = [
     "drawing.draw", "drawing.views",
     "tabs.tab", "tabs.formstate",
-    "tabs.ui_milhamah", "tabs.ui_open_tale", "tabs.ui_mirage", "tabs.ui_alkemy", "tabs.ui_jadeclaw",
+    *(f"tabs.ui_{system}" for system in rules.SYSTEMS),  # each game's tab, in the registry's order
     "records.store", "links.share", "links.qr",
     "fairrolls.fair", "fairrolls.fairview",
     "shell.names", "table.livetable",
