@@ -15,9 +15,12 @@ each took, in order, so ``replay`` gives back the same result; and
 ``allowed``: the actions ``act`` accepts now (``{"do": verb}``, with its
 ``side`` where the system's steps take one), ``[]`` once the turn is over.
 
+The systems, in tab order (a game added by docs/adding-a-game.md adds its
+name here too):
+
 >>> from rules.dice import ScriptedRng
->>> sorted(SYSTEMS)
-['alkemy', 'jadeclaw', 'milhamah', 'mirage', 'open_tale']
+>>> SYSTEMS
+('milhamah', 'open_tale', 'mirage', 'alkemy', 'jadeclaw')
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ __all__ = ["SYSTEMS", "OUTCOMES", "TITLES", "MODULES", "MAX_STAGES", "roll", "ac
 
 #: The game systems in tab order. A sixth game is one more module here
 #: (it declares NAME, TITLE, OUTCOMES, DEFAULT_SPEC, STEPS, normalize, roll,
-#: act and odds: ``rules.system.System``).
+#: act and odds: ``rules.system.System``; docs/adding-a-game.md).
 MODULES: dict[str, System] = {m.NAME: check(m) for m in (milhamah, open_tale, mirage, alkemy, jadeclaw)}
 
 #: System keys in tab order.
