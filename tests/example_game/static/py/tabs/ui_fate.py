@@ -53,10 +53,16 @@ def questions(spec: dict, result, ui: dict) -> dict:
 
 
 def _ladder_rows(o: dict) -> str:
+    """One row a rung, in the ladder's order (the odds come keyed by name).
+
+    >>> import re
+    >>> re.findall(r'data-outcome="([a-z_]+)"', _ladder_rows({"outcome": {"tie": 0.25, "fail": 0.75}}))
+    ['fail', 'tie', 'succeed', 'succeed_with_style']
+    """
     best = (o.get("best") or {}).get("outcome") or {}
     return "".join(f'<tr data-outcome="{views.esc(k)}"><th scope="row">{views.esc(views.outcome_name(k))}</th>'
-                   f'<td>{views.esc(views.pct(p))}</td><td>{views.esc(views.pct(best.get(k)))}</td></tr>'
-                   for k, p in o["outcome"].items())
+                   f'<td>{views.esc(views.pct(o["outcome"].get(k, 0)))}</td>'
+                   f'<td>{views.esc(views.pct(best.get(k)))}</td></tr>' for k in fate.OUTCOMES)
 
 
 def render_odds(spec: dict, answers: dict, result) -> str:
