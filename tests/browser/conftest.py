@@ -25,6 +25,9 @@ LAUNCH_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
+    # A container's /dev/shm may be 64 MB: the renderer's shared memory there
+    # runs out under a long suite and the page crashes ("Page crashed").
+    "--disable-dev-shm-usage",
 ]
 READY = "body[data-ready]"
 FIRST_LOAD_MS = 120_000
