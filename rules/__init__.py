@@ -26,9 +26,12 @@ Character sheets (docs/PARTY.md), each game's ``sheet`` module:
   ``pending_choice(system, sheet, result)``: the sheet after a roll, and
   the choice it waits on.
 
+The systems, in tab order (a game added by docs/adding-a-game.md adds its
+name here too):
+
 >>> from rules.dice import ScriptedRng
->>> sorted(SYSTEMS)
-['alkemy', 'jadeclaw', 'milhamah', 'mirage', 'open_tale']
+>>> SYSTEMS
+('milhamah', 'open_tale', 'mirage', 'alkemy', 'jadeclaw')
 """
 
 from __future__ import annotations
@@ -49,7 +52,7 @@ __all__ = ["SYSTEMS", "OUTCOMES", "TITLES", "MODULES", "MAX_STAGES", "roll", "ac
 
 #: The game systems in tab order. A sixth game is one more module here
 #: (it declares NAME, TITLE, OUTCOMES, DEFAULT_SPEC, STEPS, normalize, roll,
-#: act and odds: ``rules.system.System``).
+#: act and odds: ``rules.system.System``; docs/adding-a-game.md).
 MODULES: dict[str, System] = {m.NAME: check(m) for m in (milhamah, open_tale, mirage, alkemy, jadeclaw)}
 
 #: System keys in tab order.

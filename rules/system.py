@@ -3,7 +3,8 @@
 by ``check_result``.
 
 A sixth game is a module that declares these names and one line in
-``rules/__init__.py``'s registry (DESIGN.md, "The rules contract")::
+``rules/__init__.py``'s registry (DESIGN.md, "The rules contract";
+docs/adding-a-game.md, the whole recipe)::
 
     NAME = "my_game"            # the key in rules.SYSTEMS, share links, history
     TITLE = "My Game"           # shown on its tab

@@ -1,7 +1,7 @@
 """Each game's own test cases, one module a game (``cases/<game>.py``, by
 its registry name), which the shared suites read for every game in
 ``rules.SYSTEMS``: a game added to the registry brings its cases here, and
-no suite holds a list of games to copy (README, "A sixth system").
+no suite holds a list of games to copy (docs/adding-a-game.md).
 
 A cases module is plain data and functions: it imports neither pytest nor
 hypothesis (the bound and store suites also run under Pyodide, which has

@@ -37,7 +37,7 @@ def test_every_wrong_field_is_named_at_once(ui):
         if errors:
             assert [e.field for e in errors] == [name], (name, errors)
             alone.add(name)
-    assert len(alone) >= 3  # every tab has several fields the rules check
+    assert len(alone) >= 2  # "at once" needs two fields the rules check (a game may have only two)
     reading = tab.read_form(ui, {**defaults, **{n: GARBAGE for n in alone}}, defaults)
     assert {e.field for e in reading.errors} == alone
     assert all(e.field in form.slots for e in reading.errors)  # each has a place to be shown

@@ -27,8 +27,8 @@ from rules.dice import SpecError
 from tabs import tab, ui_alkemy, ui_jadeclaw, ui_milhamah, ui_mirage, ui_open_tale
 
 #: One tab per game system, in rules.SYSTEMS order. A sixth game is one
-#: more ui module here (and in rules.MODULES and index.html: README, "A sixth
-#: system").
+#: more ui module here (and in rules.MODULES and index.html:
+#: docs/adding-a-game.md).
 TABS = {ui.SYSTEM: tab.check(ui) for ui in (ui_milhamah, ui_open_tale, ui_mirage, ui_alkemy, ui_jadeclaw)}
 assert tuple(TABS) == rules.SYSTEMS, "TABS and rules.SYSTEMS must list the same systems in the same order"
 

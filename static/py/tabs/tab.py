@@ -5,7 +5,8 @@ A tab module (``ui_<system>.py``) only turns a form into a spec and data
 into HTML; it never calls ``rules.odds`` itself. It says which odds it
 needs (``questions``); ``main.py`` asks them through ``answer`` and hands
 the answers back to ``render_odds``. So a tab can be tested with canned
-odds, and a sixth game is a tab module plus one line in ``page.TABS``.
+odds, and a sixth game is a tab module plus one line in ``page.TABS``
+(docs/adding-a-game.md).
 
 A question is a dict: ``{}`` for the odds of the roll in the form,
 ``{"result": r, "action": a}`` for the odds of a step after a roll, or

@@ -647,20 +647,27 @@ def _counts(dice: list) -> str:
     return "counts, so it stays" if len(dice) == 1 else "count, so they stay"
 
 
+def _sorted_for_why(dice: list, best: list) -> tuple[list, list, list, list]:
+    """The dice a prayer with ``best`` leaves that already count, the
+    counting ones it rerolls all the same, the others it leaves (1s
+    aside), and the 1s."""
+    rest = [d for i, d in enumerate(dice) if i not in best]
+    return ([d for d in rest if d.get("successes")],
+            [dice[i] for i in best if i < len(dice) and dice[i].get("successes")],
+            [d for d in rest if not d.get("successes") and d.get("face") != 1],
+            [d for d in dice if d.get("face") == 1])
+
+
 def _why(result: dict, best: list) -> str:
     """Why those dice, in a few words: what stays, what goes, what would
     not help."""
     dice = [d if isinstance(d, dict) else {} for d in result.get("dice") or []]
-    rest = [d for i, d in enumerate(dice) if i not in best]
-    kept = [d for d in rest if d.get("successes")]
-    redone = [dice[i] for i in best if i < len(dice) and dice[i].get("successes")]
-    spare = [d for d in rest if not d.get("successes") and d.get("face") != 1]
+    kept, redone, spare, ones = _sorted_for_why(dice, best)
     parts = [
         (kept, lambda: f"{_die_words(kept)} already {_counts(kept)}"),
         (redone, lambda: f"{_die_words(redone)} rerolled all the same: only more successes can win now"),
         (spare, lambda: f"rerolling {_die_words(spare)} too would not raise the chance, only the risk of a 1"),
-        ([d for d in dice if d.get("face") == 1],
-         lambda: "a 1 cannot be rerolled, and a 1 left after the prayer costs a Condition"),
+        (ones, lambda: "a 1 cannot be rerolled, and a 1 left after the prayer costs a Condition"),
     ]
     return "; ".join(words() for found, words in parts if found) or (
         "every die is rerolled: no set of them gives a better chance")
