@@ -470,6 +470,35 @@ def test_a_sheet_from_an_unseated_channel_or_the_tablet_is_refused():
     assert "only the phone sends" in words
 
 
+def test_the_tablet_party_takes_a_seat_sheet_only_in_place_of_its_own():
+    """What the channel let through joins the tablet's party by its id
+    (``party.roster.from_seat``): new, or in place of that seat's own
+    character (a choice waiting on it kept); never in place of the GM's
+    NPC, another game's sheet or another player's character, and never
+    past the party's cap."""
+    from party import roster
+
+    t = Table()
+    t.join("Eli")
+    t.phones["Eli"] = lt.share_sheet(t.phones["Eli"], wu_entry())
+    t.run()
+    [(_, got, who)] = [ev for ev in t.events["host"] if ev[0] == "sheet"]
+    party, had = roster.from_seat([], got, who, 10)
+    assert had is None and [e["sheet"]["player"] for e in party] == ["Eli"]
+    party[0]["waiting"] = {"spec": {}, "stages": [{}]}
+    party2, had = roster.from_seat(party, got, "Eli", 11)  # sent again, later
+    assert had is party[0] and party2[0]["time"] == 11 and "waiting" in party2[0]
+    npc = roster.new_entry("jadeclaw", {**rules.SHEETS["jadeclaw"].EXAMPLE_SHEETS["father"]}, got["id"], 1)
+    dana = roster.new_entry("jadeclaw", {**got["sheet"], "player": "Dana"}, got["id"], 1)
+    other_game = roster.new_entry("alkemy", rules.SHEETS["alkemy"].EXAMPLE_SHEETS["patrick"], got["id"], 1)
+    for mine in (npc, dana, other_game):
+        with pytest.raises(ValueError, match="would take the place of"):
+            roster.from_seat([mine], got, "Eli", 12)
+    full = [roster.new_entry("jadeclaw", {"name": f"N{i}"}, f"{i:x}", 1) for i in range(roster.MAX_SHEETS)]
+    with pytest.raises(roster.Full):
+        roster.from_seat(full, got, "Eli", 12)
+
+
 # ---------------------------------------------------------------- hostile messages
 
 def test_hostile_messages_are_refused_and_nothing_changes():

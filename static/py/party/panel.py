@@ -488,21 +488,15 @@ def send_selected(_el=None):
 
 
 def take_table_sheet(entry, who):
-    """A character a seated phone sent (checked at the channel): into
-    this party, or in place of the same sheet (by its id) that is that
-    seat's. One that would take the place of another's sheet, an NPC or
-    another game's is refused: the words for the banner (None: taken)."""
-    had = _entry(entry["id"])
+    """A character a seated phone sent (checked at the channel): into this
+    party (``roster.from_seat``); the words of a refusal for the banner
+    (None: taken)."""
     name = names.isolate(entry["sheet"]["name"])
-    if had is not None and (had["system"] != entry["system"] or had["sheet"]["npc"]
-                            or had["sheet"]["player"] != who):
-        return (f"From {names.isolate(who)}: refused the sheet {name}: it would take the place of "
-                f"{names.isolate(had['sheet']['name'])}, who is not {names.isolate(who)}'s; nothing was changed.")
-    kept = {"waiting": had["waiting"]} if had is not None and "waiting" in had else {}  # a choice the tablet asks
     try:
-        _store_entry({**entry, **kept, "time": now()})
-    except roster.Full as e:
-        return f"From {names.isolate(who)}: refused the sheet {name}: {e}"
+        PARTY["list"], had = roster.from_seat(PARTY["list"], entry, who, now())
+    except ValueError as e:  # another's sheet, or the party is full
+        return f"From {names.isolate(who)}: refused the sheet {name}: {str(e).rstrip('.')}; nothing was changed."
+    save_party()
     banner(f"{names.isolate(who)} sent the sheet {name}: {'updated in' if had else 'added to'} the "
            f"{rules.TITLES[entry['system']]} party.", "info")
     render_party(entry["system"])
