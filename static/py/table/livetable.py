@@ -1351,10 +1351,6 @@ _OLD_STORED = {"host": {"role", "table", "name", "next_slot", "peers", "log", "s
                "player": {"role", "table", "slot", "name", "device", "host", "peers", "log", "serial", "outbox"}}
 
 
-#: What a seat's queue keeps across a reload (links between phones and
-#: passed-on codes are for channels a reload ends).
-_KEPT = ("roll", "push", "fair", "sheet")
-
 
 def dump(table: dict) -> str:
     """The table as stored (the connections are not: a reload means new
@@ -1377,24 +1373,31 @@ def _stored_name(v, what: str) -> str:
         raise TableError(f"{what} is not a name") from None
 
 
+def _queued_roll(i) -> bool:
+    refs = i.get("r")
+    return (set(i) == {"t", "r"} and isinstance(refs, list) and 1 <= len(refs) <= MAX_BATCH
+            and all(isinstance(r, list) and len(r) == 2 and all(isinstance(v, str) for v in r) for r in refs))
+
+
+#: What a seat's queue keeps across a reload (links between phones and
+#: passed-on codes are for channels a reload ends): each kind's check, and
+#: its name in words.
+_QUEUED = {
+    "roll": (_queued_roll, "roll"),
+    "push": (lambda i: set(i) == {"t", "y", "p", "l"} and i["y"] in rules.SYSTEMS and isinstance(i["p"], dict)
+             and isinstance(i["l"], str), "setup"),
+    "fair": (lambda i: set(i) == {"t", "f"} and isinstance(i["f"], str) and len(i["f"]) <= 16_000, "fair roll"),
+    "sheet": (lambda i: set(i) == {"t", "i", "y", "p"} and isinstance(i["i"], str) and bool(SHEET_ID_RE.match(i["i"]))
+              and i["y"] in rules.SYSTEMS and isinstance(i["p"], dict), "character sheet"),
+}
+_KEPT = tuple(_QUEUED)
+
+
 def _load_item(i) -> dict:
-    _want(isinstance(i, dict) and i.get("t") in _KEPT, "a queued message is not one")
-    if i["t"] == "roll":
-        refs = i.get("r")
-        _want(set(i) == {"t", "r"} and isinstance(refs, list) and 1 <= len(refs) <= MAX_BATCH
-              and all(isinstance(r, list) and len(r) == 2 and all(isinstance(v, str) for v in r) for r in refs),
-              "a queued roll is not one")
-        return {"t": "roll", "r": [list(r) for r in refs]}
-    if i["t"] == "push":
-        _want(set(i) == {"t", "y", "p", "l"} and i["y"] in rules.SYSTEMS and isinstance(i["p"], dict)
-              and isinstance(i["l"], str), "a queued setup is not one")
-        return dict(i)
-    if i["t"] == "sheet":
-        _want(set(i) == {"t", "i", "y", "p"} and isinstance(i["i"], str) and SHEET_ID_RE.match(i["i"])
-              and i["y"] in rules.SYSTEMS and isinstance(i["p"], dict), "a queued character sheet is not one")
-        return dict(i)
-    _want(set(i) == {"t", "f"} and isinstance(i["f"], str) and len(i["f"]) <= 16_000, "a queued fair roll is not one")
-    return dict(i)
+    _want(isinstance(i, dict) and i.get("t") in _QUEUED, "a queued message is not one")
+    ok, what = _QUEUED[i["t"]]
+    _want(ok(i), f"a queued {what} is not one")
+    return {"t": "roll", "r": [list(r) for r in i["r"]]} if i["t"] == "roll" else dict(i)
 
 
 def _load_seat(s, role: str) -> dict:
