@@ -227,6 +227,7 @@ CLICKS = (
     ("[data-party-examples]", later("add_examples")),
     ("[data-sheet-edit]", later("edit_selected")),
     ("[data-sheet-share]", later("share_selected")),
+    ("[data-sheet-send]", later("send_selected")),
     ("#sheet-cancel", later("cancel_editor")),
     ("#sheet-delete", later("delete_sheet")),
     ("#consequence-later", later("later")),
@@ -315,7 +316,9 @@ def table_api():
             "in_progress": lambda result: tab.in_progress(ui_for(result["system"]), result),
             "outcome_name": lambda result: views.outcome_name(str(result.get("outcome", ""))),
             "open_setup": guard(setups.fill_system_form), "open_fair_link": guard(fairpanel.open_fair_link),
-            "ask_player": ask, "current_spec": lambda: (lambda s: (CURRENT["system"], s) if s is not None else None)(
+            "ask_player": ask, "take_sheet": later("take_table_sheet"),
+            "seat_changed": lambda: page.party.render_party() if "party.panel" in sys.modules else None,
+            "current_spec": lambda: (lambda s: (CURRENT["system"], s) if s is not None else None)(
                 forms.read_spec(CURRENT["system"]))}
 
 

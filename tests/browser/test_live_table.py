@@ -2,7 +2,8 @@
 each its own browser context (its own storage, as separate devices), join
 over WebRTC data channels on the loopback with host candidates only,
 offline-locked like every browser test. Besides rolls reaching every
-page: an honest burst arrives whole, a copied device id and a look-alike
+page: a phone's character reaches the tablet's party, an honest burst
+arrives whole, a copied device id and a look-alike
 name take no seat, a fair roll and a reload keep the seat and the
 fingerprint, forged and non-link fair-roll messages are refused naming the
 phone, and a damaged stored table gets a banner and a backup.
@@ -205,6 +206,39 @@ def test_two_pages_join_and_a_phone_roll_reaches_the_tablet(rtc_browser, base_ur
         SHOTS.mkdir(parents=True, exist_ok=True)
         tablet.screenshot(path=str(SHOTS / "table-feed-1024x768.png"))
         phone.screenshot(path=str(SHOTS / "table-notice-390x844.png"))
+
+
+def test_a_phone_sends_a_character_to_the_tablet_party(rtc_browser, base_url):
+    """Eli's phone keeps the Jadeclaw rules text's characters; Wu Shousu's
+    card has no "Send to the table" until the phone sits at the table.
+    Seated, one tap sends her: the tablet's Jadeclaw party holds her,
+    played by Eli, with her checks, and the banner says "Eli sent the sheet
+    Wu Shousu"; nothing is refused."""
+    with opened(rtc_browser, base_url) as tablet, \
+            opened(rtc_browser, base_url, viewport=(390, 844)) as phone:
+        named(tablet, "The GM")
+        named(phone, "Eli")
+        phone.click("#tabbtn-jadeclaw")
+        phone.click("#party-body [data-party-examples]")
+        phone.click('#party-body [data-character="Wu Shousu"]')
+        phone.wait_for_selector('#party-body [data-character="Wu Shousu"][aria-pressed="true"]')
+        assert phone.locator("#party-body [data-sheet-send]").count() == 0  # at no table
+        join(tablet, phone, host(tablet))
+        phone.click("#table-close")
+        phone.click("#party-body [data-sheet-send]")
+        tablet.click("#table-close")
+        tablet.click("#tabbtn-jadeclaw")
+        chip = tablet.locator('#party-body [data-character="Wu Shousu"]')
+        chip.wait_for(state="visible", timeout=SLOW)
+        assert "Eli sent the sheet Wu Shousu" in banner(tablet)
+        assert "Eli" in chip.inner_text() and tablet.locator("#party-body [data-character]").count() == 1
+        chip.click()
+        assert tablet.locator('#party-body [data-check="Fast-Talk"]').count() == 1
+        assert tablet.locator("#party-body [data-sheet-send]").count() == 0  # the tablet sends none
+        assert tablet.get_attribute("#table-dialog", "data-refused") is None
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        tablet.screenshot(path=str(SHOTS / "table-sheet-1024x768.png"))
+        phone.screenshot(path=str(SHOTS / "table-sheet-390x844.png"))
 
 
 def test_three_pages_every_roll_a_secret_roll_and_a_tablet_reload(rtc_browser, base_url):

@@ -370,6 +370,135 @@ def test_a_push_is_normalized_and_a_bad_one_refused():
     assert "rules refuse" in refusal(t.events["Dana"])
 
 
+# ---------------------------------------------------------------- a character sheet for the tablet's party
+
+def wu_entry(**sheet):
+    """Wu Shousu (Jadeclaw, Fast-Talk) as a phone's party keeps her."""
+    base = rules.normalize_sheet("jadeclaw", rules.SHEETS["jadeclaw"].EXAMPLE_SHEETS["wu"])
+    return {"id": "0123abcd0123abcd", "system": "jadeclaw", "time": 5, "sheet": {**base, **sheet}}
+
+
+def test_a_seated_phone_sends_its_character_to_the_tablet():
+    """The phone queues Wu's sheet; the tablet takes it checked by the
+    rules, as played by the seat it came from (whatever Player said), and
+    acknowledges it (the phone's queue empties). Sent again, the same id
+    comes again (the party merges by id); a second send waiting unsent
+    gives way to the newer one."""
+    t = Table()
+    t.join("Eli")
+    t.phones["Eli"] = lt.share_sheet(t.phones["Eli"], wu_entry(player="Dana"))
+    assert lt.waiting(t.phones["Eli"], "host") == 1
+    t.run()
+    [got] = [ev for ev in t.events["host"] if ev[0] == "sheet"]
+    want = rules.normalize_sheet("jadeclaw", {**wu_entry()["sheet"], "player": "Eli"})
+    assert got == ("sheet", {"id": "0123abcd0123abcd", "system": "jadeclaw", "sheet": want}, "Eli")
+    assert lt.waiting(t.phones["Eli"], "host") == 0 and t.refused() == []
+    t.drop("Eli")
+    for level in (3, 4):
+        skills = [{**wu_entry()["sheet"]["skills"][0], "level": level}]
+        t.phones["Eli"] = lt.share_sheet(t.phones["Eli"], wu_entry(skills=skills))
+    assert lt.waiting(t.phones["Eli"], "host") == 1
+    kept, _ = lt.load(lt.dump(t.phones["Eli"]))  # a reload keeps it queued
+    assert lt.waiting(kept, "host") == 1
+    t.join("Eli", phone=t.phones["Eli"])
+    sheets = [ev[1]["sheet"] for ev in t.events["host"] if ev[0] == "sheet"]
+    assert len(sheets) == 2 and sheets[-1]["skills"][0]["level"] == 4 and t.refused() == []
+
+
+def test_a_sheet_cannot_be_sent_from_no_seat_nor_an_npc():
+    """A phone at no table (or not seated yet) has nothing to send to, and
+    an NPC's sheet stays with the GM: refused in words before it is queued."""
+    t = Table()
+    t.join("Eli", run=False)
+    with pytest.raises(lt.TableError, match="sits at no table"):
+        lt.share_sheet(t.phones["Eli"], wu_entry())
+    with pytest.raises(lt.TableError, match="sits at no table"):
+        lt.share_sheet(None, wu_entry())
+    t.run()
+    with pytest.raises(lt.TableError, match="NPC"):
+        lt.share_sheet(t.phones["Eli"], wu_entry(npc=True))
+    with pytest.raises(lt.TableError, match="sits at no table"):
+        lt.share_sheet(t.host, wu_entry())
+
+
+def _sheet_msg(n, **kw):
+    return {"t": "sheet", "n": n, "a": 0, "i": "0123abcd0123abcd", "y": "jadeclaw", "p": wu_entry()["sheet"], **kw}
+
+
+@pytest.mark.parametrize("change,why", [
+    ({"p": {"name": "Wu", "traits": {"will": "d7"}}}, "rules refuse (traits.will"),
+    ({"p": {"name": "Wu", "skills": "lots"}}, "rules refuse (skills"),
+    ({"p": {"name": "Wu\u202eusuohS"}}, "rules refuse (name"),
+    ({"p": {"name": "W\u200bu Shousu"}}, "invisible or look-alike"),
+    ({"p": {"name": "\uff37u Shousu"}}, "invisible or look-alike"),
+    ({"p": {"name": "Wu", "npc": True}}, "NPC's sheet"),
+    ({"p": []}, "no known game"),
+    ({"y": "chess"}, "no known game"),
+    ({"i": "../party"}, "no proper id"),
+    ({"i": "f" * 33}, "no proper id"),
+    ({"p": {"name": "Wu", "x": 1}}, "rules refuse"),
+    ({"w": 5}, "other fields"),
+    ({"p": {"name": "Wu", "traits": json.loads("[" * 30 + "]" * 30)}}, "nested"),
+    ({"p": {"name": "Wu", "player": "x" * (lt.MAX_MESSAGE + 1)}}, "larger than"),
+], ids=["die", "shape", "bidi", "zero-width", "fullwidth", "npc", "not-a-dict", "game", "id", "long-id", "field",
+        "extra-key", "deep", "oversize"])
+def test_a_hostile_sheet_is_refused_naming_the_phone(change, why):
+    """Malformed, oversized, deep, hostile names (a bidi override, a
+    zero-width space, fullwidth letters), an NPC, an unknown game or id:
+    each refused in words naming the phone, never a Python error, and no
+    sheet reaches the party."""
+    t = Table()
+    t.join("Eli")
+    words = plain(refusal(t.send_raw("Eli", _sheet_msg(lt.link(t.host, t.key["Eli"])["n_in"], **change))))
+    assert "From Eli: refused" in words and why in words, words
+    assert not re.search(r"Error|Traceback|'\w+' object|NoneType", words)
+    assert not [ev for ev in t.events["host"] if ev[0] == "sheet"]
+
+
+def test_a_sheet_from_an_unseated_channel_or_the_tablet_is_refused():
+    """Before the phone sits down (the greeting not done) a sheet is
+    refused and not taken; a tablet that sends a phone a sheet is refused
+    there (only a phone sends one)."""
+    t = Table()
+    key = t.join("Eli", run=False)
+    assert lt.link(t.host, key)["state"] == "hello"  # greeted by the tablet; no seat answered yet
+    t.host, ev = lt.receive(t.host, key, json.dumps(_sheet_msg(0)), t.now)
+    assert "before the phone sat down" in refusal(ev) and lt.link(t.host, key)["n_in"] == 0
+    t.run()
+    assert t.phones["Eli"]["seated"]
+    words = refusal(t.to_phone("Eli", _sheet_msg(0)))
+    assert "only the phone sends" in words
+
+
+def test_the_tablet_party_takes_a_seat_sheet_only_in_place_of_its_own():
+    """What the channel let through joins the tablet's party by its id
+    (``party.roster.from_seat``): new, or in place of that seat's own
+    character (a choice waiting on it kept); never in place of the GM's
+    NPC, another game's sheet or another player's character, and never
+    past the party's cap."""
+    from party import roster
+
+    t = Table()
+    t.join("Eli")
+    t.phones["Eli"] = lt.share_sheet(t.phones["Eli"], wu_entry())
+    t.run()
+    [(_, got, who)] = [ev for ev in t.events["host"] if ev[0] == "sheet"]
+    party, had = roster.from_seat([], got, who, 10)
+    assert had is None and [e["sheet"]["player"] for e in party] == ["Eli"]
+    party[0]["waiting"] = {"spec": {}, "stages": [{}]}
+    party2, had = roster.from_seat(party, got, "Eli", 11)  # sent again, later
+    assert had is party[0] and party2[0]["time"] == 11 and "waiting" in party2[0]
+    npc = roster.new_entry("jadeclaw", {**rules.SHEETS["jadeclaw"].EXAMPLE_SHEETS["father"]}, got["id"], 1)
+    dana = roster.new_entry("jadeclaw", {**got["sheet"], "player": "Dana"}, got["id"], 1)
+    other_game = roster.new_entry("alkemy", rules.SHEETS["alkemy"].EXAMPLE_SHEETS["patrick"], got["id"], 1)
+    for mine in (npc, dana, other_game):
+        with pytest.raises(ValueError, match="would take the place of"):
+            roster.from_seat([mine], got, "Eli", 12)
+    full = [roster.new_entry("jadeclaw", {"name": f"N{i}"}, f"{i:x}", 1) for i in range(roster.MAX_SHEETS)]
+    with pytest.raises(roster.Full):
+        roster.from_seat(full, got, "Eli", 12)
+
+
 # ---------------------------------------------------------------- hostile messages
 
 def test_hostile_messages_are_refused_and_nothing_changes():

@@ -19,8 +19,11 @@ from links.sharedialog import open_share_dialog
 from party import roster, view
 from records.setups import fill_system_form
 from rules.dice import SpecError
+from shell import names
 from shell.page import (CURRENT, banner, clear_errors, guard, js_none, js_obj, listen, now, q, read_kept,
                         read_store, show_errors, window, write_store)
+from table import table_ui
+from table.livetable import TableError
 from tabs.forms import read_fields
 from tabs.trayview import STATE, open_tab, set_result
 
@@ -98,7 +101,8 @@ def render_party(system=None):
         ui["against"] = None
     body = q("#party-body")
     keep = _focus_key(body)
-    body.innerHTML = view.party_html(system, entries, {**ui, "pending": asked(_entry(ui["selected"]))})
+    body.innerHTML = view.party_html(system, entries, {**ui, "pending": asked(_entry(ui["selected"])),
+                                                       "table": table_ui.seated()})
     q("#party-count").textContent = str(len(entries) or "")
     _refocus(body, keep)
 
@@ -470,6 +474,33 @@ def share_selected(_el=None):
     if entry is not None:
         open_share_dialog(share.encode_sheet(entry), f"A link to {entry['sheet']['name']}'s sheet: whoever opens "
                           "it has the character in their party.", title="Share a character")
+
+
+def send_selected(_el=None):
+    """The character on show, sent to the table this phone sits at."""
+    entry = _entry(_ui()["selected"])
+    if entry is None:
+        return
+    try:
+        banner(table_ui.send_sheet(entry), "info")
+    except TableError as e:
+        banner(str(e), "warning")
+
+
+def take_table_sheet(entry, who):
+    """A character a seated phone sent (checked at the channel): into this
+    party (``roster.from_seat``); the words of a refusal for the banner
+    (None: taken)."""
+    name = names.isolate(entry["sheet"]["name"])
+    try:
+        PARTY["list"], had = roster.from_seat(PARTY["list"], entry, who, now())
+    except ValueError as e:  # another's sheet, or the party is full
+        return f"From {names.isolate(who)}: refused the sheet {name}: {str(e).rstrip('.')}; nothing was changed."
+    save_party()
+    banner(f"{names.isolate(who)} sent the sheet {name}: {'updated in' if had else 'added to'} the "
+           f"{rules.TITLES[entry['system']]} party.", "info")
+    render_party(entry["system"])
+    return None
 
 
 def open_sheet_link(link):

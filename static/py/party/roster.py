@@ -36,7 +36,7 @@ from records import store
 from rules.dice import SpecError
 
 __all__ = ["VERSION", "MAX_SHEETS", "new_entry", "checked", "waiting_ok", "load", "dump", "merge", "put", "remove",
-           "of_system", "find", "export_items", "import_items", "Full"]
+           "of_system", "find", "from_seat", "export_items", "import_items", "Full"]
 
 VERSION = 1
 #: Sheets kept in all (every game together): a campaign's party and its NPCs.
@@ -164,6 +164,32 @@ def put(entries: list, entry: dict) -> list:
     if len(entries) >= MAX_SHEETS:
         raise Full(f"The party holds at most {MAX_SHEETS} character sheets; delete one first.")
     return list(entries) + [entry]
+
+
+def from_seat(entries: list, entry: dict, seat: str, time) -> tuple[list, dict | None]:
+    """A character a phone at the live table sent (checked at the channel,
+    played by ``seat``): added, or in place of the same sheet (by its id)
+    when that one is the seat's own character; a choice waiting on it
+    stays. The party and the sheet it replaced (None: new). A sheet that
+    would take the place of an NPC, another game's or another player's is
+    refused (ValueError, the words for the banner); so is one past
+    ``MAX_SHEETS`` (``Full``).
+
+    >>> import rules
+    >>> wu = new_entry("jadeclaw", {"name": "Wu", "player": "Eli"}, "a1", 5)
+    >>> [e["time"] for e in from_seat([wu], {**wu, "time": 1}, "Eli", 9)[0]]
+    [9]
+    >>> from_seat([wu], wu, "Dana", 9)
+    Traceback (most recent call last):
+    ...
+    ValueError: it would take the place of Wu, who is not Dana's
+    """
+    had = find(entries, entry["id"])
+    if had is not None and (had["system"] != entry["system"] or had["sheet"]["npc"]
+                            or had["sheet"]["player"] != seat):
+        raise ValueError(f"it would take the place of {had['sheet']['name']}, who is not {seat}'s")
+    kept = {"waiting": had["waiting"]} if had is not None and "waiting" in had else {}
+    return put(entries, {**entry, **kept, "time": time}), had
 
 
 def remove(entries: list, gone: list, sheet_id: str, time) -> tuple[list, list]:

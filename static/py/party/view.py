@@ -301,9 +301,11 @@ def card_html(system: str, entry: dict, others: list, ui: dict) -> str:
     checks = rules.sheet_checks(system, s)
     npc = ' <span class="chip-tag">NPC</span>' if s["npc"] else ""
     player = f'<span class="card-player">played by {esc(s["player"])}</span>' if s["player"] else ""
+    send = ('<button type="button" data-sheet-send>Send to the table</button>'
+            if ui.get("table") and not s["npc"] else "")
     head = (f'<div class="card-head"><h3 id="party-card-title">{esc(s["name"])}{npc}</h3>{player}'
             f'<span class="card-tools"><button type="button" data-sheet-edit>Edit sheet</button>'
-            f'<button type="button" data-sheet-share>Share sheet</button></span></div>')
+            f'<button type="button" data-sheet-share>Share sheet</button>{send}</span></div>')
     last = f'<p class="party-last" role="status">{esc(ui["last"])}</p>' if ui.get("last") else ""
     return (f'<section class="party-card" data-card="{esc(entry["id"])}" aria-labelledby="party-card-title">'
             f'{head}{_pending(ui.get("pending"), entry["id"])}{_against(others, ui)}{_checks(checks)}'

@@ -59,6 +59,8 @@ roll     both       ``n``, ``a``, ``r``: entries (``e``: ``id``, ``y``
                     system, ``p`` spec, ``g`` stages, ``l`` label, ``at``
                     time); the tablet adds ``by`` to another's roll
 push     tablet     ``n``, ``a``, ``y``, ``p``, ``l``: a setup to roll
+sheet    phone      ``n``, ``a``, ``i``, ``y``, ``p``: a character sheet
+                    for the tablet's party (its id, game and sheet)
 fair     both       ``n``, ``a``, ``f``: a fair-roll link (``fair.py``)
 ack      both       ``a``
 =======  =========  ==================================================
@@ -71,7 +73,10 @@ message can say "verified": only a fair roll that ``fair.py`` verified on
 this device is logged as one (``fair_entry``). A fair-roll link from a
 phone is taken only if it answers a request this tablet sent to that
 seat; a phone takes from the tablet only requests, dice and reveals, the
-last two only for requests that came over the channel.
+last two only for requests that came over the channel. A sheet from a
+phone is checked by ``rules.normalize_sheet``, must be a character (not an
+NPC) whose name reads as it is stored, and is taken as played by the seat
+it came from (``Player`` is that seat's name, whatever the phone said).
 
 Each roll gets its own random id when it is made; a step of it keeps it.
 Two rolls with the same dice are two rolls.
@@ -103,7 +108,8 @@ from table import relay, secret
 
 __all__ = ["TableError", "parse_sdp", "build_sdp", "encode_join", "decode_join", "is_join_link",
            "new_host", "new_player", "add_link", "opened", "closed", "receive", "pump", "post",
-           "own_entry", "fair_entry", "route_fair", "status", "dump", "load", "synced_table", "MAX_PEERS"]
+           "own_entry", "fair_entry", "route_fair", "share_sheet", "status", "dump", "load", "synced_table",
+           "MAX_PEERS"]
 
 VERSION = "t2"
 #: Join codes of an older page, refused with words that say so.
@@ -146,6 +152,8 @@ DEVICE_RE = re.compile(r"[A-Za-z0-9_-]{12}\Z")
 TABLE_RE = re.compile(r"[A-Za-z0-9_-]{8}\Z")
 HEX64_RE = re.compile(r"[0-9a-f]{64}\Z")
 RID_RE = re.compile(r"[0-9a-f]{12}\Z")
+#: A character sheet's id (``party.roster``).
+SHEET_ID_RE = re.compile(r"[0-9a-f]{1,32}\Z")
 ICE_RE = re.compile(r"[A-Za-z0-9+/]+\Z")
 MDNS_RE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.local\Z")
 _B64 = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
@@ -485,7 +493,7 @@ def status(table: dict, x, now) -> str:
 
 
 def waiting(table: dict, device) -> int:
-    """How many things (rolls, setups, fair-roll links) wait to reach a seat."""
+    """How many things (rolls, setups, fair-roll links, sheets) wait to reach a seat."""
     s = seat(table, device)
     return 0 if s is None else sum(len(i["r"]) if i["t"] == "roll" else 1 for i in s["out"] if i["t"] in _KEPT)
 
@@ -508,18 +516,19 @@ _KEYS = {
     "roll": ({"t", "n", "a", "r"}, set()),
     "push": ({"t", "n", "a", "y", "p", "l"}, set()),
     "fair": ({"t", "n", "a", "f"}, set()),
+    "sheet": ({"t", "n", "a", "i", "y", "p"}, set()),
     "ack": ({"t", "a"}, set()),
     "peers": ({"t", "n", "a", "w"}, set()),
     "peer": ({"t", "n", "a", "w", "k", "d"}, set()),
     "relay": ({"t", "n", "a", "f"}, {"w", "m"}),
 }
 #: What each side takes from the other.
-_FROM = {"host": {"seat", "roll", "fair", "ack", "peer", "relay"},
+_FROM = {"host": {"seat", "roll", "fair", "sheet", "ack", "peer", "relay"},
          "player": {"hello", "welcome", "bye", "roll", "push", "fair", "ack", "peers", "peer", "relay"}}
 #: What each greeting state takes (the rest of the greeting, or a bye).
 _GREETING = {("host", "hello"): {"seat"}, ("player", "hello"): {"hello", "bye"},
              ("player", "seat"): {"welcome", "bye"}}
-_NUMBERED = {"roll", "push", "fair", "peers", "peer", "relay"}
+_NUMBERED = {"roll", "push", "fair", "sheet", "peers", "peer", "relay"}
 _ENTRY_KEYS = {"id", "y", "p", "g", "l", "at"}
 
 
@@ -584,7 +593,8 @@ def _allowed(table: dict, x: dict, msg: dict) -> None:
 def receive(table: dict, key, text, now) -> tuple[dict, list]:
     """One message from the connection ``key``: the new table and what
     happened: ``("entry", entry, result, fresh)``, ``("push", system, spec,
-    label)``, ``("fair", link)``, ``("joined", name, back)``,
+    label)``, ``("fair", link)``, ``("sheet", entry, name)`` (a phone's
+    character for the party, ``name`` the seat it came from), ``("joined", name, back)``,
     ``("pushed", key)`` (an older connection of that seat: it was sent a
     bye), ``("turned-away", words)``, ``("welcome", name, back)``,
     ``("bye", words)``, or ``("refused", words)`` naming the peer. A refused
@@ -861,6 +871,43 @@ def _on_push(table: dict, x: dict, msg: dict) -> tuple[dict, list]:
     return table, [("push", msg["y"], spec, _label(msg["l"]))]
 
 
+def _on_sheet(table: dict, x: dict, msg: dict) -> tuple[dict, list]:
+    """A phone's character sheet for the tablet's party: checked by the
+    rules, a character (the GM keeps the NPCs) whose name holds nothing
+    invisible or look-alike, played by the seat it came from."""
+    who = seat(table, x["device"])["name"]
+    if not (isinstance(msg["i"], str) and SHEET_ID_RE.match(msg["i"])):
+        raise TableError("a character sheet with no proper id")
+    if msg["y"] not in rules.SYSTEMS or not isinstance(msg["p"], dict):
+        raise TableError("a character sheet of no known game")
+    try:
+        sheet = rules.normalize_sheet(msg["y"], {**msg["p"], "player": who})
+    except SpecError as e:
+        raise TableError(f"a character sheet its game's rules refuse ({e})") from None
+    except (RecursionError, TypeError, ValueError, KeyError):
+        raise TableError("a character sheet its game's rules refuse") from None
+    if sheet["npc"]:
+        raise TableError("an NPC's sheet (the GM keeps the NPCs; a phone sends its character)")
+    if names.clean(sheet["name"]) != sheet["name"]:
+        raise TableError("a character sheet whose name holds invisible or look-alike characters")
+    return table, [("sheet", {"id": msg["i"], "system": msg["y"], "sheet": sheet}, who)]
+
+
+def share_sheet(table, entry: dict) -> dict:
+    """A phone's character (an entry of ``party.roster``) queued for the
+    tablet's party; one queued and not yet sent gives way to it."""
+    if table is None or table["role"] != "player" or not table["seated"]:
+        raise TableError("This phone sits at no table: join the GM's table (Table) to send a sheet to it.")
+    if entry["sheet"]["npc"]:
+        raise TableError("An NPC's sheet is the GM's: only a character is sent to the table.")
+    item = {"t": "sheet", "i": entry["id"], "y": entry["system"], "p": entry["sheet"]}
+    if len(_text({**item, "n": 10 ** 9, "a": 10 ** 9})) > MAX_MESSAGE:
+        raise TableError("This sheet is too large to send over the table: share it by link instead.")
+    s = seat(table, "host")
+    out = [i for i in s["out"] if i.get("x") or not (i["t"] == "sheet" and i["i"] == entry["id"])]
+    return _enqueue(_put_seat(table, {**s, "out": out}), "host", item)
+
+
 def fair_kind(f) -> tuple[str, str]:
     """A fair-roll link's kind (``q``, ``a``, ``d``, ``v``) and request id;
     anything else refused as not a fair-roll link."""
@@ -1023,7 +1070,7 @@ def passed_answer(table, fragment) -> str:
 
 
 _CONTROL = {"hello": _on_hello, "welcome": _on_welcome, "bye": _on_bye, "seat": _on_seat, "ack": _on_ack}
-_HANDLERS = {"roll": _on_roll, "push": _on_push, "fair": _on_fair, "peers": _on_peers, "peer": _on_peer,
+_HANDLERS = {"roll": _on_roll, "push": _on_push, "fair": _on_fair, "sheet": _on_sheet, "peers": _on_peers, "peer": _on_peer,
              "relay": _on_relay}
 
 
@@ -1304,10 +1351,6 @@ _OLD_STORED = {"host": {"role", "table", "name", "next_slot", "peers", "log", "s
                "player": {"role", "table", "slot", "name", "device", "host", "peers", "log", "serial", "outbox"}}
 
 
-#: What a seat's queue keeps across a reload (links between phones and
-#: passed-on codes are for channels a reload ends).
-_KEPT = ("roll", "push", "fair")
-
 
 def dump(table: dict) -> str:
     """The table as stored (the connections are not: a reload means new
@@ -1330,20 +1373,31 @@ def _stored_name(v, what: str) -> str:
         raise TableError(f"{what} is not a name") from None
 
 
+def _queued_roll(i) -> bool:
+    refs = i.get("r")
+    return (set(i) == {"t", "r"} and isinstance(refs, list) and 1 <= len(refs) <= MAX_BATCH
+            and all(isinstance(r, list) and len(r) == 2 and all(isinstance(v, str) for v in r) for r in refs))
+
+
+#: What a seat's queue keeps across a reload (links between phones and
+#: passed-on codes are for channels a reload ends): each kind's check, and
+#: its name in words.
+_QUEUED = {
+    "roll": (_queued_roll, "roll"),
+    "push": (lambda i: set(i) == {"t", "y", "p", "l"} and i["y"] in rules.SYSTEMS and isinstance(i["p"], dict)
+             and isinstance(i["l"], str), "setup"),
+    "fair": (lambda i: set(i) == {"t", "f"} and isinstance(i["f"], str) and len(i["f"]) <= 16_000, "fair roll"),
+    "sheet": (lambda i: set(i) == {"t", "i", "y", "p"} and isinstance(i["i"], str) and bool(SHEET_ID_RE.match(i["i"]))
+              and i["y"] in rules.SYSTEMS and isinstance(i["p"], dict), "character sheet"),
+}
+_KEPT = tuple(_QUEUED)
+
+
 def _load_item(i) -> dict:
-    _want(isinstance(i, dict) and i.get("t") in ("roll", "push", "fair"), "a queued message is not one")
-    if i["t"] == "roll":
-        refs = i.get("r")
-        _want(set(i) == {"t", "r"} and isinstance(refs, list) and 1 <= len(refs) <= MAX_BATCH
-              and all(isinstance(r, list) and len(r) == 2 and all(isinstance(v, str) for v in r) for r in refs),
-              "a queued roll is not one")
-        return {"t": "roll", "r": [list(r) for r in refs]}
-    if i["t"] == "push":
-        _want(set(i) == {"t", "y", "p", "l"} and i["y"] in rules.SYSTEMS and isinstance(i["p"], dict)
-              and isinstance(i["l"], str), "a queued setup is not one")
-        return dict(i)
-    _want(set(i) == {"t", "f"} and isinstance(i["f"], str) and len(i["f"]) <= 16_000, "a queued fair roll is not one")
-    return dict(i)
+    _want(isinstance(i, dict) and i.get("t") in _QUEUED, "a queued message is not one")
+    ok, what = _QUEUED[i["t"]]
+    _want(ok(i), f"a queued {what} is not one")
+    return {"t": "roll", "r": [list(r) for r in i["r"]]} if i["t"] == "roll" else dict(i)
 
 
 def _load_seat(s, role: str) -> dict:

@@ -359,6 +359,7 @@ def leave_table(_=None):
     T.update(table=None, failed=set(), offer=None, offer_fp={}, bye="")
     save()
     render()
+    T["api"]["seat_changed"]()
 
 
 async def make_offer():
@@ -425,6 +426,7 @@ async def join(offer, who, via=""):
     T["table"], T["bye"], T["via"] = table, "", via
     T["failed"].discard("host")
     save()
+    T["api"]["seat_changed"]()
     if via:
         render()
     else:
@@ -663,6 +665,7 @@ def on_welcome(_key, who, back):
     render()
     say(f"{'Back at' if back else 'Joined'} {names.isolate(T['table']['host'])}'s table as {names.isolate(who)}"
         f"{via}: your rolls show on the tablet.", "info")
+    T["api"]["seat_changed"]()
 
 
 def on_bye(_key, words):
@@ -677,6 +680,33 @@ def on_push(_key, system, spec, label):
     say(f"{names.isolate(T['table']['host'])} sent a {rules.TITLES[system]} roll{what}: the form is filled in; "
         "press Roll.", "info")
     q("#table-dialog").close()
+
+
+def on_sheet(key, entry, who):
+    """A phone's character, checked at the channel: into the tablet's party
+    (``take_sheet`` refuses one that would take the place of a sheet that
+    is not that seat's)."""
+    refused = T["api"]["take_sheet"](entry, who)
+    if refused:
+        on_refused(key, refused)
+
+
+def seated():
+    """Whether this device is a phone seated at a table (it can send its
+    character there; while away it waits in the queue)."""
+    table = T["table"]
+    return table is not None and table["role"] == "player" and table["seated"]
+
+
+def send_sheet(entry):
+    """A character from this phone's party, queued for the tablet's; the
+    words for the banner (a TableError says why not)."""
+    T["table"] = lt.share_sheet(T["table"], entry)
+    pump_all()
+    gm = names.isolate(T["table"]["host"])
+    if lt.seat_link(T["table"], "host") is None:
+        return f"{names.isolate(entry['sheet']['name'])} waits to go to {gm}'s table: it is sent when you rejoin."
+    return f"Sent {names.isolate(entry['sheet']['name'])} to {gm}'s table, for the tablet's party."
 
 
 def on_fair(_key, link):
@@ -819,7 +849,7 @@ def relay_timeout(slot):
 
 
 HANDLERS = {"open": on_open, "close": on_close, "failed": on_failed, "message": on_message, "resume": on_resume}
-EVENTS = {"entry": on_entry, "push": on_push, "fair": on_fair, "refused": on_refused, "joined": on_joined,
+EVENTS = {"entry": on_entry, "push": on_push, "fair": on_fair, "sheet": on_sheet, "refused": on_refused, "joined": on_joined,
           "pushed": lambda *_: render(), "turned-away": on_turned_away, "welcome": on_welcome, "bye": on_bye,
           "peers": on_peers, "peer": on_peer, "relay": on_relay, "relay-answer": on_relay_answer}
 
