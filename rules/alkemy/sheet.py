@@ -9,7 +9,7 @@ changing the health on the sheet changes the dice of every later roll
 (with the GM's faces by health, their faces too, RULES-NOTES ALKEMY 1).
 
 No roll in the rules text changes a figure's health (the damage that would
-is not in it): the GM sets it on the sheet (README, "Rules decisions").
+is not in it): the GM sets it on the sheet (docs/RULES-DECISIONS.md, "Character sheets").
 
 >>> patrick, ghulam = normalize_sheet(EXAMPLE_SHEETS["patrick"]), normalize_sheet(EXAMPLE_SHEETS["ghulam"])
 >>> [c["label"] for c in checks(patrick)], checks(ghulam)[0]["value"]

@@ -18,8 +18,8 @@ Quality are the opposing dice ("Quality Makes a Difference"); otherwise the
 situation's Difficulty ("How big should Difficulty Dice be?").
 
 No roll here changes a Jadeclaw sheet: Wounds and Reeling follow the
-Combat chapter's rules, which the rules text does not give (README, "Rules
-decisions": the GM keeps them).
+Combat chapter's rules, which the rules text does not give (docs/RULES-DECISIONS.md,
+"Character sheets": the GM keeps them).
 
 >>> wu, father = EXAMPLE_SHEETS["wu"], EXAMPLE_SHEETS["father"]
 >>> [c["label"] for c in checks(normalize_sheet(wu))]

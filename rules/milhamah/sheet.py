@@ -16,7 +16,7 @@ A consequence the rules give, carried here: a natural shoresh on an
 unopposed roll whose player takes the Merit Point ("You gain a Merit
 Point") adds one to the sheet's Merit Points. A botch's "+XR" for the
 opponent's next turn and pocketed successes are the GM's to enter on that
-roll (README, "Rules decisions").
+roll (docs/RULES-DECISIONS.md, "Character sheets").
 
 >>> etgar = normalize_sheet(EXAMPLE_SHEETS["etgar"])
 >>> [(c["label"], c["x"]) for c in checks(etgar)]

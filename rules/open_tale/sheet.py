@@ -15,8 +15,8 @@ scores": "useful to design appropriate challenges as a GM").
 
 A consequence carried here: the first roll that uses the Heroic d4 spends
 the badge the sheet holds; later rolls of that turn take the d4 from the
-roll's own ``heroic`` with no badge left to spend (README, "Rules
-decisions").
+roll's own ``heroic`` with no badge left to spend (docs/RULES-DECISIONS.md,
+"Character sheets").
 
 >>> hero = normalize_sheet(EXAMPLE_SHEETS["swordsman"])
 >>> [c["label"] for c in checks(hero)]

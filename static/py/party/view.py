@@ -5,7 +5,7 @@ Everything is drawn from the rules: a game's sheet fields and situation
 ``rules.sheets``), its checks and what each applies (``rules.sheet_checks``).
 So a sixth game's party needs nothing here. Every text is escaped.
 
-The markers (README "Markers the tests rely on"): ``data-character`` (the
+The markers (docs/CONTRACT.md, "Markers the tests rely on"): ``data-character`` (the
 name) on each character or NPC in the party, ``data-npc`` on NPCs,
 ``data-check`` (the check's name) on each check's roll button,
 ``data-against`` on each possible opponent (``data-npc`` again on NPCs).
