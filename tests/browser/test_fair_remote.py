@@ -54,6 +54,14 @@ def sent(page) -> str:
     return url.split("#", 1)[1]
 
 
+def answer(page, system, name="Dana"):
+    """The player's Roll on a fair request: a fresh device is asked for a
+    name first (docs/FAIR-ROLLS.md), so the field is filled where empty."""
+    if not page.input_value("#fair-device-name").strip():
+        page.fill("#fair-device-name", name)
+    page.click(f"#tray-{system} [data-fair=answer]")
+
+
 def deliver(page, link):
     """Open a link on a page as a player would by following it."""
     page.evaluate("(f) => { location.hash = f; }", link)
@@ -89,8 +97,11 @@ def panel(page, system, status):
 
 
 def dice_labels(page, system):
-    return page.locator(f"#tray-{system} .dice [data-die]").evaluate_all(
-        "els => els.map(e => e.getAttribute('aria-label'))")
+    """Every die's face in the tray, in its words ("Die 2: red d12 showing
+    ayin (ע)"; what a side may do with it, such as "will be rerolled", left
+    out: the side that may not step sees the dice read-only)."""
+    return [label.split(", ")[0] for label in page.locator(f"#tray-{system} .dice svg.die").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))")]
 
 
 def ask(gm, system, player, label):
@@ -116,7 +127,7 @@ def start(gm, player, system, label):
     # the form shows the request, read-only; its own Roll is hidden
     assert player.locator(f"#form-{system} input[name]:not([type=hidden])").first.is_disabled()
     assert not player.locator(f"#form-{system} [data-roll]").is_visible()
-    player.click(f"#tray-{system} [data-fair=answer]")
+    answer(player, system)
     a = sent(player)
     assert kind(a) == "a"
     deliver(gm, a)
@@ -252,7 +263,7 @@ def simple_roll(gm, player, who):
     q = ask(gm, "jadeclaw", who, "")
     deliver(player, q)
     panel(player, "jadeclaw", "received")
-    player.click("#tray-jadeclaw [data-fair=answer]")
+    answer(player, "jadeclaw")
     deliver(gm, sent(player))
     final = sent(gm)
     assert kind(final) == "v"
@@ -319,7 +330,7 @@ def test_the_requests_list_survives_a_reload(table):
     assert "secret" in stored(gm, "gm")
     deliver(player, q)
     panel(player, "open_tale", "received")
-    player.click("#tray-open_tale [data-fair=answer]")
+    answer(player, "open_tale")
     deliver(gm, sent(player))
     assert kind(sent(gm)) == "v"
 

@@ -78,12 +78,15 @@ def show_odds(system, asked, got):
     prices = getattr(ui_for(system), "tray_prices", None)  # the tray shows the player's own choice priced
     if redraw or (callable(prices) and prices(st["result"], st["ui"])):
         redraw_tray_kept(system)
-    if redraw:
-        reveal(system)  # best play's choices came: the decision, not only the dice, on screen
     panel = q(f"#odds-{system}")
     panel.innerHTML = ui_for(system).render_odds(st["spec"], got["answers"], st["result"])
     panel.dataset.oddsShown = got.get("serial", "here")
     odds_waiting(system, False)
+    if redraw or st.pop("just_rolled", False):
+        # best play's choices came, or the first odds after a roll or a step grew
+        # the result column (which a tablet holds beside the form): the
+        # decision, not only the dice, on screen
+        reveal(system)
 
 
 def prepare_odds():

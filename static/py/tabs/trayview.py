@@ -110,6 +110,7 @@ def set_result(system, result, record=True, label="", readonly=False, note=SHARE
             schedule_forms_save(system)
     if result is not None:
         reveal(system)
+        st["just_rolled"] = True  # the odds to come bring it into view again (odds.oddspanel)
     after_paint(lambda: after_result(system, result, record, label, source))
     render_odds_later(system, again=result is not None)
     keep_trays()
