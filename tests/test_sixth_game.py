@@ -224,6 +224,15 @@ def test_the_unit_suites_carry_the_sixth_game(copy, tmp_path):
     assert len(_game_passed(outcome)) >= 9, outcome
 
 
+def _build(site: Path) -> None:
+    """``node .ci/precache.mjs`` in the copy, once: the start-up zips and the
+    page's own standard library, built from the copy (the new game in it)."""
+    if (site / "static" / "stdlib.zip").exists():
+        return
+    build = subprocess.run(["node", ".ci/precache.mjs"], cwd=site, capture_output=True, text=True, timeout=600)
+    assert build.returncode == 0, build.stdout[-2000:] + build.stderr[-2000:]
+
+
 @pytest.mark.pyodide
 def test_pyodide_carries_the_sixth_game(copy):
     """Under Pyodide's CPython 3.14 in Node: the registry's doctest, the
@@ -232,6 +241,7 @@ def test_pyodide_carries_the_sixth_game(copy):
     site, _ = copy
     node = shutil.which("node")
     assert node is not None, "node is needed to run Pyodide (the setup installs it with npm)"
+    _build(site)  # the page's standard library, which the Pyodide run loads
     # -vv: one line a test (the runner passes -q)
     paths = ["rules/__init__.py", "rules/fate", "static/py/tabs/ui_fate.py", "tests/rules/test_fate.py",
              "tests/rules/test_bounds.py", PROBE[1], "-k", f"{GAME} or __init__", "-vv"]
@@ -253,8 +263,7 @@ def test_the_browser_suites_carry_the_sixth_game(copy, tmp_path):
     nothing, axe finds nothing serious, reduced motion stills its dice and
     its empty number boxes mean their defaults: one browser session."""
     site, _ = copy
-    build = subprocess.run(["node", ".ci/precache.mjs"], cwd=site, capture_output=True, text=True, timeout=600)
-    assert build.returncode == 0, build.stdout[-2000:] + build.stderr[-2000:]
+    _build(site)
     proc, outcome = _run(site, ["-m", "browser", "tests/browser/test_shell.py", "tests/browser/test_history.py",
                                 "tests/browser/test_layout.py", "tests/browser/test_a11y.py",
                                 "tests/browser/test_at_the_table.py",

@@ -474,6 +474,8 @@ def test_a_pushed_setup_a_fair_roll_a_reload_and_hostile_messages(rtc_browser, b
         tablet.wait_for_function(f"() => document.querySelectorAll('#table-log [data-table-entry]').length > {tablet_before}")
         phone.wait_for_function("() => { const t = JSON.parse(localStorage.getItem('dice-table/table'));"
                                 " return t.seats[0].out.length === 0; }")  # its acknowledgement has come back
+        tablet.wait_for_function("() => JSON.parse(localStorage.getItem('dice-table/table')).log"
+                                 ".some(e => e.by === 'Dana' && e.how === 'phone')")  # stored (a write waits 250 ms)
         logged = json.loads(tablet.evaluate("() => localStorage.getItem('dice-table/table')"))["log"]
         sent = [e for e in logged if e["by"] == "Dana" and e["how"] == "phone"][0]
         wire = {k: sent[k] for k in ("id", "y", "p", "g", "l", "at")}

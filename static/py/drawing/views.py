@@ -13,6 +13,7 @@ import re
 import rules
 from drawing import draw
 from drawing.draw import escape
+from rules.dice import percent
 
 __all__ = ["esc", "pct", "outcome_name", "outcome_band", "outcome_banner", "explain_list", "bar_chart",
            "history_entry", "error_html", "scroll_box", "bidi_text", "choices_html"]
@@ -24,24 +25,14 @@ def esc(text) -> str:
 
 def pct(p) -> str:
     """A probability as a percentage, with one decimal, never a misleading
-    0 % or 100 % for an outcome that can happen or fail.
+    0 % or 100 % for an outcome that can happen or fail: the rules' own
+    words for a chance (``rules.dice.percent``), so the page and the why
+    lines agree.
 
     >>> pct(0.4213), pct(0.00001), pct(1.0), pct(0.99999)
     ('42.1 %', '< 0.1 %', '100 %', '> 99.9 %')
     """
-    try:
-        p = float(p)
-    except (TypeError, ValueError):
-        return "–"
-    if p <= 0:
-        return "0 %"
-    if p >= 1:
-        return "100 %"
-    if p < 0.0005:
-        return "< 0.1 %"
-    if p > 0.9995:
-        return "> 99.9 %"
-    return f"{p * 100:.1f} %"
+    return percent(p)
 
 
 #: Outcome names that read better with an article (Milhamah's one wording).

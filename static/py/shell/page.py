@@ -188,7 +188,7 @@ def after_paint(fn):
         window.setTimeout(create_once(lambda *_: painted()), 200)
 
 
-def painted():
+def painted(*_):
     """Run, in order, what ``after_paint`` left waiting (each guarded)."""
     while _AFTER_PAINT:
         guard(_AFTER_PAINT.pop(0))()
