@@ -150,6 +150,26 @@ def show_history(page):
     page.wait_for_selector("#history", state="visible")
 
 
+
+def pages_by_size(browser, base_url, init_script: str | None = None):
+    """For a module-scoped fixture (``yield from``): one watched page per
+    screen size, opened on first use; each is checked for console errors,
+    page errors and blocked requests at the end, then closed."""
+    opened = {}
+
+    def get(size):
+        if size not in opened:
+            opened[size] = open_app(browser, base_url, viewport=size, init_script=init_script)
+        return opened[size][1]
+
+    yield get
+    try:
+        for _, page, watch in opened.values():
+            watch.check(page)
+    finally:
+        for context, _, _ in opened.values():
+            context.close()
+
 @contextmanager
 def watched_page(browser, url, **kw):
     """``open_app`` as a block: the page (its Watch as ``page.watch``) is

@@ -25,7 +25,7 @@ import json
 
 import pytest
 
-from conftest import ROOT, open_app, show_history  # noqa: E402  (tests/browser/conftest.py)
+from conftest import ROOT, pages_by_size, show_history  # noqa: E402  (tests/browser/conftest.py)
 from test_layout import _settle  # the landing animation and any smooth scroll ended, still for a few frames
 
 import rules
@@ -69,20 +69,7 @@ def pages(browser, base_url):
     """One page per screen size, its history holding every case, in order."""
     entries = [store.new_entry(r, time=i + 1, label=name) for i, (r, (name, *_)) in enumerate(zip(_results(), CASES))]
     script = f"localStorage.setItem('dice-table/history', {json.dumps(store.dump(entries))});"
-    opened = {}
-
-    def get(size):
-        if size not in opened:
-            opened[size] = open_app(browser, base_url, viewport=size, init_script=script)
-        return opened[size][1]
-
-    yield get
-    try:
-        for _, page, watch in opened.values():
-            watch.check(page)
-    finally:
-        for context, _, _ in opened.values():
-            context.close()
+    yield from pages_by_size(browser, base_url, init_script=script)
 
 
 #: What the test measures of the tray on show: the step buttons (box and

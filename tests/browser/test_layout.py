@@ -14,7 +14,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
-from conftest import ROOT, open_app, show_history, watched_page  # noqa: E402  (tests/browser/conftest.py)
+from conftest import ROOT, pages_by_size, show_history, watched_page  # noqa: E402  (tests/browser/conftest.py)
 
 import cases
 import rules
@@ -82,20 +82,7 @@ STICKING_OUT = """() => {
 @pytest.fixture(scope="module")
 def pages(browser, base_url):
     """One watched page per screen size, opened on first use."""
-    opened = {}
-
-    def get(size):
-        if size not in opened:
-            opened[size] = open_app(browser, base_url, viewport=size)
-        return opened[size][1]
-
-    yield get
-    try:
-        for _, page, watch in opened.values():
-            watch.check(page)
-    finally:
-        for context, _, _ in opened.values():
-            context.close()
+    yield from pages_by_size(browser, base_url)
 
 
 def _roll(page, system):

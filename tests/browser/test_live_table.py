@@ -131,6 +131,13 @@ def paste(tablet, answer_link):
     tablet.press("[data-table-paste]", "Enter")
 
 
+def say_where(*pages):
+    """Where each side stood when a join timed out (printed with the failure)."""
+    for page in pages:
+        print(page.inner_text("#table-status"), "|", page.inner_text("#table-peers"), "|",
+              page.inner_text("#banner"), "|", page.inner_text("#table-paste-error"))
+
+
 def join(tablet, phone, link, name=None, slow_gm_s=0):
     """The phone answers the link, the tablet takes the answer (pasted,
     Enter; ``slow_gm_s`` seconds later: a GM slow to scan); both see the
@@ -143,9 +150,7 @@ def join(tablet, phone, link, name=None, slow_gm_s=0):
         tablet.wait_for_selector(f'[data-table-peer="{name}"][data-status="open"]', state="attached", timeout=SLOW)
         phone.wait_for_selector('[data-table-peer][data-status="open"]', state="attached", timeout=SLOW)
     except Exception:  # say where each side stood
-        for page in (tablet, phone):
-            print(page.inner_text("#table-status"), "|", page.inner_text("#table-peers"), "|",
-                  page.inner_text("#banner"), "|", page.inner_text("#table-paste-error"))
+        say_where(tablet, phone)
         raise
 
 
@@ -657,9 +662,7 @@ def test_the_tablet_scans_the_answer_from_the_camera(playwright_instance, base_u
             try:
                 tablet.wait_for_selector('[data-table-peer="Dana"][data-status="open"]', state="attached", timeout=SLOW)
             except Exception:  # say where each side stood
-                for page in (tablet, phone):
-                    print(page.inner_text("#table-status"), "|", page.inner_text("#table-peers"), "|",
-                          page.inner_text("#banner"), "|", page.inner_text("#table-paste-error"))
+                say_where(tablet, phone)
                 raise
             assert tablet.input_value("[data-table-paste]") == ""
             assert tablet.evaluate("() => typeof window.jsQR") == "function"
