@@ -99,15 +99,15 @@ READY_PROBE = """
 })();
 """
 
-# Clicks a tab's Roll button; resolves when new dice are in the tray and a
+# In a page, the body both timings start with: clicks a tab's Roll button;
+# ``painted`` resolves (ms from the click) once new dice are in the tray and a
 # frame has been painted.
-CLICK_TO_DICE = """
-async (system) => {
+_CLICK_AND_PAINT = """
   const tray = document.querySelector('#tray-' + system);
   const button = document.querySelector('#form-' + system + ' [data-roll]');
   const before = tray.firstChild;
   const t0 = performance.now();
-  const done = new Promise((resolve) => {
+  const painted = new Promise((resolve) => {
     const obs = new MutationObserver(() => {
       if (tray.querySelector('[data-die]') && tray.firstChild !== before) {
         obs.disconnect();
@@ -117,9 +117,11 @@ async (system) => {
     obs.observe(tray, {childList: true, subtree: true});
   });
   button.click();
-  return await done;
-}
 """
+
+# Clicks a tab's Roll button; resolves when new dice are in the tray and a
+# frame has been painted.
+CLICK_TO_DICE = "async (system) => {" + _CLICK_AND_PAINT + "  return await painted;\n}"
 
 BYTES = """
 () => {
@@ -1167,22 +1169,7 @@ STORED_PROBE = """(() => {
 # One roll, as a player at the table makes it: the click, the dice painted,
 # then the roll stored. Returns [ms to the dice painted, ms until both the
 # dice are painted and the history is stored].
-ROLL_CYCLE = """
-async (system) => {
-  const tray = document.querySelector('#tray-' + system);
-  const button = document.querySelector('#form-' + system + ' [data-roll]');
-  const before = tray.firstChild;
-  const t0 = performance.now();
-  const painted = new Promise((resolve) => {
-    const obs = new MutationObserver(() => {
-      if (tray.querySelector('[data-die]') && tray.firstChild !== before) {
-        obs.disconnect();
-        requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
-      }
-    });
-    obs.observe(tray, {childList: true, subtree: true});
-  });
-  button.click();
+ROLL_CYCLE = "async (system) => {" + _CLICK_AND_PAINT + """
   const dice = await painted;
   await new Promise((resolve) => {
     const check = () => (window.__storedAt > t0 ? resolve() : setTimeout(check, 1));
