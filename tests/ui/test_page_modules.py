@@ -28,8 +28,8 @@ PURE = [
     "tabs.tab", "tabs.formstate",
     *(f"tabs.ui_{system}" for system in rules.SYSTEMS),  # each game's tab, in the registry's order
     "records.synced", "records.store", "party.roster", "party.view", "links.share", "links.qr",
-    "fairrolls.fair", "fairrolls.fairview",
-    "shell.names", "table.secret", "table.relay", "table.livetable",
+    "shell.names", "fairrolls.fair", "fairrolls.fairview",
+    "table.secret", "table.relay", "table.livetable",
     "odds.oddswork", "odds.oddsclient",
     "trust.dicecheck", "shell.snapshot",
 ]

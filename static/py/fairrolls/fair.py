@@ -82,6 +82,7 @@ import rules
 from links import share
 from records.synced import Synced
 from rules.dice import SpecError
+from shell.names import NAME_MAX
 
 __all__ = [
     "FairRng", "FairError", "DamagedLink", "UnknownRequest", "ReusedRequest", "AlreadyAnswered",
@@ -101,7 +102,6 @@ RID_BYTES = 6
 H_CHARS = 32
 #: No transcript holds more messages (24 stages of at most four each).
 MAX_MSGS = 100
-NAME_MAX = 40
 LABEL_MAX = 80
 #: A draw rejected this many times in a row (chance below 2**-500 for any
 #: die here, at most 22 faces) stops the roll rather than loop for ever.

@@ -232,7 +232,7 @@ def answer_as(mode):
         me = device.this_device(HISTORY["roller"])
         field = q("#fair-device-name")
         if field is not None:
-            name = " ".join(str(field.value).split())[:40]
+            name = " ".join(str(field.value).split())[:fair.NAME_MAX]
             if not name:  # a fresh device is asked for a name before its first answer
                 said = q("#fair-device-error")
                 if said is not None:

@@ -21,6 +21,7 @@ last (``foot``), so a step is never below a button that forfeits it.
 from __future__ import annotations
 
 from drawing import views
+from shell.names import NAME_MAX
 
 __all__ = ["panel", "foot", "row", "requests_list", "verified_panel", "keeps_step", "send_text",
            "state_words", "others_dice", "watching", "choices_line", "NAME_FIRST", "DAY_MS", "THEN"]
@@ -178,7 +179,7 @@ def _device_field(v: dict, device) -> str:
     return ('<p class="fair-device"><label for="fair-device-name">Your name (the GM sees it with your '
             'answer)</label> '
             f'<input id="fair-device-name" data-fair-device value="{views.esc(device.get("name", ""))}" '
-            'maxlength="40" autocomplete="name" placeholder="e.g. Dana" required '
+            f'maxlength="{NAME_MAX}" autocomplete="name" placeholder="e.g. Dana" required '
             'aria-describedby="fair-device-error"> '
             f'<span>this device <code>{views.esc(device.get("fingerprint", ""))}</code></span></p>'
             '<p class="field-error" id="fair-device-error" data-fair-device-error role="alert"></p>')

@@ -32,7 +32,6 @@ VERSION = 1
 ID_BYTES = 9
 #: The secret's bytes (``fair.DEVICE_KEY_BYTES``: fair rolls' fingerprint is made from it).
 KEY_BYTES = 16
-NAME_MAX = 40
 ID_RE = re.compile(r"[A-Za-z0-9_-]{12}\Z")
 KEY_RE = re.compile(r"[0-9a-f]{32}\Z")
 #: What a table key is derived with (``table_key``).
@@ -48,7 +47,7 @@ def _id(entropy) -> str:
 
 def new(entropy=os.urandom, name: str = "") -> dict:
     """A fresh identity: a public id, a secret key, a name."""
-    return {"id": _id(entropy), "key": entropy(KEY_BYTES).hex(), "name": names.clean(name)[:NAME_MAX]}
+    return {"id": _id(entropy), "key": entropy(KEY_BYTES).hex(), "name": names.clean(name)[:names.NAME_MAX]}
 
 
 def dump(me: dict) -> str:
@@ -90,7 +89,7 @@ def parse(text, entropy=os.urandom, name: str = "") -> tuple[dict, str, bool]:
                                     "now (fair rolls show a new fingerprint, a live table sees a new phone)."), True
     fresh = new(entropy, name)
     me = {k: got[k] if got[k] is not None else fresh[k] for k in ("id", "key", "name")}
-    me["name"] = names.clean(me["name"])[:NAME_MAX]
+    me["name"] = names.clean(me["name"])[:names.NAME_MAX]
     return me, "", form != "now" or me["name"] != got["name"]
 
 
@@ -133,7 +132,7 @@ def this_device(default_name: str = "") -> dict:
 def set_name(name: str) -> dict:
     """This device's name, as a fair-roll answer gives it."""
     this_device()
-    DEVICE["name"] = names.clean(name)[:NAME_MAX]
+    DEVICE["name"] = names.clean(name)[:names.NAME_MAX]
     _save()
     return dict(DEVICE)
 

@@ -34,7 +34,11 @@ from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["clean", "skeleton", "looks_alike", "isolate"]
+__all__ = ["NAME_MAX", "clean", "skeleton", "looks_alike", "isolate"]
+
+#: The longest name a player, a device or a roller goes by (fair rolls, the
+#: live table, this device).
+NAME_MAX = 40
 
 #: Invisible characters that are not of a format or control category.
 _INVISIBLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180e\u180f\u2800\u3164\uffa0"

@@ -138,7 +138,6 @@ STALL_MS = 8_000
 #: Rolls in one message.
 MAX_BATCH = 40
 MAX_PEERS = 8
-NAME_MAX = 40
 LABEL_MAX = 80
 #: The table log keeps the newest LOG_CAP entries.
 LOG_CAP = 500
@@ -292,8 +291,8 @@ def name(v, field: str = "name") -> str:
     """A person's name as the table shows it (``names.clean``: NFKC,
     nothing invisible, no bidi controls, spaces folded), 1-40 characters."""
     text = names.clean(v) if isinstance(v, str) else ""
-    if not 0 < len(text) <= NAME_MAX:
-        raise TableError(f"The {field} must be 1 to {NAME_MAX} characters.")
+    if not 0 < len(text) <= names.NAME_MAX:
+        raise TableError(f"The {field} must be 1 to {names.NAME_MAX} characters.")
     return text
 
 
