@@ -13,8 +13,9 @@ as ``stdLibURL`` (static/js/pyodide-config.mjs, generated beside it).
 What the page can reach (``reach``), from these roots:
 
 - what Pyodide's own start imported (``sys.modules`` right after
-  ``loadPyodide``, given by the caller), and its ``pyodide`` and
-  ``_pyodide`` packages whole;
+  ``loadPyodide``, given by the caller); the rest of Pyodide's ``pyodide``
+  package (its console, its Node socket transport, the FFI wrappers) only
+  where something imports it: the page imports none of them;
 - every import of the page's Python (``static/py``, ``rules``) and of
   PyScript's own package (read from its vendored chunk), at any depth, a
   literal ``importlib.import_module("name")`` too;
@@ -59,7 +60,6 @@ RUNTIME = {
     # zipfile decodes a member name without the UTF-8 flag as cp437
     # (PyScript's [files] archives are unpacked by zipfile).
     "encodings.cp437": "zipfile, unpacking the page's [files] zips",
-    "importlib.metadata": "importlib.invalidate_caches (static/py/shell/snapshot.py after_restore)",
 }
 
 #: Packages whose docstrings are read at run time: compiled with them.
@@ -185,7 +185,6 @@ def keep(boot, folders, wheels, chunks, archive: zipfile.ZipFile) -> set:
     """The modules the page's standard library holds (see the docstring)."""
     modules = stdlib_modules(archive)
     roots = set(boot) | set(RUNTIME) | page_roots(folders)
-    roots |= {n for n in modules if n.split(".")[0] in ("pyodide", "_pyodide")}
     for path in wheels:
         roots |= wheel_roots(path)
     for chunk in chunks:

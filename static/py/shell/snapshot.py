@@ -173,8 +173,12 @@ def after_restore() -> str:
       froze its state, so every restore would draw the same numbers; the
       rolls themselves use ``random.SystemRandom``, which is unaffected).
     - ``time.tzset()``: the device's time zone now, not when it was made.
-    - ``importlib.invalidate_caches()``: the file system is new; forget
-      the directory listings cached in the snapshot.
+    - Each path finder's caches are invalidated: the file system is new;
+      forget the directory listings cached in the snapshot. (This is
+      ``importlib.invalidate_caches()`` without its last step, which imports
+      ``importlib.metadata`` for the metadata finder of installed
+      distributions: the page installs none, and its standard library
+      leaves that package out.)
     - The start put ``""`` on ``sys.path`` a second time; one is enough.
 
     ``hash()``'s seed cannot be changed after Python starts: every restore
@@ -192,7 +196,9 @@ def after_restore() -> str:
     random.seed()
     if hasattr(time, "tzset"):
         time.tzset()
-    importlib.invalidate_caches()
+    for finder in list(sys.path_importer_cache.values()):
+        if hasattr(finder, "invalidate_caches"):
+            finder.invalidate_caches()
     while sys.path.count("") > 1:
         sys.path.remove("")
     return MADE_FOR
