@@ -1,8 +1,8 @@
 """The code stays small: no function in ``rules/`` (each game's
-folder included) or ``static/py/`` above 20 in radon's cyclomatic
+folder included) or ``static/py/`` above 15 in radon's cyclomatic
 complexity, and the average under 4, of both together; ``rules/`` alone
-held tighter, no function above 15 and the average under 3.95 —
-measured with radon, pinned as a test-only tool."""
+held tighter, the average under 3.95 — measured with radon, pinned as a
+test-only tool."""
 from pathlib import Path
 
 import pytest
@@ -10,7 +10,7 @@ import pytest
 radon_complexity = pytest.importorskip("radon.complexity")
 
 ROOT = Path(__file__).resolve().parent.parent
-LIMIT, AVERAGE = 20, 4.0
+LIMIT, AVERAGE = 15, 4.0
 #: ``rules/`` alone (the bars it has reached; the aim is under 3.5).
 RULES_LIMIT, RULES_AVERAGE = 15, 3.95
 

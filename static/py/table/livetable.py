@@ -1176,27 +1176,46 @@ def _pump_queue(table: dict, key, now) -> tuple[dict, list]:
     texts = []
     while x["sent"] < len(out) and x["tokens"] >= 1:
         i = x["sent"]
-        msg = _materialize(table, out[i], x["device"])
-        if msg is None:
-            del out[i]
-            continue
-        text = _text({"t": msg["t"], "n": x["base"] + i, "a": x["n_in"], **{k: v for k, v in msg.items() if k != "t"}})
-        if len(text) > MAX_MESSAGE and msg["t"] == "roll" and len(out[i]["r"]) > 1:
-            half = len(out[i]["r"]) // 2
-            out[i:i + 1] = [{"t": "roll", "r": out[i]["r"][:half]}, {"t": "roll", "r": out[i]["r"][half:]}]
-            continue
-        if len(text) > MAX_MESSAGE:
-            del out[i]
+        text = _queued_text(table, out, i, x)
+        if text is None:
             continue
         out[i] = {**out[i], "x": True}
         texts.append(text)
         x = {**x, "sent": i + 1, "tokens": x["tokens"] - 1, "acked": x["n_in"], "ack_at": None,
              "progress": now if i == 0 else x["progress"]}
-    if x["n_in"] > x["acked"] and x["ack_at"] is not None and now >= x["ack_at"] and x["tokens"] >= 1:
-        texts.append(_text({"t": "ack", "a": x["n_in"]}))
-        x = {**x, "acked": x["n_in"], "ack_at": None, "tokens": x["tokens"] - 1}
+    x, ack = _ack_if_due(x, now)
     table = _put_seat(table, {**s, "out": out})
-    return _put_link(table, x), texts
+    return _put_link(table, x), texts + ack
+
+
+def _queued_text(table: dict, out: list, i: int, x: dict):
+    """The text to send for the queue's message ``i``; or None when the
+    queue changed in its place instead (``out`` is changed in place): a
+    message there is no longer anything to send for is dropped, a roll
+    message too long for the channel is split in two, and one message too
+    long on its own is dropped."""
+    msg = _materialize(table, out[i], x["device"])
+    if msg is None:
+        del out[i]
+        return None
+    text = _text({"t": msg["t"], "n": x["base"] + i, "a": x["n_in"], **{k: v for k, v in msg.items() if k != "t"}})
+    if len(text) <= MAX_MESSAGE:
+        return text
+    if msg["t"] == "roll" and len(out[i]["r"]) > 1:
+        half = len(out[i]["r"]) // 2
+        out[i:i + 1] = [{"t": "roll", "r": out[i]["r"][:half]}, {"t": "roll", "r": out[i]["r"][half:]}]
+    else:
+        del out[i]
+    return None
+
+
+def _ack_if_due(x: dict, now) -> tuple[dict, list]:
+    """The link and the texts to send: an acknowledgement when one is due
+    and a token is left for it."""
+    if x["n_in"] > x["acked"] and x["ack_at"] is not None and now >= x["ack_at"] and x["tokens"] >= 1:
+        ack = _text({"t": "ack", "a": x["n_in"]})
+        return {**x, "acked": x["n_in"], "ack_at": None, "tokens": x["tokens"] - 1}, [ack]
+    return x, []
 
 
 def _wake(table: dict, key, now):
@@ -1417,17 +1436,7 @@ def _load_v2(t: dict) -> dict:
     _want(isinstance(t["table"], str) and TABLE_RE.match(t["table"]), "its table id is not one")
     out = {"v": 2, "role": role, "table": t["table"], "name": _stored_name(t["name"], "its name"), "links": [],
            "relay": {}}
-    if role == "host":
-        _want(type(t["next_slot"]) is int and 0 <= t["next_slot"] < 10_000, "its next seat is not a number")
-        out["next_slot"] = t["next_slot"]
-    else:
-        _want(type(t["slot"]) is int and 0 <= t["slot"] < 10_000, "its seat is not a number")
-        _want(isinstance(t["device"], str) and (t["device"] == "" or DEVICE_RE.match(t["device"])),
-              "its device is not one")
-        _want(isinstance(t["tk"], str) and (t["tk"] == "" or HEX64_RE.match(t["tk"])), "its key is not one")
-        _want(type(t["seated"]) is bool, "whether it is seated is not yes or no")
-        out.update(slot=t["slot"], device=t["device"], tk=t["tk"], seated=t["seated"],
-                   host=_stored_name(t["host"], "its GM's name"))
+    out.update(_load_host_fields(t) if role == "host" else _load_player_fields(t))
     _want(isinstance(t["seats"], list) and len(t["seats"]) <= MAX_PEERS
           and (role == "host" or len(t["seats"]) == 1), "its seats are not a list of seats")
     out["seats"] = [_load_seat(s, role) for s in t["seats"]]
@@ -1438,6 +1447,28 @@ def _load_v2(t: dict) -> dict:
     return out
 
 
+def _seat_number(value, why: str) -> int:
+    _want(type(value) is int and 0 <= value < 10_000, why)
+    return value
+
+
+def _load_host_fields(t: dict) -> dict:
+    """What only the GM's stored table holds: the next seat's number."""
+    return {"next_slot": _seat_number(t["next_slot"], "its next seat is not a number")}
+
+
+def _load_player_fields(t: dict) -> dict:
+    """What only a player's stored table holds: its seat, this device, the
+    table key, whether it is seated, the GM's name."""
+    slot = _seat_number(t["slot"], "its seat is not a number")
+    _want(isinstance(t["device"], str) and (t["device"] == "" or DEVICE_RE.match(t["device"])),
+          "its device is not one")
+    _want(isinstance(t["tk"], str) and (t["tk"] == "" or HEX64_RE.match(t["tk"])), "its key is not one")
+    _want(type(t["seated"]) is bool, "whether it is seated is not yes or no")
+    return {"slot": slot, "device": t["device"], "tk": t["tk"],
+            "seated": t["seated"], "host": _stored_name(t["host"], "its GM's name")}
+
+
 def _load_old(t: dict) -> dict:
     """A table an older page stored: its log is kept; the players join
     again (their seats held no key to take them back with)."""
@@ -1446,13 +1477,12 @@ def _load_old(t: dict) -> dict:
     me = _stored_name(t["name"], "its name")
     out = {"v": 2, "role": role, "table": t["table"], "name": me, "links": [], "relay": {}, "fair": {}}
     if role == "host":
-        _want(type(t["next_slot"]) is int and 0 <= t["next_slot"] < 10_000, "its next seat is not a number")
-        return {**out, "next_slot": t["next_slot"], "seats": []}
-    _want(type(t["slot"]) is int and 0 <= t["slot"] < 10_000, "its seat is not a number")
+        return {**out, **_load_host_fields(t), "seats": []}
+    slot = _seat_number(t["slot"], "its seat is not a number")
     _want(isinstance(t["outbox"], list) and all(isinstance(i, str) for i in t["outbox"]), "its outbox is not a list")
     gm = _stored_name(t["host"], "its GM's name")
     host_seat = {**_seat("host", gm, ""), "out": [{"t": "roll", "r": [[me, i]]} for i in t["outbox"][-OUT_CAP:]]}
-    return {**out, "slot": t["slot"], "device": "", "tk": "", "host": gm, "seated": False, "seats": [host_seat]}
+    return {**out, "slot": slot, "device": "", "tk": "", "host": gm, "seated": False, "seats": [host_seat]}
 
 
 _HOWS = ("phone", "tablet", "fair", "hidden", "revealed")
