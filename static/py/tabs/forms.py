@@ -44,15 +44,28 @@ def read_fields(form, *, default=False):
 
 
 def _values(el, kind, default):
+    """One control's values: a box's if ticked, a select's chosen options,
+    any other control's text."""
     if kind in ("checkbox", "radio"):
-        return [str(el.value)] if (el.defaultChecked if default else el.checked) else []
+        return _ticked(el, default)
     if kind.startswith("select"):
-        options = list(el.options)
-        chosen = [o for o in options if (o.defaultSelected if default else o.selected)]
-        if not chosen and kind == "select-one" and options:
-            chosen = options[:1]  # what a select with no selected option shows
-        return [str(o.value) for o in chosen]
+        return _selected(el, kind, default)
     return [str(el.defaultValue if default else el.value)]
+
+
+def _ticked(el, default):
+    """A checkbox's or radio button's value while it is ticked, else none."""
+    return [str(el.value)] if (el.defaultChecked if default else el.checked) else []
+
+
+def _selected(el, kind, default):
+    """A select's chosen options; a single select with none chosen gives
+    its first, as the browser shows it."""
+    options = list(el.options)
+    chosen = [o for o in options if (o.defaultSelected if default else o.selected)]
+    if not chosen and kind == "select-one" and options:
+        chosen = options[:1]  # what a select with no selected option shows
+    return [str(o.value) for o in chosen]
 
 
 def default_fields(system):
@@ -94,36 +107,53 @@ def fill_fields(form, fields):
     ``read_fields`` gives them); the others keep their values."""
     seen = {}
     for el in form.elements:
-        name, kind = str(el.name or ""), str(el.type or "").lower()
-        if name not in fields:
-            continue
-        values = fields[name]
-        if kind in ("checkbox", "radio"):
-            el.checked = str(el.value) in values
-        elif kind == "select-multiple":
-            for o in el.options:
-                o.selected = str(o.value) in values
-        else:
-            i = seen[name] = seen.get(name, -1) + 1
-            el.value = values[i] if i < len(values) else ""
+        name = str(el.name or "")
+        if name in fields:
+            _fill_control(el, fields[name], seen)
+
+
+def _fill_control(el, values, seen):
+    """One control set from its name's values: a box ticked if its value is
+    among them, a multiple select's options chosen, and the n-th text
+    control of a name given the n-th value (``seen`` counts them)."""
+    name, kind = str(el.name or ""), str(el.type or "").lower()
+    if kind in ("checkbox", "radio"):
+        el.checked = str(el.value) in values
+    elif kind == "select-multiple":
+        for o in el.options:
+            o.selected = str(o.value) in values
+    else:
+        i = seen[name] = seen.get(name, -1) + 1
+        el.value = values[i] if i < len(values) else ""
 
 
 def fill_form(form, values):
     """Set controls from ``ui.form_values(spec)`` (share links, saved rolls)."""
     for name, value in values.items():
         for el in form.querySelectorAll(f'[name="{css(name)}"]'):
-            kind = str(el.type or "").lower()
-            if kind == "checkbox":
-                if isinstance(value, bool):
-                    el.checked = value
-                elif isinstance(value, (list, tuple)):
-                    el.checked = el.value in [str(v) for v in value]
-                else:
-                    el.checked = el.value == str(value)
-            elif kind == "radio":
-                el.checked = el.value == str(value)
-            else:
-                el.value = "" if value is None else str(value)
+            _set_control(el, value)
+
+
+def _set_control(el, value):
+    """One control set from a form value: a checkbox ticked by it, a radio
+    button ticked if it is its value, any other control given its text."""
+    kind = str(el.type or "").lower()
+    if kind == "checkbox":
+        el.checked = _box_ticked(el, value)
+    elif kind == "radio":
+        el.checked = el.value == str(value)
+    else:
+        el.value = "" if value is None else str(value)
+
+
+def _box_ticked(el, value):
+    """Is a checkbox ticked by a form value: a yes/no, a list of the ticked
+    boxes' values, or the one ticked value."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (list, tuple)):
+        return el.value in [str(v) for v in value]
+    return el.value == str(value)
 
 
 def insert_text(button):

@@ -59,21 +59,33 @@ def _title(system: str) -> str:
     return rules.TITLES.get(system, system)
 
 
+def _too_large(text: str, most: int, brackets: int) -> bool:
+    """Longer than ``most`` characters, or more than ``brackets`` brackets
+    (counted before parsing, which deep nesting would break)."""
+    return len(text) > most or text.count("[") + text.count("{") > brackets
+
+
 def _parse(text) -> tuple[dict | None, str | None]:
     """The stored object, or a reason it cannot be read."""
     if not isinstance(text, str) or not text:
         return None, None
-    if len(text) > MAX_TEXT or text.count("[") + text.count("{") > MAX_BRACKETS:
+    if _too_large(text, MAX_TEXT, MAX_BRACKETS):
         return None, "it is far larger than a set of forms"
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
         return None, "it is not valid JSON"
+    why = _not_forms(data)
+    return (None, why) if why else (data, None)
+
+
+def _not_forms(data) -> str | None:
+    """Why a parsed object is not our stored forms, or None when it is."""
     if not isinstance(data, dict) or not isinstance(data.get("forms"), dict):
-        return None, "it does not hold forms"
+        return "it does not hold forms"
     if data.get("v") != VERSION:
-        return None, "it was saved by another version of the page"
-    return data, None
+        return "it was saved by another version of the page"
+    return None
 
 
 def _clean_value(values) -> list | None:
@@ -84,6 +96,11 @@ def _clean_value(values) -> list | None:
     return list(values)
 
 
+def _clean_field(name, values) -> list | None:
+    """A field's values when its name and values have a form's shape, else None."""
+    return _clean_value(values) if isinstance(name, str) and 0 < len(name) <= MAX_NAME else None
+
+
 def _clean_fields(system: str, fields) -> tuple[dict, list]:
     """The fields whose name and values have the right shape, and a problem
     for each one left out."""
@@ -91,7 +108,7 @@ def _clean_fields(system: str, fields) -> tuple[dict, list]:
         return {}, [f"{_title(system)}: the saved form was not readable; it opens as new."]
     out, problems = {}, []
     for name, values in fields.items():
-        clean = _clean_value(values) if isinstance(name, str) and 0 < len(name) <= MAX_NAME else None
+        clean = _clean_field(name, values)
         if clean is None:
             problems.append(f"{_title(system)}: the saved value of “{str(name)[:MAX_NAME]}” was not a form "
                             "value; it was left out.")
@@ -177,10 +194,31 @@ def dump_trays(trays: dict) -> str:
 
 
 def _tray_ok(t) -> bool:
-    return (isinstance(t, dict) and isinstance(t.get("spec"), dict) and isinstance(t.get("stages"), list)
-            and 0 < len(t["stages"]) <= rules.MAX_STAGES and all(isinstance(x, dict) for x in t["stages"])
-            and isinstance(t.get("selected"), list) and len(t["selected"]) <= MAX_VALUES
-            and all(isinstance(k, str) and len(k) <= MAX_NAME for k in t["selected"]))
+    """A kept tray's shape: a spec, its stages and the tapped dice."""
+    return (isinstance(t, dict) and isinstance(t.get("spec"), dict) and _stages_ok(t.get("stages"))
+            and _tapped_ok(t.get("selected")))
+
+
+def _stages_ok(stages) -> bool:
+    """One to ``rules.MAX_STAGES`` stages, each an object."""
+    return isinstance(stages, list) and 0 < len(stages) <= rules.MAX_STAGES and all(
+        isinstance(x, dict) for x in stages)
+
+
+def _tapped_ok(selected) -> bool:
+    """At most ``MAX_VALUES`` tapped dice, each a short key."""
+    return isinstance(selected, list) and len(selected) <= MAX_VALUES and all(
+        isinstance(k, str) and len(k) <= MAX_NAME for k in selected)
+
+
+def _parse_trays(text):
+    """The kept object, or None when the text is none, too large or not JSON."""
+    if not isinstance(text, str) or _too_large(text, MAX_TRAYS_TEXT, MAX_TRAYS_BRACKETS):
+        return None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
 
 
 def load_trays(text, systems) -> dict:
@@ -194,13 +232,7 @@ def load_trays(text, systems) -> dict:
     >>> load_trays("[" * 10_000, rules.SYSTEMS), load_trays(None, rules.SYSTEMS)
     ({}, {})
     """
-    if not isinstance(text, str) or len(text) > MAX_TRAYS_TEXT or \
-            text.count("[") + text.count("{") > MAX_TRAYS_BRACKETS:
-        return {}
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        return {}
+    data = _parse_trays(text)
     trays = data.get("trays") if isinstance(data, dict) and data.get("v") == VERSION else None
     if not isinstance(trays, dict):
         return {}

@@ -133,9 +133,14 @@ def choice_action(verb: str, result: dict | None) -> dict | None:
         return None
     choices = (result or {}).get("choices") or []
     i = verb[len(CHOICE):]
-    if not i.isdigit() or int(i) >= len(choices) or not isinstance(choices[int(i)], dict):
+    if not _on_offer(i, choices):
         raise SpecError("action", "that choice is no longer on offer; roll again")
     return dict(choices[int(i)]["action"])
+
+
+def _on_offer(i: str, choices: list) -> bool:
+    """Does the index ``i`` (as the button's text gives it) name a choice of the result?"""
+    return i.isdigit() and int(i) < len(choices) and isinstance(choices[int(i)], dict)
 
 
 def in_progress(ui: Any, result: dict | None) -> bool:
@@ -175,6 +180,12 @@ def empty_numbers(fields: dict, defaults: dict, numbers=()) -> dict:
             if not "".join(fields.get(name, [])).strip() and "".join(defaults.get(name, [])).strip()}
 
 
+def _boxes_defaulted(fields: dict, defaults: dict, filled: dict, bad) -> dict:
+    """The fields with each empty number box read as its default
+    (``filled``) and each box holding a non-number set back to its default."""
+    return {**fields, **filled, **{name: list(defaults.get(name, [])) for name in bad}}
+
+
 def read_form(ui: Any, fields: dict, defaults: dict, bad=(), numbers=()) -> Reading:
     """Read ``fields`` (name -> [values]) through ``ui.spec_from_form`` and
     ``rules.normalize``, finding *every* field at fault, not only the first:
@@ -197,7 +208,7 @@ def read_form(ui: Any, fields: dict, defaults: dict, bad=(), numbers=()) -> Read
     """
     errors = [SpecError(name, NOT_A_NUMBER) for name in bad]
     filled = empty_numbers(fields, defaults, [n for n in numbers if n not in bad])
-    fields = {**fields, **filled, **{name: list(defaults.get(name, [])) for name in bad}}
+    fields = _boxes_defaulted(fields, defaults, filled, bad)
     for _ in range(len(set(fields) | set(defaults)) + 1):
         try:
             return Reading(rules.normalize(ui.SYSTEM, ui.spec_from_form(fields)), errors, fields, filled)

@@ -58,29 +58,35 @@ def render_tray(system):
     if not st["result"]:
         tray.innerHTML = ""
         return
+    tray.innerHTML = STALE_NOTE * stale + _tray_html(system, st)
+    if st["readonly"]:  # a shared or verified result takes no further steps: no step button, no tappable die
+        _drawn_only(tray)
+
+
+def _tray_html(system, st):
+    """The result on show drawn by its tab, under the read-only note or the
+    label of who rolled what, and the tray's tools."""
     # the odds answers on show price the player's own choice in the tray (it checks they are for its dice)
     html = ui_for(system).render_result(st["result"], {**st["ui"], "readonly": bool(st["readonly"]),
                                                        "odds": st["odds"]})
     label = f'<p class="tray-label">{esc(st["label"])}</p>' if st["label"] and not st["readonly"] else ""
-    tray.innerHTML = STALE_NOTE * stale + (st["note"] if st["readonly"] else "") + TRAY_TOOLS + label + html
-    if st["readonly"]:  # a shared or verified result takes no further steps: no step button, no tappable die
-        for b in tray.querySelectorAll("[data-act]"):
-            b.remove()
-        for d in tray.querySelectorAll("[data-die]"):
-            for attr in ("role", "tabindex", "aria-pressed"):  # drawn, not tappable (toggle_die ignores it)
-                d.removeAttribute(attr)
+    return (st["note"] if st["readonly"] else "") + TRAY_TOOLS + label + html
+
+
+def _drawn_only(tray):
+    """A read-only tray: its step buttons taken out, its dice no longer tappable."""
+    for b in tray.querySelectorAll("[data-act]"):
+        b.remove()
+    for d in tray.querySelectorAll("[data-die]"):
+        for attr in ("role", "tabindex", "aria-pressed"):  # drawn, not tappable (toggle_die ignores it)
+            d.removeAttribute(attr)
 
 
 def redraw_tray_kept(system):
     """The tray drawn again with the advice (a later task than the roll),
     the focus kept on the die or button it was on."""
-    active = js_none(document.activeElement)
     tray = q(f"#tray-{system}")
-    key = None
-    if active is not None and tray.contains(active):
-        for attr in ("data-die", "data-act"):
-            if active.hasAttribute(attr):
-                key = (attr, active.getAttribute(attr))
+    key = _focused_key(tray)
     tray.setAttribute("aria-live", "off")  # the roll was read out already
     render_tray(system)
     window.setTimeout(create_once(lambda *_: tray.setAttribute("aria-live", "polite")), 0)
@@ -88,6 +94,18 @@ def redraw_tray_kept(system):
         el = q(f'[{key[0]}="{css(key[1])}"]', tray)
         if el is not None:
             el.focus(js_obj({"preventScroll": True}))
+
+
+def _focused_key(tray):
+    """The marker (attribute, value) of the die or step button the focus is
+    on inside the tray, or None."""
+    active = js_none(document.activeElement)
+    key = None
+    if active is not None and tray.contains(active):
+        for attr in ("data-die", "data-act"):
+            if active.hasAttribute(attr):
+                key = (attr, active.getAttribute(attr))
+    return key
 
 
 def set_result(system, result, record=True, label="", readonly=False, note=SHARED_NOTE, source="here"):
@@ -103,11 +121,7 @@ def set_result(system, result, record=True, label="", readonly=False, note=SHARE
     q(f"#tab-{system}").classList.toggle("is-shared", bool(readonly and result))
     render_tray(system)
     if record and result is not None and not readonly:  # a shared result never changes the reader's character
-        changes = ui_for(system).fields_after(result, read_fields(q(f"#form-{system}")))
-        if changes:  # e.g. a Condition gained: the character's state, kept with the form
-            fill_form(q(f"#form-{system}"), changes)
-            st["spec"] = read_spec(system)
-            schedule_forms_save(system)
+        _character_after(system, result)
     if result is not None:
         reveal(system)
         st["just_rolled"] = True  # the odds to come bring it into view again (odds.oddspanel)
@@ -116,15 +130,30 @@ def set_result(system, result, record=True, label="", readonly=False, note=SHARE
     keep_trays()
 
 
+def _character_after(system, result):
+    """What a roll changes on the roller's form (e.g. a Condition gained:
+    the character's state, kept with the form)."""
+    changes = ui_for(system).fields_after(result, read_fields(q(f"#form-{system}")))
+    if changes:
+        fill_form(q(f"#form-{system}"), changes)
+        STATE[system]["spec"] = read_spec(system)
+        schedule_forms_save(system)
+
+
 def keep_trays():
     """Each tab's own turn on show (not a shared or fair roll's), kept for
     this browser tab: a reload brings it back (``restore_trays``)."""
-    trays = {s: {"spec": st["result"]["spec"], "stages": st["result"]["stages"], "selected": list(st["ui"]["selected"])}
-             for s, st in STATE.items() if st["result"] is not None and not st["readonly"] and not st["fair"]}
+    trays = {s: _kept_turn(st) for s, st in STATE.items()
+             if st["result"] is not None and not st["readonly"] and not st["fair"]}
     try:
         window.sessionStorage.setItem(formstate.TRAYS_KEY, formstate.dump_trays(trays))
     except Exception:  # noqa: BLE001 - no session storage (or no room): the turn is still in the history
         pass
+
+
+def _kept_turn(st):
+    """What replays a tab's turn: its spec, its stages and the dice tapped."""
+    return {"spec": st["result"]["spec"], "stages": st["result"]["stages"], "selected": list(st["ui"]["selected"])}
 
 
 def restore_trays():
@@ -136,17 +165,21 @@ def restore_trays():
         text = window.sessionStorage.getItem(formstate.TRAYS_KEY)
     except Exception:  # noqa: BLE001 - no session storage: nothing kept
         return []
-    back = []
-    for system, kept in formstate.load_trays(text if isinstance(text, str) else None, rules.SYSTEMS).items():
-        try:
-            result = rules.replay(system, kept["spec"], kept["stages"], advise=False)
-        except (SpecError, RecursionError):
-            continue
-        STATE[system].update(spec=result["spec"], result=result, ui={"selected": kept["selected"]})
-        render_tray(system)
-        render_odds_later(system)
-        back.append(system)
-    return back
+    kept = formstate.load_trays(text if isinstance(text, str) else None, rules.SYSTEMS)
+    return [system for system, turn in kept.items() if _replay_kept(system, turn)]
+
+
+def _replay_kept(system, kept):
+    """One tab's kept turn replayed into its tray, its odds to follow;
+    False when its dice do not replay."""
+    try:
+        result = rules.replay(system, kept["spec"], kept["stages"], advise=False)
+    except (SpecError, RecursionError):
+        return False
+    STATE[system].update(spec=result["spec"], result=result, ui={"selected": kept["selected"]})
+    render_tray(system)
+    render_odds_later(system)
+    return True
 
 
 def after_result(system, result, record, label, source):
@@ -181,6 +214,14 @@ def _in_view(el):
     if el is None:
         return True
     r = el.getBoundingClientRect()
+    top, bottom = _seen_band(el)
+    return r.top >= top - 0.5 and r.bottom <= bottom + 0.5
+
+
+def _seen_band(el):
+    """The top and bottom of the part of the screen where ``el`` can be
+    seen: under the game tabs (and the storage banner while shown), and
+    inside the result column where that scrolls on its own."""
     pane = js_none(el.closest(".result-pane"))
     tabs = q(".tabs")  # the game tabs stay over the top of the screen, the storage banner too while shown
     top = max(tabs.getBoundingClientRect().bottom if tabs is not None else 0, covered_top())
@@ -188,7 +229,17 @@ def _in_view(el):
     if pane is not None and str(window.getComputedStyle(pane).overflowY) != "visible":
         p = pane.getBoundingClientRect()
         top, bottom = max(top, p.top), min(bottom, p.bottom)
-    return r.top >= top - 0.5 and r.bottom <= bottom + 0.5
+    return top, bottom
+
+
+def _tray_in_view(tray):
+    """Are the outcome, every row of dice, the why and every step button
+    in view?"""
+    # every row of dice (a row's box, not a die's: a die that is landing is drawn smaller and higher)
+    dice = list(tray.querySelectorAll(".dice, .ot-chain")) or list(tray.querySelectorAll("svg.die"))
+    steps = tray.querySelectorAll("[data-act]:not([data-act=reuse]):not([data-act=effect])")  # rules steps, not form fillers
+    last_step = steps.item(steps.length - 1) if steps.length else None  # every step button, down to the last
+    return all(_in_view(el) for el in [q(".outcome", tray), last_step, q("[data-why]", tray)] + dice)
 
 
 def reveal(system):
@@ -196,11 +247,7 @@ def reveal(system):
     kept them there (a phone, an upright tablet, a step button far down),
     smoothly unless the player asked for reduced motion."""
     tray = q(f"#tray-{system}")
-    # every row of dice (a row's box, not a die's: a die that is landing is drawn smaller and higher)
-    dice = list(tray.querySelectorAll(".dice, .ot-chain")) or list(tray.querySelectorAll("svg.die"))
-    steps = tray.querySelectorAll("[data-act]:not([data-act=reuse]):not([data-act=effect])")  # rules steps, not form fillers
-    last_step = steps.item(steps.length - 1) if steps.length else None  # every step button, down to the last
-    if all(_in_view(el) for el in [q(".outcome", tray), last_step, q("[data-why]", tray)] + dice):
+    if _tray_in_view(tray):
         return
     still = window.matchMedia("(prefers-reduced-motion: reduce)").matches
     pane = js_none(tray.closest(".result-pane"))
@@ -242,13 +289,19 @@ def refused_note(system, on):
     if bar is None or (note is None and not on):
         return
     if note is None:
-        note = document.createElement("p")
-        note.className = "roll-refused"
-        note.setAttribute("role", "status")
-        note.dataset.refused = ""
-        note.textContent = REFUSED
-        bar.prepend(note)
+        note = _new_refused_note(bar)
     note.hidden = not on
+
+
+def _new_refused_note(bar):
+    """The "Not rolled" line, made once, at the top of the Roll bar."""
+    note = document.createElement("p")
+    note.className = "roll-refused"
+    note.setAttribute("role", "status")
+    note.dataset.refused = ""
+    note.textContent = REFUSED
+    bar.prepend(note)
+    return note
 
 
 def refused(system, form):
@@ -260,13 +313,24 @@ def refused(system, form):
     if STATE[system]["result"] is not None:
         STATE[system]["stale"] = True
         render_tray(system)
-    first = q("[aria-invalid]", form) or next((el for el in form.querySelectorAll("[data-error-for]")
-                                                if str(el.textContent).strip()), None)
+    first = _first_error(form)
     if first is not None:
-        still = window.matchMedia("(prefers-reduced-motion: reduce)").matches
-        first.scrollIntoView(js_obj({"block": "center", "behavior": "auto" if still else "smooth"}))
-        if str(first.tagName) in ("INPUT", "SELECT", "TEXTAREA"):
-            first.focus(js_obj({"preventScroll": True}))
+        _show_error_field(first)
+
+
+def _first_error(form):
+    """The first field at fault: a control marked invalid, else the first
+    error message that says something; None if neither."""
+    return q("[aria-invalid]", form) or next((el for el in form.querySelectorAll("[data-error-for]")
+                                              if str(el.textContent).strip()), None)
+
+
+def _show_error_field(first):
+    """The first error brought to the screen's centre, its control focused."""
+    still = window.matchMedia("(prefers-reduced-motion: reduce)").matches
+    first.scrollIntoView(js_obj({"block": "center", "behavior": "auto" if still else "smooth"}))
+    if str(first.tagName) in ("INPUT", "SELECT", "TEXTAREA"):
+        first.focus(js_obj({"preventScroll": True}))
 
 
 def roll_again(_el=None):
@@ -301,6 +365,13 @@ def toggle_die(die):
     keep_trays()
 
 
+def _advise_now(system, st, verb):
+    """A step that takes best play's advice, pressed before the Worker's
+    advice came: the advice worked out here, at once (bounded work)."""
+    if oddswork.needs_advice(st["result"]) and oddswork.advised_step(verb, st["ui"]):
+        st["result"] = oddswork.merge_advice(st["result"], rules.advise(system, st["result"]["spec"], st["result"]))
+
+
 def do_action(button):
     system = system_of(button)
     st = STATE[system]
@@ -308,9 +379,7 @@ def do_action(button):
         return
     form = q(f"#form-{system}")
     ui = ui_for(system)
-    if oddswork.needs_advice(st["result"]) and oddswork.advised_step(button.dataset.act, st["ui"]):
-        # pressed before the Worker's advice came: worked out here, at once (bounded work)
-        st["result"] = oddswork.merge_advice(st["result"], rules.advise(system, st["result"]["spec"], st["result"]))
+    _advise_now(system, st, button.dataset.act)
     try:
         action = ui.action_for(button.dataset.act, st["result"], st["ui"], read_fields(form))
     except SpecError as e:
@@ -320,10 +389,7 @@ def do_action(button):
         hook("fair_step", system, action)
         return
     if "fill" in action:  # a flow step that fills the form (e.g. Jadeclaw's combination roll)
-        fill_form(form, action["fill"])
-        st["spec"] = read_spec(system)
-        schedule_forms_save(system)
-        hook("odds", system)
+        _fill_step(system, form, action["fill"])
         return
     try:  # the step acts on the spec the roll was made with, whatever the form says now
         result = rules.act(system, st["result"]["spec"], st["result"], action, advise=False)
@@ -334,15 +400,29 @@ def do_action(button):
     set_result(system, result, label=st["label"])  # a step of the turn keeps its label
 
 
-def open_tab(system, focus=False):
-    if system not in rules.SYSTEMS:
-        return
-    CURRENT["system"] = system
+def _fill_step(system, form, values):
+    """A step that fills the form: its values in, the spec read again, the
+    form kept and the odds asked anew."""
+    fill_form(form, values)
+    STATE[system]["spec"] = read_spec(system)
+    schedule_forms_save(system)
+    hook("odds", system)
+
+
+def _select_tab_button(system):
+    """The tab buttons and panels: ``system``'s selected and shown, the others not."""
     for s in rules.SYSTEMS:
         btn = q(f"#tabbtn-{s}")
         btn.setAttribute("aria-selected", "true" if s == system else "false")
         btn.tabIndex = 0 if s == system else -1
         q(f"#tab-{s}").hidden = s != system
+
+
+def open_tab(system, focus=False):
+    if system not in rules.SYSTEMS:
+        return
+    CURRENT["system"] = system
+    _select_tab_button(system)
     if focus:
         q(f"#tabbtn-{system}").focus()
     # on a phone the tabs are a strip that scrolls sideways: the open one in it
@@ -352,7 +432,12 @@ def open_tab(system, focus=False):
     first = not st["opened"]
     if first:
         st["opened"] = True
-        ui = ui_for(system)
-        # the reference tables wait until the tab is on screen
-        window.setTimeout(create_once(guard(lambda *_: set_html(f"#ref-{system}", ui.render_reference()))), 0)
+        _draw_reference_later(system)
     hook("tab_shown", system, first)
+
+
+def _draw_reference_later(system):
+    """The tab's reference tables, drawn once, in a later task: they wait
+    until the tab is on screen."""
+    ui = ui_for(system)
+    window.setTimeout(create_once(guard(lambda *_: set_html(f"#ref-{system}", ui.render_reference()))), 0)

@@ -52,6 +52,14 @@ def _controls(fields: dict, names: tuple, prefix: str = "") -> dict:
     return {k: v for k, v in values.items() if v is not None}
 
 
+def _mode(fields: dict) -> str:
+    """Against a difficulty (how the form opens) or opposed."""
+    mode = _one(fields, "mode", "difficulty")
+    if mode not in MODES:
+        raise SpecError("mode", "must be difficulty or opposed")
+    return mode
+
+
 def spec_from_form(fields: dict) -> dict:
     """The form's controls (FormData-like: name -> [values]) to a normalized
     spec; a SpecError names the form control at fault (``FIELD_NAMES``), so
@@ -64,9 +72,7 @@ def spec_from_form(fields: dict) -> dict:
     ...
     rules.dice.SpecError: opp_characteristic: must be a whole number from 0 to 30 (got 'x')
     """
-    mode = _one(fields, "mode", "difficulty")
-    if mode not in MODES:
-        raise SpecError("mode", "must be difficulty or opposed")
+    mode = _mode(fields)
     spec = _controls(fields, ("characteristic", "bonus", "malus", "health", "faces", "max_rerolls"))
     if mode == "opposed":
         spec["opponent"] = _controls(fields, ("characteristic", "bonus", "malus", "health"), "opp_")
@@ -136,6 +142,11 @@ def _named(out: dict, dice: list, idx: list[int]) -> dict:
             "total": sum(int(dice[i].get("face", 0)) for i in idx)}
 
 
+def _count_message(n: int) -> str:
+    """What to tap when ``n`` dice are tapped, not two."""
+    return "Tap exactly two dice to keep." if n > alkemy.KEPT else "Tap one more die."
+
+
 def _pair(out: dict, hand: dict, idx: list[int]) -> dict:
     """The tapped dice of one side that may choose: two, new, and named."""
     dice = hand.get("dice") or []
@@ -143,7 +154,7 @@ def _pair(out: dict, hand: dict, idx: list[int]) -> dict:
         return out
     out = {**out, "dice": idx}
     if len(idx) != alkemy.KEPT:
-        return {**out, "message": "Tap exactly two dice to keep." if len(idx) > alkemy.KEPT else "Tap one more die."}
+        return {**out, "message": _count_message(len(idx))}
     out = _named(out, dice, idx)
     if idx == hand.get("kept"):
         return {**out, "message": "These two are already kept."}
@@ -162,6 +173,17 @@ def _problem(picked: list, side: str | None, choosers: list[str]) -> str:
     return ""
 
 
+def _picked(ui: dict | None) -> list[tuple[str, int]]:
+    """The tapped dice as (side, position), keys that are not a die left out."""
+    return [p for p in (_parse_key(k) for k in (ui or {}).get("selected", ()) or ()) if p]
+
+
+def _one_side(picked: list) -> str | None:
+    """The side of the tapped dice when they are all of one side."""
+    sides = {s for s, _ in picked}
+    return sides.pop() if len(sides) == 1 else None
+
+
 def selection(result: dict, ui: dict) -> dict:
     """What the taps mean: ``{"side", "dice", "ok", "message", "pair"}``.
     ``ok`` when two dice of one side that may choose are tapped and they are
@@ -175,9 +197,8 @@ def selection(result: dict, ui: dict) -> dict:
     choosers = _choosers(result)
     if not choosers:
         return dict(_NO_SELECTION)
-    picked = [p for p in (_parse_key(k) for k in (ui or {}).get("selected", ()) or ()) if p]
-    sides = {s for s, _ in picked}
-    side = sides.pop() if len(sides) == 1 else None
+    picked = _picked(ui)
+    side = _one_side(picked)
     problem = _problem(picked, side, choosers)
     if problem:
         return {**_NO_SELECTION, "side": side, "message": problem}
@@ -198,6 +219,11 @@ def action_for(verb: str, result: dict, ui: dict, fields: dict) -> dict:
         return chosen
     if verb != "keep":
         raise SpecError("_form", "the only step after an ALKEMY roll is keeping another pair")
+    return _keep_action(result, ui)
+
+
+def _keep_action(result: dict, ui: dict) -> dict:
+    """Keep the tapped pair, or what the taps still need."""
     sel = selection(result, ui)
     if not sel["ok"]:
         raise SpecError("_form", sel["message"] or "Tap two dice to keep.")
@@ -223,13 +249,18 @@ def _shown(d: dict, choice: bool) -> dict:
     return out
 
 
+def _drawn_keys(keys: list | None, dice: list) -> list | None:
+    """The keys of the dice that are drawn (an entry that is not a die is
+    not); none: the row is not tappable."""
+    return [k for k, d in zip(keys, dice) if isinstance(d, dict)] if keys else keys
+
+
 def _row(dice: list, keys: list | None, selected, caption: str, size: int = 64,
          tappable: bool = True) -> str:
     """A row of dice with their symbols, each with a spoken label. Every die
     in the tray carries ``data-die`` (DESIGN.md markers); only a side that
     may choose its pair gets buttons."""
-    if keys:
-        keys = [k for k, d in zip(keys, dice) if isinstance(d, dict)]
+    keys = _drawn_keys(keys, dice)
     dice = [d for d in dice if isinstance(d, dict)]
     choice = any(d.get("role") == "dropped" for d in dice)
     return draw.tray([_shown(d, choice) for d in dice], keys or None, selected=selected, size=size,
@@ -262,9 +293,14 @@ def _opposed_headline(result: dict) -> str:
     rerolls = result.get("rerolls") or 0
     if result.get("outcome") == "tie":
         return text + f": still tied after {_rerolls(rerolls)}, the GM decides"
-    if result.get("value") == opp.get("value"):
-        text += f", the {result.get('winner')} wins on characteristic"
-    return text + (f" after {_rerolls(rerolls)}" if rerolls else "")
+    return text + _decided_words(result, opp, rerolls)
+
+
+def _decided_words(result: dict, opp: dict, rerolls: int) -> str:
+    """How a won opposed roll was decided: on characteristic at equal
+    totals, and after how many rerolls of a tie."""
+    words = f", the {result.get('winner')} wins on characteristic" if result.get("value") == opp.get("value") else ""
+    return words + (f" after {_rerolls(rerolls)}" if rerolls else "")
 
 
 def _headline(result: dict) -> str:
@@ -282,12 +318,16 @@ def _tied_round(t: dict) -> str:
     opp = t.get("opponent") if isinstance(t.get("opponent"), dict) else {}
     mine, theirs = t.get("dice") or [], opp.get("dice") or []
     return ('<div class="alk-tied">'
-            + _row(mine, [f"round{n}:{i}" for i in range(len(mine))], (),
-                   f"Round {n}: {t.get('value')} against {opp.get('value')}, a tie: both rolled again",
-                   size=40, tappable=False)
-            + _row(theirs, [f"round{n}:opponent:{i}" for i in range(len(theirs))], (),
-                   "Opponent, same round", size=40, tappable=False)
+            + _round_row(mine, f"round{n}:",
+                         f"Round {n}: {t.get('value')} against {opp.get('value')}, a tie: both rolled again")
+            + _round_row(theirs, f"round{n}:opponent:", "Opponent, same round")
             + "</div>")
+
+
+def _round_row(dice: list, prefix: str, caption: str) -> str:
+    """One side's dice of an earlier tied round: small, not tappable, each
+    keyed by its round (``prefix``)."""
+    return _row(dice, [f"{prefix}{i}" for i in range(len(dice))], (), caption, size=40, tappable=False)
 
 
 def _tied_rounds(result: dict, ui: dict) -> str:
@@ -298,16 +338,20 @@ def _sides(result: dict) -> list[str]:
     return list(SIDES) if result.get("mode") == "opposed" else ["initiator"]
 
 
+def _hand_row(result: dict, ui: dict, side: str, opposed: bool) -> str:
+    """One side's dice, keyed by side ("0", "opponent:0"...) and tappable
+    when that side may choose its pair."""
+    hand = _hand(result, side) or {}
+    dice = hand.get("dice") or []
+    prefix = "" if side == "initiator" else "opponent:"
+    return (f'<div class="alk-hand alk-hand-{side}">'
+            + _row(dice, [f"{prefix}{i}" for i in range(len(dice))], ui.get("selected", ()) or (),
+                   _caption(side, hand, opposed), tappable=bool(hand.get("choice"))) + "</div>")
+
+
 def _hands(result: dict, ui: dict) -> str:
     opposed = result.get("mode") == "opposed"
-    rows = []
-    for side in _sides(result):
-        hand = _hand(result, side) or {}
-        dice = hand.get("dice") or []
-        prefix = "" if side == "initiator" else "opponent:"
-        rows.append(f'<div class="alk-hand alk-hand-{side}">'
-                    + _row(dice, [f"{prefix}{i}" for i in range(len(dice))], ui.get("selected", ()) or (),
-                           _caption(side, hand, opposed), tappable=bool(hand.get("choice"))) + "</div>")
+    rows = [_hand_row(result, ui, side, opposed) for side in _sides(result)]
     return f'<div class="alk-hands{" alk-opposed" if opposed else ""}">{"".join(rows)}</div>'
 
 
@@ -320,14 +364,24 @@ def _keep_label(result: dict, sel: dict) -> str:
     return f"Keep these two: {shown}" + (f" ({sel['pair']})" if sel["pair"] else "")
 
 
+def _any_chooses(result: dict) -> bool:
+    """May a side of this roll choose its pair (it has a bonus die)?"""
+    return any((_hand(result, s) or {}).get("choice") for s in _sides(result))
+
+
 def _keep_part(result: dict, ui: dict) -> str:
     """"Keep these two" for the tapped dice: the player's own pair. Beside
     best play's choices it shows once a die is tapped (a hint before)."""
-    if ui.get("readonly") or not any((_hand(result, s) or {}).get("choice") for s in _sides(result)):
+    if ui.get("readonly") or not _any_chooses(result):
         return ""  # a shared result offers no step (docs/RULES-DECISIONS.md, The page)
     sel = selection(result, ui)
     if _has_choices(result) and not (ui.get("selected") or ()):
         return '<p class="hint alk-hint" data-own>Your own choice: tap two dice of one side to keep them.</p>'
+    return _keep_button(result, sel)
+
+
+def _keep_button(result: dict, sel: dict) -> str:
+    """"Keep these two", pressable once the taps make a pair, and what the taps still need."""
     disabled = "" if sel["ok"] else " disabled"
     return (f'<div class="alk-keep" data-own><button type="button" data-act="keep"{disabled}>'
             f'{views.esc(_keep_label(result, sel))}</button><p class="alk-hint" role="status">'
@@ -356,17 +410,36 @@ def _choices(result: dict, ui: dict) -> str:
     result offers none (docs/RULES-DECISIONS.md, The page)."""
     if ui.get("readonly") or not _has_choices(result):
         return ""
-    first = (result.get("advice") or {}).get("side") or "initiator"
-    order = [first] + [s for s in _sides(result) if s != first]
     opposed = result.get("mode") == "opposed"
-    groups = [(f"{SIDE_NAMES[side]} keeps" if opposed else "Or keep",
-               lambda c, side=side: (c.get("action") or {}).get("side", "initiator") == side) for side in order]
     title = "Keep which pair?" + (" (either side)" if opposed else "")
-    html = views.choices_html(result, lambda c: _short_label(result, c) if c.get("action") != result.get("advice")
-                              else c.get("label") or _short_label(result, c),
+    html = views.choices_html(result, lambda c: _choice_label(result, c),
                               lambda c: _choice_figures(result, c), title=title, same=lambda c: _looks(result, c),
-                              groups=groups, extra=_keep_part(result, ui))
+                              groups=_side_groups(result, opposed), extra=_keep_part(result, ui))
     return f'<div class="alk-choices">{html}</div>' if html else ""
+
+
+def _choice_side(choice: dict) -> str:
+    """The side a choice keeps a pair for (the initiator unless it says)."""
+    return (choice.get("action") or {}).get("side", "initiator")
+
+
+def _side_groups(result: dict, opposed: bool) -> list[tuple]:
+    """A column of choices per side, the side choosing now (best play's) first."""
+    return [(f"{SIDE_NAMES[side]} keeps" if opposed else "Or keep",
+             lambda c, side=side: _choice_side(c) == side) for side in _side_order(result)]
+
+
+def _side_order(result: dict) -> list[str]:
+    """The sides, the one best play chooses for first."""
+    first = (result.get("advice") or {}).get("side") or "initiator"
+    return [first] + [s for s in _sides(result) if s != first]
+
+
+def _choice_label(result: dict, choice: dict) -> str:
+    """Best play's pair by the rules' own label; every other pair short."""
+    if choice.get("action") != result.get("advice"):
+        return _short_label(result, choice)
+    return choice.get("label") or _short_label(result, choice)
 
 
 def _choice_figures(result: dict, choice: dict) -> str:
@@ -380,11 +453,17 @@ def _choice_figures(result: dict, choice: dict) -> str:
     out = choice.get("outcome") or {}
     win, tie = float(out.get("success") or 0.0), float(out.get("tie") or 0.0)
     if result.get("mode") == "opposed":
-        own = win if (choice.get("action") or {}).get("side", "initiator") == "initiator" else out.get("failure", 0.0)
-        text = f"wins {views.pct(max(0.0, own))}" + (f" (tied {views.pct(tie)})" if tie else "")
+        text = _wins_text(choice, out, win, tie)
     else:
         text = f"success {views.pct(win)}"
     return text + f" · total {choice.get('total')}"
+
+
+def _wins_text(choice: dict, out: dict, win: float, tie: float) -> str:
+    """Opposed: the choosing side's chance to win (the opponent wins on the
+    initiator's failure), and to stay tied at the cap."""
+    own = win if _choice_side(choice) == "initiator" else out.get("failure", 0.0)
+    return f"wins {views.pct(max(0.0, own))}" + (f" (tied {views.pct(tie)})" if tie else "")
 
 
 def _looks(result: dict, choice: dict) -> tuple:
@@ -397,9 +476,13 @@ def _looks(result: dict, choice: dict) -> tuple:
     True
     """
     side = (choice.get("action") or {}).get("side") or "initiator"
-    dice = (_hand(result, side) or {}).get("dice") or []
-    shown = [dice[i] for i in choice.get("dice") or [] if isinstance(i, int) and 0 <= i < len(dice)]
+    shown = _kept_dice((_hand(result, side) or {}).get("dice") or [], choice.get("dice") or [])
     return side, sorted((str(d.get("face")), str(d.get("symbol"))) for d in shown)
+
+
+def _kept_dice(dice: list, idx: list) -> list:
+    """The dice at the positions ``idx``, a position off the hand left out."""
+    return [dice[i] for i in idx if isinstance(i, int) and 0 <= i < len(dice)]
 
 
 def _keep_alone(result: dict, ui: dict) -> str:
@@ -470,13 +553,16 @@ def _difficulty_odds(spec: dict, o: dict) -> list[str]:
                             highlight=lambda v: v >= diff)]
 
 
+def _net_row(net: int, o: dict) -> str:
+    """One net bonus/malus and its chance, marked if it is the roll's."""
+    name = "none" if net == 0 else f"{abs(net)} {'bonus' if net > 0 else 'malus'}"
+    mark = ' class="alk-current" aria-current="true"' if net == o["net"]["net"] else ""
+    return f"<tr{mark}><th scope=\"row\">{views.esc(name)}</th><td>{views.pct(o['by_net'][net])}</td></tr>"
+
+
 def _by_net(spec: dict, o: dict) -> str:
     """The chance for each net bonus/malus, the current one marked."""
-    rows = []
-    for net in range(-alkemy.MAX_NET, alkemy.MAX_NET + 1):
-        name = "none" if net == 0 else f"{abs(net)} {'bonus' if net > 0 else 'malus'}"
-        mark = ' class="alk-current" aria-current="true"' if net == o["net"]["net"] else ""
-        rows.append(f"<tr{mark}><th scope=\"row\">{views.esc(name)}</th><td>{views.pct(o['by_net'][net])}</td></tr>")
+    rows = [_net_row(net, o) for net in range(-alkemy.MAX_NET, alkemy.MAX_NET + 1)]
     caption = f"Chance by {'the initiator' + chr(39) + 's ' if spec['opponent'] else ''}net bonus/malus dice"
     return (views.scroll_box(caption) + f'<table class="alk-bynet"><caption>{views.esc(caption)}</caption>'
             '<thead><tr><th scope="col">Net dice</th><th scope="col">Success</th></tr></thead>'
@@ -513,6 +599,13 @@ def fields_after(result: dict, fields: dict) -> None:
     return None
 
 
+def _faces_row(colour: str, faces: list) -> str:
+    """One colour's die of a face set: each face drawn, and in words."""
+    dice = [{"face": f["value"], "symbol": f["symbol"], "colour": colour, "role": "rolled"} for f in faces]
+    return _row(dice, None, (), f"{COLOUR_NAMES[colour]}: "
+                + ", ".join(f"{f['value']} {f['symbol'] or ''}".strip() for f in faces), size=36)
+
+
 def render_reference() -> str:
     """The faces and symbols of each colour's die, per face set."""
     parts = ["<summary>Dice faces and symbols</summary>",
@@ -523,12 +616,7 @@ def render_reference() -> str:
     for name in alkemy.FACE_SETS:
         table = alkemy.face_table(name)
         parts.append(f'<h3>{views.esc(table["label"])}</h3>')
-        for colour in alkemy.HEALTH:
-            dice = [{"face": f["value"], "symbol": f["symbol"], "colour": colour, "role": "rolled"}
-                    for f in table[colour]]
-            parts.append(_row(dice, None, (), f"{COLOUR_NAMES[colour]}: "
-                              + ", ".join(f"{f['value']} {f['symbol'] or ''}".strip() for f in table[colour]),
-                              size=36))
+        parts += [_faces_row(colour, table[colour]) for colour in alkemy.HEALTH]
     parts.append("</div>")
     return "".join(parts)
 

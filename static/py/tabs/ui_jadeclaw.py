@@ -69,21 +69,29 @@ def _is_face(text: str) -> bool:
 
 
 def _table(fields: dict, faces_name: str, sides_name: str) -> dict:
+    """Dice already on the table: their faces, and their sizes if given
+    (matched to the faces largest first)."""
     faces = _faces(fields, faces_name)
     sides_text = _one(fields, sides_name)
     if not sides_text:
         return {"faces": faces}
-    try:
-        sides = parse_pool(sides_text, sides_name)
-    except SpecError as e:
-        raise SpecError(sides_name, e.detail) from None
-    if len(sides) != len(faces):
-        raise SpecError(sides_name, f"give one die size per face ({len(faces)}), or leave it blank")
+    sides = _table_sides(sides_text, sides_name, len(faces))
     # faces are given in any order; match them to the sizes largest first
     fs = sorted(faces, reverse=True)
     if any(f > s for f, s in zip(fs, sides)):
         raise SpecError(sides_name, "these dice cannot show those faces")
     return {"faces": fs, "sides": sides}
+
+
+def _table_sides(text: str, name: str, n: int) -> list[int]:
+    """The sizes of ``n`` dice on the table, one per face, errors at ``name``."""
+    try:
+        sides = parse_pool(text, name)
+    except SpecError as e:
+        raise SpecError(name, e.detail) from None
+    if len(sides) != n:
+        raise SpecError(name, f"give one die size per face ({n}), or leave it blank")
+    return sides
 
 
 def _notation_field(fields: dict, name: str) -> str | None:
@@ -95,6 +103,14 @@ def _notation_field(fields: dict, name: str) -> str | None:
 
 # --------------------------------------------------------------------------
 # Form <-> spec.
+
+def _kind(fields: dict) -> str:
+    """The kind of roll: a Simple Roll (how the form opens) or a Damage Roll."""
+    kind = _one(fields, "kind", "simple") or "simple"
+    if kind not in ("simple", "damage"):
+        raise SpecError("kind", "choose a Simple Roll or a Damage Roll")
+    return kind
+
 
 def spec_from_form(fields: dict) -> dict:
     """Every named control of ``#form-jadeclaw`` to a spec. Errors name the
@@ -108,9 +124,7 @@ def spec_from_form(fields: dict) -> dict:
     ...                 "slaying": ["on"], "enervated": ["on"]})["damage_type"]
     'slaying_and_enervated'
     """
-    kind = _one(fields, "kind", "simple") or "simple"
-    if kind not in ("simple", "damage"):
-        raise SpecError("kind", "choose a Simple Roll or a Damage Roll")
+    kind = _kind(fields)
     spec: dict = {"kind": kind}
     if kind == "damage" and _one(fields, "table_faces"):
         spec["dice"] = _table(fields, "table_faces", "table_sides")
@@ -121,12 +135,18 @@ def spec_from_form(fields: dict) -> dict:
     return spec
 
 
+def _level(text: str) -> int:
+    """The Level control's number, 0 to ``jc.MAX_LEVEL``."""
+    if not re.fullmatch(r"\d{1,2}", text) or int(text) > jc.MAX_LEVEL:
+        raise SpecError("level", f"must be a whole number from 0 to {jc.MAX_LEVEL}, or blank to use the dice")
+    return int(text)
+
+
 def _own_dice(fields: dict) -> dict:
+    """The roller's dice: a Level, or else the dice as written."""
     level = _one(fields, "level")
     if level:
-        if not re.fullmatch(r"\d{1,2}", level) or int(level) > jc.MAX_LEVEL:
-            raise SpecError("level", f"must be a whole number from 0 to {jc.MAX_LEVEL}, or blank to use the dice")
-        return {"level": int(level)}
+        return {"level": _level(level)}
     dice = _notation_field(fields, "dice")
     if dice is None:
         raise SpecError("dice", "tap die sizes or write dice such as 'd12 & d8' (or give a level)")
@@ -179,10 +199,15 @@ def _against(fields: dict) -> dict:
     if against not in _AGAINST:
         raise SpecError("against", "choose what the roll is against")
     out = _AGAINST[against](fields)
-    out.update({name: _one(fields, name) for name in ("quality", "opponent_quality") if _one(fields, name)})
+    out.update(_qualities(fields))
     if fields.get("double_botch_tie"):
         out["double_botch"] = "tie"
     return out
+
+
+def _qualities(fields: dict) -> dict:
+    """The Quality controls that are filled in (each side's)."""
+    return {name: _one(fields, name) for name in ("quality", "opponent_quality") if _one(fields, name)}
 
 
 def _soak(fields: dict) -> dict:
@@ -243,15 +268,19 @@ def _against_values(spec: dict) -> dict:
            "double_botch_tie": spec["double_botch"] == "tie",
            "opponent": "", "opponent_faces": _faces_text(opp),
            "opponent_sides": _notation(opp.get("sides")) if isinstance(opp, dict) else ""}
+    return {**out, **_against_choice(spec, opp)}
+
+
+def _against_choice(spec: dict, opp) -> dict:
+    """What the roll is against (a Difficulty, dice on the table, opposing
+    dice, nothing) and the control that holds it."""
     if spec["difficulty"]:
-        out["against"], out["difficulty"] = "difficulty", spec["difficulty"]
-    elif isinstance(opp, dict):
-        out["against"] = "table"
-    elif opp:
-        out["against"], out["opponent"] = "dice", _notation(opp)
-    else:
-        out["against"] = "none"
-    return out
+        return {"against": "difficulty", "difficulty": spec["difficulty"]}
+    if isinstance(opp, dict):
+        return {"against": "table"}
+    if opp:
+        return {"against": "dice", "opponent": _notation(opp)}
+    return {"against": "none"}
 
 
 def _damage_values(spec: dict) -> dict:
@@ -355,20 +384,29 @@ def _opposing_figure(roll: dict, index: int, count: int, label: str, selected) -
                      OPPOSED)
 
 
+def _hits(n) -> str:
+    """"1 hit", "2 hits"."""
+    return f"{n} hit{'' if n == 1 else 's'}"
+
+
+def _pair_column(i: int, p: dict) -> tuple:
+    """One damage pair's column: its two dice, their keys, labels and
+    colours (an imaginary soak 1 named and hollow), and its hits."""
+    d, s = p.get("damage"), p.get("soak")
+    imaginary = s is not None and s.get("role") == "imaginary"
+    h = p.get("hits", 0)
+    return ([d, s], [None if d is None else f"p{i}.d", f"p{i}.s"],
+            [None, "an imaginary 1 (the soak dice ran out)" if imaginary else None],
+            [None, None if imaginary else OPPOSED],
+            "unused soak die" if d is None else _hits(h))
+
+
 def _pairs(pairs: list, selected) -> str:
     """Damage pairs as matched columns (``draw.tray``'s ``pairs`` layout):
     the damage die over its soak die, the hits under them; a soak die
     left over has a dash above it, an imaginary 1 is drawn hollow."""
-    dice, keys, labels, colours, tags = [], [], [], [], []
-    for i, p in enumerate(pairs):
-        d, s = p.get("damage"), p.get("soak")
-        imaginary = s is not None and s.get("role") == "imaginary"
-        dice.append([d, s])
-        keys.append([None if d is None else f"p{i}.d", f"p{i}.s"])
-        labels.append([None, "an imaginary 1 (the soak dice ran out)" if imaginary else None])
-        colours.append([None, None if imaginary else OPPOSED])
-        h = p.get("hits", 0)
-        tags.append("unused soak die" if d is None else f"{h} hit{'' if h == 1 else 's'}")
+    columns = [_pair_column(i, p) for i, p in enumerate(pairs)]
+    dice, keys, labels, colours, tags = ([c[k] for c in columns] for k in range(5))
     return draw.tray(dice, keys, layout="pairs", selected=selected,
                      caption="Damage (top) against soak (below), highest with highest:", labels=labels,
                      colours=colours, tags=tags, tag_class="jc-hits",
@@ -380,7 +418,7 @@ def _hits_banner(result: dict) -> str:
     """The outcome line of a Damage Roll: the number of hits is its name
     ("2 hits", "0 hits"), so the line never says "hits" twice."""
     n = result["value"]
-    return views.outcome_banner(SYSTEM, result["outcome"], name=f'{n} hit{"" if n == 1 else "s"}')
+    return views.outcome_banner(SYSTEM, result["outcome"], name=_hits(n))
 
 
 def _simple_headline(result: dict) -> str:
@@ -399,23 +437,34 @@ def _damage_html(result: dict, selected) -> list[str]:
         out.append(_pairs(pairs, selected))
     if result.get("soak_botch"):
         out.append('<p class="jc-note">The soak dice all show 1: one extra hit.</p>')
-    for key, whose in (("removed", "Removed before rolling"), ("soak_removed", "Soak dice removed before rolling")):
-        if result.get(key):
-            out.append(f'<p class="jc-note">{whose}: {views.esc(format_pool(result[key]))}.</p>')
-    return out
+    return out + _removed_notes(result)
+
+
+#: The result's lists of dice Remove took, and how the page names each.
+REMOVED = (("removed", "Removed before rolling"), ("soak_removed", "Soak dice removed before rolling"))
+
+
+def _removed_notes(result: dict) -> list[str]:
+    """The dice Remove took from either side before rolling."""
+    return [f'<p class="jc-note">{whose}: {views.esc(format_pool(result[key]))}.</p>'
+            for key, whose in REMOVED if result.get(key)]
 
 
 def _simple_html(result: dict, selected) -> list[str]:
-    out = [views.outcome_banner(SYSTEM, result["outcome"], _simple_headline(result))]
-    rolls = result.get("rolls") or []
-    out.append('<div class="jc-rolls">' + "".join(
-        _roll_figure(r, i, len(rolls), selected) for i, r in enumerate(rolls)) + "</div>")
+    out = [views.outcome_banner(SYSTEM, result["outcome"], _simple_headline(result)), _rolls_html(result, selected)]
     if result.get("opponent"):
         out.append(_opposition_html(result, selected))
     if result.get("auto_success"):
         out.append('<p class="jc-hint">Rule of thumb: these dice are as many and as big as the '
                    'difficulty\'s — if the task is neither dire nor contested, it may simply succeed.</p>')
     return out
+
+
+def _rolls_html(result: dict, selected) -> str:
+    """The roller's rolls (Penalty rolls side by side, the kept one marked)."""
+    rolls = result.get("rolls") or []
+    return ('<div class="jc-rolls">' + "".join(
+        _roll_figure(r, i, len(rolls), selected) for i, r in enumerate(rolls)) + "</div>")
 
 
 def _opposition_html(result: dict, selected) -> str:
@@ -459,9 +508,14 @@ def _steps_html(notes: list[str]) -> str:
     return '<ul class="jc-steps">' + "".join(f"<li>{views.esc(n)}</li>" for n in notes) + "</ul>" if notes else ""
 
 
+def _smallest_sizes(faces: list[int]) -> list[int]:
+    """For dice on the table given without sizes: the smallest die that shows each face."""
+    return [next(x for x in SIZES if x >= f) for f in faces]
+
+
 def _table_preview(table: dict, caption: str) -> str:
     faces = table["faces"]
-    sides = table.get("sides") or [next(x for x in SIZES if x >= f) for f in faces]
+    sides = table.get("sides") or _smallest_sizes(faces)
     dice = [{"sides": s, "face": f, "role": "rolled"} for f, s in zip(faces, sides)]
     return draw.tray(dice, size=44, caption=caption)
 
@@ -517,14 +571,20 @@ def _damage_odds_html(o: dict) -> str:
             f'{o["mean"]:.2f} hits ({views.esc(note)}).</p>' + views.bar_chart(o["value"], title="Hits"))
 
 
+def _outcome_rows(outcome: dict) -> str:
+    """A row per outcome the odds give, in ``SIMPLE_ORDER`` (the double
+    Botch only when it can happen)."""
+    return "".join(
+        f'<tr data-outcome="{k}"><th scope="row">{views.esc(views.outcome_name(k))}</th>'
+        f'<td>{views.esc(views.pct(outcome.get(k, 0)))}</td></tr>'
+        for k in SIMPLE_ORDER if k in outcome and (k != "double_botch" or outcome[k] > 0))
+
+
 def _outcomes_html(o: dict) -> str:
     if "double_botch" not in o["outcome"] and "success" not in o["outcome"]:
         return (f'<p class="jc-odds-head">Chance to Botch: <strong>'
                 f'{views.esc(views.pct(o["outcome"]["botch"]))}</strong></p>')
-    rows = "".join(
-        f'<tr data-outcome="{k}"><th scope="row">{views.esc(views.outcome_name(k))}</th>'
-        f'<td>{views.esc(views.pct(o["outcome"].get(k, 0)))}</td></tr>'
-        for k in SIMPLE_ORDER if k in o["outcome"] and (k != "double_botch" or o["outcome"][k] > 0))
+    rows = _outcome_rows(o["outcome"])
     return (f'<table class="jc-outcomes"><caption>Outcome against '
             f'{views.esc(o.get("opponent_label") or "the opposition")}</caption>{rows}</table>')
 
@@ -558,17 +618,19 @@ def fields_after(result: dict, fields: dict) -> None:
     return None
 
 
+def _level_row(lv: int, row: list) -> str:
+    """One level's dice and its dice with one to six Bonuses."""
+    return (f'<tr><th scope="row">{"none" if lv == 0 else lv}</th>'
+            + "".join(f"<td>{views.esc(c)}</td>" for c in row) + "</tr>")
+
+
 def render_reference() -> str:
     """The levels-and-bonuses table computed from the rule (RULES-NOTES
     Jadeclaw 2) and the difficulty table, for ``#ref-jadeclaw``."""
-    table = jc.levels_table()
     head = "".join(f"<th scope=\"col\">{views.esc(h)}</th>" for h in
                    ["Level", "Dice", "One Bonus", "Two Bonuses", "Three Bonuses", "Four Bonuses",
                     "Five Bonuses", "Six Bonuses"])
-    body = "".join(
-        f'<tr><th scope="row">{"none" if lv == 0 else lv}</th>'
-        + "".join(f"<td>{views.esc(c)}</td>" for c in row) + "</tr>"
-        for lv, row in enumerate(table))
+    body = "".join(_level_row(lv, row) for lv, row in enumerate(jc.levels_table()))
     diff = "".join(f'<tr><th scope="row">{views.esc(jc.label_difficulty(k))}</th><td>{views.esc(format_pool(v))}</td></tr>'
                    for k, v in jc.DIFFICULTIES.items())
     return ('<summary>Levels and Bonuses, difficulties</summary>'
@@ -582,6 +644,14 @@ def render_reference() -> str:
             f'<tbody>{diff}</tbody></table></div>')
 
 
+def _pool_words(result: dict) -> str:
+    """The pool rolled, or "dice on the table" for a Damage Roll of dice
+    already there."""
+    spec = result.get("spec") or {}
+    pool = result.get("pool")
+    return format_pool(pool) if pool else ("dice on the table" if isinstance(spec.get("dice"), dict) else "")
+
+
 def summary(result: dict) -> str:
     """One line for the roll history.
 
@@ -589,12 +659,10 @@ def summary(result: dict) -> str:
     >>> summary(r)
     'd10 & d4 vs Routine: Score 7 vs 4'
     """
-    spec = result.get("spec") or {}
-    pool = result.get("pool")
-    text = format_pool(pool) if pool else ("dice on the table" if isinstance(spec.get("dice"), dict) else "")
+    text = _pool_words(result)
     if result.get("kind") == "damage":
         v = result.get("value", 0)
-        return f"{text} damage: {v} hit{'' if v == 1 else 's'}"
+        return f"{text} damage: {_hits(v)}"
     label = result.get("opponent_label")
     against = f" vs {label}" if label else ""
     theirs = f" vs {result['opponent_score']}" if result.get("opponent_score") is not None else ""

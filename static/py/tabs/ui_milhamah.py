@@ -77,6 +77,18 @@ def _pool_for(fields: dict, prefix: str = "") -> dict:
     return M.pool_from_pair(pair, prefix + "pair")
 
 
+def _opponent_spec(fields: dict) -> dict:
+    """The opponent's controls (``opponent.shoresh``...) to their spec."""
+    return {
+        "shoresh": _one(fields, "opponent.shoresh"),
+        "pool": _pool_for(fields, "opponent."),
+        "rerolls": _num(fields, "opponent.rerolls", "3"),
+        "rounds": _num(fields, "opponent.rounds", "1"),
+        "cipher": _num(fields, "opponent.cipher", "0"),
+        "shorashim": _one(fields, "opponent.shorashim"),
+    }
+
+
 def spec_from_form(fields: dict) -> dict:
     """Every named control of ``#form-milhamah`` to a spec, checked by
     ``rules`` so that an error lands at the control that caused it.
@@ -109,14 +121,7 @@ def spec_from_form(fields: dict) -> dict:
         "opponent": None,
     }
     if fields.get("opposed"):
-        spec["opponent"] = {
-            "shoresh": _one(fields, "opponent.shoresh"),
-            "pool": _pool_for(fields, "opponent."),
-            "rerolls": _num(fields, "opponent.rerolls", "3"),
-            "rounds": _num(fields, "opponent.rounds", "1"),
-            "cipher": _num(fields, "opponent.cipher", "0"),
-            "shorashim": _one(fields, "opponent.shorashim"),
-        }
+        spec["opponent"] = _opponent_spec(fields)
     try:
         M.normalize(spec)
     except SpecError as e:
@@ -292,11 +297,16 @@ def _side_action(name: str, result: dict, ui: dict, side: str) -> dict:
 def _hit_action(fields: dict) -> dict:
     action = {"do": "hit_location"}
     for k, default in HIT_FIELDS:
-        v = _one(fields, f"hit.{k}", str(default)) or str(default)
-        if not v.lstrip("-").isdigit() or not 0 <= int(v) <= 99:
-            raise SpecError(f"hit.{k}", "must be a whole number from 0 to 99")
-        action[k] = int(v)
+        action[k] = _hit_number(fields, k, str(default))
     return action
+
+
+def _hit_number(fields: dict, k: str, default: str) -> int:
+    """One of the GM's numbers for the hit location (``hit.armour``...), 0 to 99."""
+    v = _one(fields, f"hit.{k}", default) or default
+    if not v.lstrip("-").isdigit() or not 0 <= int(v) <= 99:
+        raise SpecError(f"hit.{k}", "must be a whole number from 0 to 99")
+    return int(v)
 
 
 def action_for(verb: str, result: dict, ui: dict, fields: dict) -> dict:
@@ -319,7 +329,12 @@ def action_for(verb: str, result: dict, ui: dict, fields: dict) -> dict:
     if chosen is not None:
         # a choice side by side (``choices_html``); the hit location takes the GM's numbers
         return {**_hit_action(fields), **chosen} if chosen.get("do") == "hit_location" else chosen
-    name, _, arg = str(verb).partition(":")
+    return _named_step(str(verb), result, ui, fields)
+
+
+def _named_step(verb: str, result: dict, ui: dict, fields: dict) -> dict:
+    """A step button named by its verb (``reroll:opponent``, ``natural:merit``...)."""
+    name, _, arg = verb.partition(":")
     if name in ("reroll", "advice", "cipher", "stand"):
         return _side_action(name, result, ui, "opponent" if arg == "opponent" else "initiator")
     if name == "natural":
@@ -454,8 +469,13 @@ def _headline(result: dict) -> str:
         text = f"{result.get('total')} against the opponent's {opp.get('successes')}"
     else:
         text = f"{result.get('total')} of {result.get('needed')} needed"
+    return text + _bonus_words(result)
+
+
+def _bonus_words(result: dict) -> str:
+    """A success bonus (a natural's): " (3 on the dice + 2)"."""
     bonus = result.get("bonus") or 0
-    return text + (f" ({result.get('value')} on the dice + {bonus})" if bonus else "")
+    return f" ({result.get('value')} on the dice + {bonus})" if bonus else ""
 
 
 def _botch_headline(result: dict) -> str:
@@ -502,14 +522,19 @@ def _plain_side(result: dict, ui: dict, side: str) -> list:
     dice, worked out at once), Cipher on tapped dice, Stand."""
     allowed = verbs(result, side)
     who, whose = _WHOSE[side]
-    out = []
-    if "reroll" in allowed:
-        mine = overridden(result, ui, side)
-        words = f"Reroll {dice_words(own_choice(result, ui, side))} (your choice)" if mine else "Reroll"
-        out.append(_button(f"reroll{who}", whose + words, "m-reroll", mine and not own_choice(result, ui, side)))
+    out = [_reroll_button(result, ui, side)] if "reroll" in allowed else []
     if "cipher" in allowed and tapped(result, ui, side):
         out.append(_cipher_button(result, ui, side))
     return out + ([_button(f"stand{who}", _STAND_WORDS[side], "m-stand")] if "stand" in allowed else [])
+
+
+def _reroll_button(result: dict, ui: dict, side: str) -> str:
+    """Reroll: best play's dice until the player taps, then their own
+    choice, named (disabled when every die is frozen)."""
+    who, whose = _WHOSE[side]
+    mine = overridden(result, ui, side)
+    words = f"Reroll {dice_words(own_choice(result, ui, side))} (your choice)" if mine else "Reroll"
+    return _button(f"reroll{who}", whose + words, "m-reroll", mine and not own_choice(result, ui, side))
 
 
 _STAND_WORDS = {"initiator": "Stand: end my turn (the opponent reacts)",
@@ -562,10 +587,15 @@ def tray_prices(result, ui: dict) -> bool:
             and any(overridden(result, ui or {}, s) for s in ("initiator", "opponent")))
 
 
+def _own_odds(ui: dict, side: str) -> dict:
+    """The odds answer on show for a side's own choice, if any has come."""
+    return ((ui or {}).get("odds") or {}).get("choice" if side == "initiator" else "opponent_choice") or {}
+
+
 def _own_price(ui: dict, side: str, dice: list) -> str:
     """" · meets 40.0 %" once the odds of the player's own reroll (the
     tab's ``choice`` question) have come for these very dice."""
-    got = ((ui or {}).get("odds") or {}).get("choice" if side == "initiator" else "opponent_choice") or {}
+    got = _own_odds(ui, side)
     if got.get("dice") != dice or "meets" not in got:
         return ""
     return (" · initiator meets " if side == "opponent" else " · meets ") + views.pct(got["meets"])
@@ -578,18 +608,26 @@ def own_part(result: dict, ui: dict, side: str) -> str:
     allowed = verbs(result, side)
     if not ({"reroll", "cipher"} & set(allowed)):
         return ""
-    who, whose = _WHOSE[side]
     if not overridden(result, ui, side):
-        what = "reroll the rest" + (" or flip them with a cipher" if "cipher" in allowed else "")
-        return f'<p class="hint m-own" data-own>Your own choice: tap dice to freeze them, then {what}.</p>'
-    out = []
-    if "reroll" in allowed:
-        dice = own_choice(result, ui, side)
-        out.append(_button(f"reroll{who}", f"{whose}Your choice: reroll {dice_words(dice)}{_own_price(ui, side, dice)}",
-                           "m-reroll", not dice))
+        return _own_hint(allowed)
+    out = [_own_reroll_button(result, ui, side)] if "reroll" in allowed else []
     if "cipher" in allowed:
         out.append(_cipher_button(result, ui, side))
     return f'<div class="m-own m-actions" data-own>{"".join(out)}</div>'
+
+
+def _own_hint(allowed: list) -> str:
+    """Before any tap: how to make one's own choice (a cipher too if allowed)."""
+    what = "reroll the rest" + (" or flip them with a cipher" if "cipher" in allowed else "")
+    return f'<p class="hint m-own" data-own>Your own choice: tap dice to freeze them, then {what}.</p>'
+
+
+def _own_reroll_button(result: dict, ui: dict, side: str) -> str:
+    """The player's own reroll of the unfrozen dice, priced once its odds come."""
+    who, whose = _WHOSE[side]
+    dice = own_choice(result, ui, side)
+    return _button(f"reroll{who}", f"{whose}Your choice: reroll {dice_words(dice)}{_own_price(ui, side, dice)}",
+                   "m-reroll", not dice)
 
 
 def choice_figures(c: dict, reactor: bool = False) -> str:
@@ -627,8 +665,13 @@ def choices_html(result: dict, ui: dict | None = None) -> str:
     reactor = (result.get("advice") or {}).get("side") == "opponent"
     title = ("The opponent's choice · the roller's chances it leaves" if reactor
              else "Your choice · odds played best afterwards")
-    extra = "" if (ui or {}).get("readonly") else own_part(result, ui or {}, "opponent" if reactor else "initiator")
+    extra = _own_extra(result, ui or {}, reactor)
     return views.choices_html(result, None, lambda c: choice_figures(c, reactor), title, extra=extra)
+
+
+def _own_extra(result: dict, ui: dict, reactor: bool) -> str:
+    """The own choice of the side choosing now (none on a shared result)."""
+    return "" if ui.get("readonly") else own_part(result, ui, "opponent" if reactor else "initiator")
 
 
 def readonly_note(result: dict) -> str:
@@ -644,22 +687,32 @@ def readonly_note(result: dict) -> str:
     whose = result.get("turn")
     if whose not in ("initiator", "opponent"):
         return ""
-    open_verbs = [v for v in verbs(result, whose) if v not in ("hit_location", "accept")]
-    could = " or ".join(v.replace("natural", "choose the natural's reward") for v in open_verbs)
+    could = _could_still(result, whose)
     who = "the roller's turn" if whose == "initiator" else "the opponent's turn"
     return (f'<p class="hint m-readonly">Shared mid-turn: it was {who}'
             f'{f" (they could still {could})" if could else ""}. Nothing can be changed here.</p>')
+
+
+def _could_still(result: dict, whose: str) -> str:
+    """The steps left to the side whose turn it was, in words ("reroll or stand")."""
+    open_verbs = [v for v in verbs(result, whose) if v not in ("hit_location", "accept")]
+    return " or ".join(v.replace("natural", "choose the natural's reward") for v in open_verbs)
 
 
 def _live(result: dict, side: str) -> bool:
     return any(v in verbs(result, side) for v in ("reroll", "cipher"))
 
 
+def _keys(side: str, n: int) -> list[str]:
+    """The tap keys of a side's ``n`` dice ("0".. yours, "opponent:0".. theirs)."""
+    return [f"{_prefix(side)}{i}" for i in range(n)]
+
+
 def _tray_of(result: dict, ui: dict, side: str, caption: str, size: int) -> str:
     s = _side_of(result, side)
     dice = s.get("dice") or []
     live = _live(result, side) and not ui.get("readonly")
-    keys = [f"{_prefix(side)}{i}" for i in range(len(dice))] if live else None
+    keys = _keys(side, len(dice)) if live else None
     return dice_row(dice, keys=keys, selected=[str(k) for k in ui.get("selected") or ()], size=size,
                     will=_will(result, ui, side), fresh=fresh_dice(result, ui, side),
                     caption=caption + " · tap dice to freeze them" * live)
@@ -680,11 +733,15 @@ def _trays(result: dict, ui: dict) -> str:
                    f"Your dice · shoresh {M.written(spec.get('shoresh', ''))} · X = {result.get('x')}", 64)
     opp = result.get("opponent")
     if isinstance(opp, dict):
-        n = opp.get("successes")
-        out += _tray_of(result, ui, "opponent",
-                        f"Opponent's dice · shoresh {M.written(opp.get('shoresh', ''))} · "
-                        f"{E.plural(n, 'success') if isinstance(n, int) else n} (wilds don't count when reacting)", 52)
+        out += _tray_of(result, ui, "opponent", _opponent_caption(opp), 52)
     return out
+
+
+def _opponent_caption(opp: dict) -> str:
+    """The opponent's tray: their shoresh and successes (their wilds do not count)."""
+    n = opp.get("successes")
+    return (f"Opponent's dice · shoresh {M.written(opp.get('shoresh', ''))} · "
+            f"{E.plural(n, 'success') if isinstance(n, int) else n} (wilds don't count when reacting)")
 
 
 def legend_html(result: dict, taps: bool = True) -> str:
@@ -692,17 +749,28 @@ def legend_html(result: dict, taps: bool = True) -> str:
     (``taps``: on this page), and the badges a reroll left (rerolled, left
     as it lay) whenever a die shows one."""
     live = taps and (_live(result, "initiator") or _live(result, "opponent"))
-    marks = [(m, t) for m, t in MARKS if m != "wild ✗" or _uncounted_wild(result)] if live else []
-    marks += [(m, t) for m, role, t in BADGES if _shows_role(result, role)]
+    marks = _marks(result, live)
     if not marks:
         return ""
-    items = "".join(f'<li><b class="m-mark" aria-hidden="true">{views.esc(m)}</b> {views.esc(t)}</li>'
-                    for m, t in marks)
+    items = _marks_items(marks)
     how = ("↻ marks best play's reroll until you tap; tapped dice stay frozen and your own reroll takes the "
            "unfrozen ones, at most X, those without a success first. A cipher flips the tapped dice to "
            "their opposite faces.")
     hint = f'<p class="hint m-hint">{views.esc(how)}</p>' if live else ""
     return f'<div class="m-legend"><ul class="m-marks" aria-label="Marks on the dice">{items}</ul>{hint}</div>'
+
+
+def _marks_items(marks: list) -> str:
+    """Each mark and its meaning, as list items."""
+    return "".join(f'<li><b class="m-mark" aria-hidden="true">{views.esc(m)}</b> {views.esc(t)}</li>'
+                   for m, t in marks)
+
+
+def _marks(result: dict, live: bool) -> list:
+    """The (mark, meaning) pairs to explain: the marks while the dice may
+    change ("wild ✗" only when a die shows one), then each badge a die shows."""
+    marks = [(m, t) for m, t in MARKS if m != "wild ✗" or _uncounted_wild(result)] if live else []
+    return marks + [(m, t) for m, role, t in BADGES if _shows_role(result, role)]
 
 
 def _shows_role(result: dict, role: str) -> bool:
@@ -711,8 +779,12 @@ def _shows_role(result: dict, role: str) -> bool:
     >>> _shows_role({"dice": [{"role": "frozen"}], "opponent": {"dice": [{"role": "rerolled"}]}}, "rerolled")
     True
     """
-    dice = list(result.get("dice") or []) + list((result.get("opponent") or {}).get("dice") or [])
-    return any(isinstance(d, dict) and d.get("role") == role for d in dice)
+    return any(isinstance(d, dict) and d.get("role") == role for d in _both_sides_dice(result))
+
+
+def _both_sides_dice(result: dict) -> list:
+    """The dice on the table: the roller's, then the opponent's."""
+    return list(result.get("dice") or []) + list((result.get("opponent") or {}).get("dice") or [])
 
 
 def _uncounted_wild(result: dict) -> bool:
@@ -722,8 +794,12 @@ def _uncounted_wild(result: dict) -> bool:
     >>> _uncounted_wild({"dice": [{"wild": True, "success": True}]}), _uncounted_wild({"dice": [{"wild": True}]})
     (False, True)
     """
-    dice = list(result.get("dice") or []) + list((result.get("opponent") or {}).get("dice") or [])
-    return any(isinstance(d, dict) and d.get("wild") and not d.get("success") for d in dice)
+    return any(isinstance(d, dict) and d.get("wild") and not d.get("success") for d in _both_sides_dice(result))
+
+
+def _roots_words(found: list) -> str:
+    """Each root as written and its gloss: "שלם (be whole, at peace)"."""
+    return ", ".join(f"{M.written(x.get('root', ''))} ({x.get('gloss', '')})" for x in found)
 
 
 def spelled_html(result: dict) -> str:
@@ -733,7 +809,7 @@ def spelled_html(result: dict) -> str:
     found = [x for x in result.get("also_spell") or () if isinstance(x, dict)]
     if not found:
         return ""
-    words = ", ".join(f"{M.written(x.get('root', ''))} ({x.get('gloss', '')})" for x in found)
+    words = _roots_words(found)
     more = max(0, int(result.get("also_spell_count") or 0) - len(found))
     return f'<p class="m-spell">The dice also spell: {he(words)}{f", and {more} more" * bool(more)}.</p>'
 
@@ -861,10 +937,15 @@ def _initiator_odds(answers: dict, result: dict) -> list:
     return out + [_outcome_table(shown["outcome"])]
 
 
+def _meet_what(result: dict) -> str:
+    """What a reroll must meet: the opponent as their dice lie, or the successes needed."""
+    return "the opponent as the dice lie" if (result.get("spec") or {}).get("opponent") else f"{result.get('needed')}"
+
+
 def _shown_odds(o: dict, mine: bool, result: dict) -> list:
     """The title and line of the reroll the page would make now: the
     player's choice (``mine``) or best play's."""
-    what = "the opponent as the dice lie" if (result.get("spec") or {}).get("opponent") else f"{result.get('needed')}"
+    what = _meet_what(result)
     now = E.OUTCOME_WORDS.get(o.get("now"), o.get("now"))
     doing = f"rerolling {_faces_of(result, 'initiator', o['dice'])}" if o["dice"] else "keeping the roll"
     title = f"If you reroll {_n_dice(len(o['dice']))} now" if o["dice"] else "Best play now: keep the roll"
@@ -890,10 +971,13 @@ def _opponent_odds(answers: dict, result: dict) -> list:
     out = [f'<p class="m-odds-line" data-odds="opponent">If the opponent rerolls {_n_dice(len(shown["dice"]))} '
            f'({views.esc(who)}): you still meet them <strong>{views.esc(views.pct(shown["meets"]))}</strong> '
            "(your dice as they lie).</p>"]
-    if choice and best:
-        out.append(f'<p class="m-odds-line" data-odds="opponent_best">Their best play leaves you '
-                   f'<strong>{views.esc(views.pct(best["meets"]))}</strong>.{_why(best)}</p>')
-    return out
+    return out + ([_their_best_line(best)] if choice and best else [])
+
+
+def _their_best_line(best: dict) -> str:
+    """Beside the player's choice for the opponent: what their best play leaves, and why."""
+    return (f'<p class="m-odds-line" data-odds="opponent_best">Their best play leaves you '
+            f'<strong>{views.esc(views.pct(best["meets"]))}</strong>.{_why(best)}</p>')
 
 
 def _errors(answers: dict) -> str:
@@ -913,6 +997,12 @@ def render_odds(spec: dict, answers: dict, result) -> str:
     answers = {k: o for k, o in answers.items() if "error" not in o}
     if not isinstance(result, dict):
         return _before_odds(spec, answers.get("roll") or {})
+    return _step_odds(spec, answers, result)
+
+
+def _step_odds(spec: dict, answers: dict, result: dict) -> str:
+    """After a roll: the odds of each side's reroll; with none left, the
+    next roll's in the form, said so."""
     steps = _initiator_odds(answers, result) + _opponent_odds(answers, result)
     return "".join(steps) or (_NO_REROLL + _before_odds(spec, answers.get("roll") or {}))
 
@@ -923,7 +1013,6 @@ _NO_REROLL = '<p class="hint">No reroll left for this roll. The odds below are f
 def _before_odds(spec: dict, o: dict) -> str:
     if not o:
         return ""
-    needed_now = M.effective_difficulty(spec)[0]
     rounds = spec.get("rounds", 1)
     bar, after = _bar(spec), _after_words(rounds)
     out = ['<h3 class="odds-title">Odds of the roll in the form</h3>',
@@ -935,10 +1024,17 @@ def _before_odds(spec: dict, o: dict) -> str:
     if o.get("note"):
         out.append(f'<p class="hint">{views.esc(o["note"])}.</p>')
     out.append(_pairs_html(spec, o.get("colours") or []))
-    out.append(views.bar_chart(o["value"], title="Successes on the final dice " + ("(best play)" if rounds else "(no reroll)"),
-                               highlight=(lambda v: spec.get("opponent") is not None or int(v) >= needed_now)))
+    out.append(_successes_chart(spec, o, rounds))
     out.append(_outcome_table(o["outcome"]))
     return "".join(out)
+
+
+def _successes_chart(spec: dict, o: dict, rounds: int) -> str:
+    """The final dice's successes, those that meet the difficulty marked
+    (every bar against an opponent)."""
+    needed_now = M.effective_difficulty(spec)[0]
+    return views.bar_chart(o["value"], title="Successes on the final dice " + ("(best play)" if rounds else "(no reroll)"),
+                           highlight=(lambda v: spec.get("opponent") is not None or int(v) >= needed_now))
 
 
 def _bar(spec: dict) -> str:
@@ -960,13 +1056,18 @@ def _pair_row(r: dict, best: bool) -> str:
             f'<td>{views.esc(views.pct(r["botch"]))}</td></tr>')
 
 
+def _best_pairs_words(tied: list) -> str:
+    """The pair with the best chance, or the pairs tied for it."""
+    return " and ".join(_pair_title(r["pair"]) for r in tied).capitalize() + (
+        " tie for the best chance" if len(tied) > 1 else " gives the best chance")
+
+
 def _pairs_html(spec: dict, cols: list) -> str:
     if not cols:
         return ""
     tied = [r for r in cols if abs(r["meets"] - cols[0]["meets"]) < 5e-4]
     rows = "".join(_pair_row(r, r in tied) for r in cols)
-    lead = " and ".join(_pair_title(r["pair"]) for r in tied).capitalize() + (
-        " tie for the best chance" if len(tied) > 1 else " gives the best chance")
+    lead = _best_pairs_words(tied)
     return (f'<p class="m-best-line">{views.esc(lead)} for {he(M.written(spec.get("shoresh")))}.</p>'
             + views.scroll_box("Chances by colour pair")
             + '<table class="m-pairs"><thead><tr><th>Colours</th><th>Meet</th>'
@@ -1083,13 +1184,21 @@ def _summary_body(result: dict) -> str:
     '2 of 3 needed → failure'."""
     outcome = OUTCOME_WORDS.get(result.get("outcome"), str(result.get("outcome")))
     if result.get("outcome") == "botch":
-        w = result.get("wilds") or 0
-        if _open(result):
-            return "no letter yet → so far a botch"
-        return f"no letter, {E.plural(w, 'wild')} → botch ({E.grade(w)})" if w else "no letter → botch"
+        return _botch_summary(result)
+    return f"{_tally(result)} → {'so far ' * _open(result)}{outcome}"
+
+
+def _botch_summary(result: dict) -> str:
+    """A botch: "so far" while the turn goes on, else its wilds and grade."""
+    w = result.get("wilds") or 0
+    if _open(result):
+        return "no letter yet → so far a botch"
+    return f"no letter, {E.plural(w, 'wild')} → botch ({E.grade(w)})" if w else "no letter → botch"
+
+
+def _tally(result: dict) -> str:
+    """The successes against the opponent's (and their shoresh), or of those needed."""
     opp = result.get("opponent")
     if isinstance(opp, dict):
-        tally = f"{result.get('total')} vs {opp.get('successes')} ({M.written(opp.get('shoresh', ''))})"
-    else:
-        tally = f"{result.get('total')} of {result.get('needed')} needed"
-    return f"{tally} → {'so far ' * _open(result)}{outcome}"
+        return f"{result.get('total')} vs {opp.get('successes')} ({M.written(opp.get('shoresh', ''))})"
+    return f"{result.get('total')} of {result.get('needed')} needed"

@@ -108,8 +108,17 @@ def _opponent_values(spec: dict) -> dict:
     """The opponent's controls; without an opponent, the form's own
     defaults for one (d8 & d6), so ticking Opposed gives a sensible roll."""
     opp = spec["opponent"] or {**rules.normalize(SYSTEM, {"attribute": 8}), "skill": 6}
-    return {f"opponent.{k}": ", ".join(f"d{s}" for s in opp[k]) if k == "gear" else str(opp[k])
-            for k in OPPONENT_FIELDS}
+    return {f"opponent.{k}": _opponent_text(k, opp[k]) for k in OPPONENT_FIELDS}
+
+
+def _opponent_text(k: str, v) -> str:
+    """An opponent control's text: the gear as dice ("d6, d4"), the others as they are."""
+    return ", ".join(f"d{s}" for s in v) if k == "gear" else str(v)
+
+
+def _own_attribute(spec: dict) -> bool:
+    """Is the roll's attribute its skill's own ("Core Skills")?"""
+    return bool(spec["skill_name"]) and mirage.SKILLS[spec["skill_name"]] == spec["attribute_name"]
 
 
 def form_values(spec: dict) -> dict:
@@ -122,7 +131,7 @@ def form_values(spec: dict) -> dict:
     """
     spec = rules.normalize(SYSTEM, spec)
     # "the skill's own" when it is, so a later change of skill brings its attribute along
-    own = bool(spec["skill_name"]) and mirage.SKILLS[spec["skill_name"]] == spec["attribute_name"]
+    own = _own_attribute(spec)
     return {
         "attribute": str(spec["attribute"]),
         "skill": str(spec["skill"]),
@@ -169,8 +178,13 @@ def fields_after(result: dict, fields: dict) -> dict | None:
     if kind not in mirage.CONDITION_NAMES or not _just_prayed(result):
         return None
     held = [str(v) for v in fields.get("conditions", [])]
-    free = [n for n in mirage.CONDITION_NAMES[kind] if n not in held] or ["broken"]
-    return None if free[0] in held else {"conditions": held + [free[0]]}
+    box = _next_box(kind, held)
+    return None if box in held else {"conditions": held + [box]}
+
+
+def _next_box(kind: str, held: list) -> str:
+    """The first unticked Condition of that type; with all of them ticked, Broken."""
+    return ([n for n in mirage.CONDITION_NAMES[kind] if n not in held] or ["broken"])[0]
 
 
 # --------------------------------------------------------------------------
@@ -190,17 +204,27 @@ def _tag(die: dict, advised: bool = False) -> str:
         " \u00d72" if die.get("successes") == 2 else "") + (" \u21bb" if advised else "")
 
 
+def _drawn_keys(keys: list | None, dice: list) -> list | None:
+    """The keys of the dice that are drawn (an entry that is not a die is
+    not); None: the row is not tappable."""
+    return None if keys is None else [k for k, d in zip(keys, dice) if isinstance(d, dict)]
+
+
+def _labels(shown: list, advised) -> list[str]:
+    """Each shown (position, die)'s spoken label, the advised ones said so."""
+    return [_label(d) + (", advised for the prayer" if i in advised else "") for i, d in shown]
+
+
 def dice_row(dice: list, *, keys: list | None = None, selected=(), caption: str = "",
              size: int = 64, advised=()) -> str:
     """A row of dice (``draw.tray``), each die named by its kind
     (attribute, skill, gear) for screen readers, with a kind tag under it;
     the ``advised`` positions (best play prays with them) tagged ↻."""
-    if keys is not None:
-        keys = [k for k, d in zip(keys, dice) if isinstance(d, dict)]
+    keys = _drawn_keys(keys, dice)
     shown = [(i, d) for i, d in enumerate(dice) if isinstance(d, dict)]
     dice = [d for _, d in shown]
     return draw.tray(dice, keys, selected=selected, size=size, caption=caption or None,
-                     labels=[_label(d) + (", advised for the prayer" if i in advised else "") for i, d in shown],
+                     labels=_labels(shown, advised),
                      tags=[_tag(d, i in advised) for i, d in shown],
                      classes=[f"mirage-die kind-{_kind(d)}" for d in dice])
 
@@ -221,7 +245,12 @@ def _pray_targets(result: dict, ui: dict) -> list[int]:
     every die without a success that does not show 1."""
     dice = result.get("dice") or []
     sel = sorted(i for i in _tapped(dice, ui) if dice[i].get("face") != 1)
-    return sel or [i for i, d in enumerate(dice) if not d.get("success") and d.get("face") != 1]
+    return sel or _blank(dice)
+
+
+def _blank(dice: list) -> list[int]:
+    """The dice without a success that a prayer may reroll (not showing 1)."""
+    return [i for i, d in enumerate(dice) if not d.get("success") and d.get("face") != 1]
 
 
 def _can_pray(result: dict) -> bool:
@@ -253,6 +282,17 @@ def _headline(result: dict) -> str:
     return text
 
 
+def _step_figures(result: dict) -> tuple | None:
+    """The base pool, the stepped pool, the net steps and the steps lost at
+    the limits, or None when the result does not hold them."""
+    try:
+        base = format_pool([int(s) for _, s in result["base"]])
+        after = format_pool([int(s) for _, s in result["stepped"]])
+        return base, after, int(result["steps"]["net"]), int(result["steps"].get("lost", 0))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+
+
 def _steps_line(result: dict) -> str:
     """The base dice before and after stepping (the result shows
     both), e.g. 'Base dice d10 & d6, steps +1: d10 & d8'.
@@ -261,18 +301,19 @@ def _steps_line(result: dict) -> str:
     ...              "steps": {"net": 1, "lost": 0}})
     'Base dice d10 & d6, steps +1: d10 & d8'
     """
-    try:
-        base = format_pool([int(s) for _, s in result["base"]])
-        after = format_pool([int(s) for _, s in result["stepped"]])
-        net = int(result["steps"]["net"])
-        lost = int(result["steps"].get("lost", 0))
-    except (KeyError, TypeError, ValueError, AttributeError):
+    figures = _step_figures(result)
+    if figures is None:
         return ""
+    base, after, net, lost = figures
     if net == 0:
         return f"Base dice {base}, no steps"
     text = f"Base dice {base}, steps {'+' if net > 0 else chr(0x2212)}{abs(net)}: {after}"
-    limit = f"never above 2d{mirage.DIE_SIZES[-1]}" if net > 0 else f"never below one d{mirage.DIE_SIZES[0]}"
-    return text + (f" ({lost} lost: {limit})" if lost else "")
+    return text + (f" ({lost} lost: {_step_limit(net)})" if lost else "")
+
+
+def _step_limit(net: int) -> str:
+    """The limit that steps up or down were lost at ("Steps")."""
+    return f"never above 2d{mirage.DIE_SIZES[-1]}" if net > 0 else f"never below one d{mirage.DIE_SIZES[0]}"
 
 
 def _banner(result: dict, ui: dict) -> str:
@@ -291,14 +332,18 @@ def _condition(result: dict, ui: dict) -> str:
     gained = result.get("condition_gained")
     if not gained or not _just_prayed(result):
         return ""
-    if result.get("broken"):
-        msg = (f"A die shows {mirage.CONDITION_FACE} after the prayer: one {gained} Condition too many. "
-               "You are Broken: no actions until a Condition heals (Broken is ticked in the form).")
-    else:
-        msg = (f"A die shows {mirage.CONDITION_FACE} after the prayer: you gain a {gained} Condition of your choice. "
-               "The next box is ticked in the form; change it if you choose another.")
     return (f'<p class="mirage-condition" role="status" data-condition-gained="{views.esc(gained)}">'
-            f"{views.esc(msg)}</p>")
+            f"{views.esc(_condition_words(gained, result.get('broken')))}</p>")
+
+
+def _condition_words(gained: str, broken) -> str:
+    """What the prayer's Condition means: one of that type to choose, or
+    one too many: Broken."""
+    if broken:
+        return (f"A die shows {mirage.CONDITION_FACE} after the prayer: one {gained} Condition too many. "
+                "You are Broken: no actions until a Condition heals (Broken is ticked in the form).")
+    return (f"A die shows {mirage.CONDITION_FACE} after the prayer: you gain a {gained} Condition of your choice. "
+            "The next box is ticked in the form; change it if you choose another.")
 
 
 def _steps(result: dict, ui: dict) -> str:
@@ -317,14 +362,24 @@ def advice(result: dict) -> list | None:
     >>> advice({"can_pray": True, "dice": [{}, {}], "best_prayer": [0], "advice": {"do": "tiebreak"}})
     []
     """
-    best = result.get("best_prayer")
-    act = result.get("advice")
-    if "advice" in result:
-        best = list(act.get("dice") or []) if isinstance(act, dict) and act.get("do") == "pray" else []
+    best = _advised(result)
     if not _can_pray(result) or not isinstance(best, list):
         return None
-    n = len(result.get("dice") or [])
+    return _positions(best, len(result.get("dice") or []))
+
+
+def _positions(best: list, n: int) -> list[int]:
+    """The die positions in ``best`` that are whole numbers below ``n``, each once, in order."""
     return sorted({i for i in best if isinstance(i, int) and not isinstance(i, bool) and 0 <= i < n})
+
+
+def _advised(result: dict):
+    """The dice the advice prays with ([] when it takes another step); a
+    result without ``advice`` (an older one): its ``best_prayer``, unchecked."""
+    if "advice" not in result:
+        return result.get("best_prayer")
+    act = result.get("advice")
+    return list(act.get("dice") or []) if isinstance(act, dict) and act.get("do") == "pray" else []
 
 
 def _marked(result: dict, ui: dict) -> set:
@@ -332,16 +387,27 @@ def _marked(result: dict, ui: dict) -> set:
     return set() if ui.get("selected") else set(advice(result) or ())
 
 
+def _their_row(result: dict, dice: list) -> str:
+    """A shared result's dice: nothing to tap, no advice, and whether the
+    roller could still pray."""
+    note = " (shared before any prayer: the roller could still pray)" if _can_pray(result) else ""
+    return dice_row(dice, keys=None, selected=(), caption="Their dice" + note, advised=set())
+
+
 def _own_row(result: dict, ui: dict) -> str:
     dice = result.get("dice") or []
     if ui.get("readonly"):  # a shared result: nothing to tap, no advice
-        note = " (shared before any prayer: the roller could still pray)" if _can_pray(result) else ""
-        return dice_row(dice, keys=None, selected=(), caption="Their dice" + note, advised=set())
+        return _their_row(result, dice)
     can = _can_pray(result)
-    caption = "Your dice (tap the dice to pray with; \u21bb = advised)" if advice(result) else (
-        "Your dice (tap the dice to pray with)" if can else "Your dice")
     return dice_row(dice, keys=[str(i) for i in range(len(dice))] if can else None,
-                    selected=ui.get("selected", ()), caption=caption, advised=_marked(result, ui))
+                    selected=ui.get("selected", ()), caption=_own_caption(result, can), advised=_marked(result, ui))
+
+
+def _own_caption(result: dict, can: bool) -> str:
+    """The roller's dice: tappable while a prayer is allowed, ↻ on the advised ones."""
+    if advice(result):
+        return "Your dice (tap the dice to pray with; \u21bb = advised)"
+    return "Your dice (tap the dice to pray with)" if can else "Your dice"
 
 
 def _before_row(result: dict, ui: dict) -> str:
@@ -380,15 +446,21 @@ def _advice_part(result: dict, ui: dict) -> str:
     if best is None:
         return ""
     if not best:
-        if (result.get("advice") or {}).get("do") == "tiebreak":
-            return ""  # the choices say it: best play asks for the tie-break
-        why = ("you already succeed, and a prayer only adds the risk of a Condition"
-               if result.get("outcome") in ("success", "success_with_bonus")
-               else "no prayer can change the outcome, and any prayer risks a Condition")
-        return f'<p class="hint mirage-advice" data-advice="keep">Best play: don\'t pray ({views.esc(why)}).</p>'
+        return _no_prayer_advice(result)
     return (f'<p class="mirage-advice"><button type="button" data-act="advice" class="pray advice">'
             f"Pray the advised {_plural(len(best), 'die', 'dice')} (\u21bb best{views.esc(_bonus_words(result))})"
             "</button></p>")
+
+
+def _no_prayer_advice(result: dict) -> str:
+    """Why best play does not pray (nothing when it asks for the tie-break:
+    the choices say it)."""
+    if (result.get("advice") or {}).get("do") == "tiebreak":
+        return ""  # the choices say it: best play asks for the tie-break
+    why = ("you already succeed, and a prayer only adds the risk of a Condition"
+           if result.get("outcome") in ("success", "success_with_bonus")
+           else "no prayer can change the outcome, and any prayer risks a Condition")
+    return f'<p class="hint mirage-advice" data-advice="keep">Best play: don\'t pray ({views.esc(why)}).</p>'
 
 
 def _pray_part(result: dict, ui: dict) -> str:
@@ -399,6 +471,14 @@ def _pray_part(result: dict, ui: dict) -> str:
     return _advice_part(result, ui) + _own_pray_part(result, ui)
 
 
+ONES_HINT = '<p class="hint">A die showing 1 cannot be rerolled: that tap is ignored.</p>'
+
+
+def _ones(dice: list, tapped: list[int]) -> list[int]:
+    """The tapped dice showing 1, which a prayer cannot reroll."""
+    return [i for i in tapped if dice[i].get("face") == 1]
+
+
 def _own_choice(result: dict, ui: dict) -> str:
     """The player's own prayer beside best play's choices: tap the dice to
     pray with, then Pray (at the form's prayer bonus)."""
@@ -406,17 +486,22 @@ def _own_choice(result: dict, ui: dict) -> str:
         return ""
     dice = result.get("dice") or []
     tapped = _tapped(dice, ui)
-    ones = [i for i in tapped if dice[i].get("face") == 1]
-    hint = '<p class="hint">A die showing 1 cannot be rerolled: that tap is ignored.</p>' if ones else ""
+    ones = _ones(dice, tapped)
+    hint = ONES_HINT if ones else ""
     targets = _pray_targets(result, ui) if len(ones) < len(tapped) else []
     if not targets:
         return hint + ('<p class="hint mirage-own" data-own>Your own choice: tap the dice to pray with '
                        "(at the form's prayer bonus; a 1 afterwards costs a Condition).</p>")
+    return hint + _own_button(targets)
+
+
+def _own_button(targets: list) -> str:
+    """"Your choice: pray with dice 1 and 3" (counted from 1)."""
     n = [str(i + 1) for i in targets]
     words = f"die {n[0]}" if len(n) == 1 else "dice " + ", ".join(n[:-1]) + " and " + n[-1]
-    return hint + (f'<p class="mirage-pray" data-own><button type="button" data-act="pray" class="pray">'
-                   f'Your choice: pray with {views.esc(words)}</button> <span class="hint">at the form\'s '
-                   "prayer bonus; a 1 afterwards costs a Condition.</span></p>")
+    return (f'<p class="mirage-pray" data-own><button type="button" data-act="pray" class="pray">'
+            f'Your choice: pray with {views.esc(words)}</button> <span class="hint">at the form\'s '
+            "prayer bonus; a 1 afterwards costs a Condition.</span></p>")
 
 
 def _has_choices(result: dict) -> bool:
@@ -425,22 +510,34 @@ def _has_choices(result: dict) -> bool:
     return isinstance(choices, list) and len(choices) > 1 and result.get("advice") is not None
 
 
+def _nothing_to_pray(dice: list) -> str:
+    """Why no die is picked for a prayer: each die without a success shows
+    the Condition face, or every die already succeeds."""
+    blank = any(not d.get("success") for d in dice)
+    words = (f"Every die without a success shows {mirage.CONDITION_FACE}, which cannot be rerolled: "
+             "tap the dice to reroll, "
+             "or keep the roll." if blank else "Every die shows a success: tap the dice to reroll, or keep "
+             "the roll.")
+    return f'<p class="hint">{views.esc(words)}</p>'
+
+
 def _own_pray_part(result: dict, ui: dict) -> str:
     dice = result.get("dice") or []
-    ones = [i for i in _tapped(dice, ui) if dice[i].get("face") == 1]
-    hint = '<p class="hint">A die showing 1 cannot be rerolled: that tap is ignored.</p>' if ones else ""
+    ones = _ones(dice, _tapped(dice, ui))
+    hint = ONES_HINT if ones else ""
     targets = _pray_targets(result, ui)
     if not targets:
-        blank = any(not d.get("success") for d in dice)
-        words = (f"Every die without a success shows {mirage.CONDITION_FACE}, which cannot be rerolled: "
-                 "tap the dice to reroll, "
-                 "or keep the roll." if blank else "Every die shows a success: tap the dice to reroll, or keep "
-                 "the roll.")
-        return hint + f'<p class="hint">{views.esc(words)}</p>'
+        return hint + _nothing_to_pray(dice)
     tapped = len(ones) < len(_tapped(dice, ui))
     if not tapped and targets == advice(result):  # the advised button already prays with these
         return hint
     return hint + _pray_button(targets, tapped)
+
+
+def _tiebreak_offered(result: dict) -> bool:
+    """Is the tie-break one of best play's choices?"""
+    return any((c.get("action") or {}).get("do") == "tiebreak" for c in result.get("choices") or []
+               if isinstance(c, dict))
 
 
 def _tiebreak_part(result: dict, ui: dict) -> str:
@@ -448,9 +545,7 @@ def _tiebreak_part(result: dict, ui: dict) -> str:
     and only while the rules allow another)."""
     if result.get("outcome") != "tie" or not result.get("can_tiebreak"):
         return ""
-    offered = any((c.get("action") or {}).get("do") == "tiebreak" for c in result.get("choices") or []
-                  if isinstance(c, dict))
-    if offered or ui.get("readonly"):  # the choices hold it, and their why says what it is worth
+    if _tiebreak_offered(result) or ui.get("readonly"):  # the choices hold it, and their why says what it is worth
         return ""
     button = '<button type="button" data-act="tiebreak" class="tiebreak">Tie-break: roll again</button> '
     return ('<p class="mirage-tiebreak">' + button +
@@ -548,6 +643,11 @@ def action_for(verb: str, result: dict, ui: dict, fields: dict) -> dict:
         return _advice_action(result)
     if verb != "pray":
         raise SpecError("_form", f"Mirage has no step called {verb!r}; only Pray and Tie-break")
+    return _pray_action(result, ui, fields)
+
+
+def _pray_action(result: dict, ui: dict, fields: dict) -> dict:
+    """Pray with the dice ``_pray_targets`` picks, at the form's bonus."""
     bonus = _one(fields, "prayer_bonus", "0")
     if bonus not in PRAYER_BONUS:
         raise SpecError("prayer_bonus", "must be none, preparatory prayer (+1) or temple (+2)")
@@ -604,31 +704,50 @@ def questions(spec: dict, result, ui: dict) -> dict:
     if not isinstance(result, dict):
         return out
     rolled = {"spec": result.get("spec") or spec}
-    targets = _pray_targets(result, ui or {}) if _can_pray(result) else []
-    for b in (0, 1, 2) if targets else ():
-        out[f"pray{b}"] = {**rolled, **tab.after(result, {"do": "pray", "dice": targets, "bonus": b})}
-    best, b = advice(result), _roll_bonus(result)
-    if best:
-        out["best"] = {**rolled, **tab.after(result, {"do": "pray", "dice": best, "bonus": b})}
-    if best and targets and (ui or {}).get("selected"):
-        out["choice"] = {**rolled, **tab.after(result, {"do": "pray", "dice": targets, "bonus": b})}
+    out.update(_prayer_questions(result, ui or {}, rolled))
     if result.get("can_tiebreak"):
         out["tiebreak"] = {**rolled, **tab.after(result, {"do": "tiebreak"})}
     return out
 
 
+def _bonus_questions(result: dict, rolled: dict, targets: list) -> dict:
+    """The prayer of ``targets`` at each bonus (none without targets)."""
+    return {f"pray{b}": {**rolled, **tab.after(result, {"do": "pray", "dice": targets, "bonus": b})}
+            for b in ((0, 1, 2) if targets else ())}
+
+
+def _prayer_questions(result: dict, ui: dict, rolled: dict) -> dict:
+    """The prayer of the tapped dice at each bonus, best play's prayer, and
+    the player's own beside it once they tap (at the roll's bonus)."""
+    targets = _pray_targets(result, ui) if _can_pray(result) else []
+    out = _bonus_questions(result, rolled, targets)
+    best, b = advice(result), _roll_bonus(result)
+    if best:
+        out["best"] = {**rolled, **tab.after(result, {"do": "pray", "dice": best, "bonus": b})}
+    if best and targets and ui.get("selected"):
+        out["choice"] = {**rolled, **tab.after(result, {"do": "pray", "dice": targets, "bonus": b})}
+    return out
+
+
 def _prayer_row(b: int, o: dict) -> str:
-    win = o["win"] if "win" in o else o["p_success"]
+    win = _win(o)
     return (f"<tr><th scope=\"row\">{views.esc(BONUS_NAMES[b])}</th>"
             f"<td>{_pct(win)}</td><td>{_pct(o['p_bonus'])}</td><td>{_pct(o['condition'])}</td></tr>")
+
+
+def _prayer_refusal(answers: dict) -> str:
+    """The first of the prayer's answers the rules refused, shown as an
+    error ("" when none was)."""
+    errors = [answers[f"pray{b}"]["error"] for b in (0, 1, 2) if "error" in answers[f"pray{b}"]]
+    return views.error_html(errors[0]) if errors else ""
 
 
 def _prayer_table(answers: dict, opposed: bool) -> str:
     """The prayer's odds at each bonus, or the rules' refusal (a result from
     a link that does not hold up)."""
-    errors = [answers[f"pray{b}"]["error"] for b in (0, 1, 2) if "error" in answers[f"pray{b}"]]
-    if errors:
-        return views.error_html(errors[0])
+    refused = _prayer_refusal(answers)
+    if refused:
+        return refused
     rows = "".join(_prayer_row(b, answers[f"pray{b}"]) for b in (0, 1, 2))
     n = len(answers["pray0"]["dice"])  # no bonus: exactly the tapped dice are rerolled
     return (f'<h3 class="odds-title">If you pray, rerolling {_plural(n, "die", "dice")}</h3>'
@@ -652,10 +771,19 @@ def _sorted_for_why(dice: list, best: list) -> tuple[list, list, list, list]:
     counting ones it rerolls all the same, the others it leaves (1s
     aside), and the 1s."""
     rest = [d for i, d in enumerate(dice) if i not in best]
-    return ([d for d in rest if d.get("successes")],
-            [dice[i] for i in best if i < len(dice) and dice[i].get("successes")],
-            [d for d in rest if not d.get("successes") and d.get("face") != 1],
+    return (_counting(rest), _counting([dice[i] for i in best if i < len(dice)]), _spare(rest),
             [d for d in dice if d.get("face") == 1])
+
+
+def _spare(rest: list) -> list:
+    """The dice left that neither count nor show 1: rerolling them too
+    would add only the risk of a 1."""
+    return [d for d in rest if not d.get("successes") and d.get("face") != 1]
+
+
+def _counting(dice: list) -> list:
+    """The dice that already count (a success or two)."""
+    return [d for d in dice if d.get("successes")]
 
 
 def _why(result: dict, best: list) -> str:
@@ -677,6 +805,12 @@ def _win(o: dict) -> float:
     return o["win"] if "win" in o else o["p_success"]
 
 
+def _why_hint(result: dict) -> str:
+    """Why best play prays with those dice, as a hint under its odds."""
+    why = _why(result, advice(result) or [])
+    return f'<br><span class="hint">Why these dice: {views.esc(why)}.</span>' if why else ""
+
+
 def _advice_odds(answers: dict, result: dict) -> str:
     """The advised prayer's odds and why, and the player's own choice
     beside it once they tap ("your choice: 12 %, best: 31 %")."""
@@ -684,19 +818,29 @@ def _advice_odds(answers: dict, result: dict) -> str:
     if "error" in best:
         return views.error_html(best["error"])
     word = "Win" if (result.get("spec") or {}).get("opponent") else "Success"
-    why = _why(result, advice(result) or [])
     out = ('<h3 class="odds-title">Now: the advised prayer (the \u21bb dice) on its own</h3>'
            f'<p class="mirage-odds-line" data-odds="best">{word} <strong>{_pct(_win(best))}</strong> · '
            f'2+ {_pct(best["p_bonus"])} · Condition {_pct(best["condition"])}'
            '<br><span class="hint">The prayer\'s own roll, no tie-break after it (the choice above counts '
            "every step after it, played best).</span>"
-           + (f'<br><span class="hint">Why these dice: {views.esc(why)}.</span>' if why else "") + "</p>")
-    choice = answers.get("choice")
-    if choice and "error" not in choice:
-        out += (f'<p class="mirage-odds-line mirage-compare" data-odds="choice">Your choice: '
-                f'<strong>{_pct(_win(choice))}</strong> (Condition {_pct(choice["condition"])}), best: '
-                f'<strong>{_pct(_win(best))}</strong> (Condition {_pct(best["condition"])})</p>')
-    return out
+           + _why_hint(result) + "</p>")
+    return out + _compare_line(answers.get("choice"), best)
+
+
+def _compare_line(choice: dict | None, best: dict) -> str:
+    """The player's own prayer beside the advised one, once its odds come."""
+    if not choice or "error" in choice:
+        return ""
+    return (f'<p class="mirage-odds-line mirage-compare" data-odds="choice">Your choice: '
+            f'<strong>{_pct(_win(choice))}</strong> (Condition {_pct(choice["condition"])}), best: '
+            f'<strong>{_pct(_win(best))}</strong> (Condition {_pct(best["condition"])})</p>')
+
+
+def _sampled_words(o: dict) -> str:
+    """The margin and the number of rolls, when the turn's odds were sampled."""
+    if not o.get("prayer_sampled"):
+        return ""
+    return f" \u00b1{views.pct(o['prayer_margin'])}, from {o['prayer_sampled']} sampled rolls each way"
 
 
 def _prayer_turn_line(spec: dict, o: dict) -> str:
@@ -704,8 +848,7 @@ def _prayer_turn_line(spec: dict, o: dict) -> str:
     if "success_with_prayer" not in o or not o.get("prayer_allowed", True):
         return ""
     when, word = ("a loss or a tie", "win") if spec.get("opponent") else ("a failure", "success")
-    sampled = (f" \u00b1{views.pct(o['prayer_margin'])}, from {o['prayer_sampled']} sampled rolls each way"
-               if o.get("prayer_sampled") else "")
+    sampled = _sampled_words(o)
     return (f'<p class="mirage-odds-line" data-odds="with-prayer">Before the roll, with a prayer on {when} '
             f'where it is worth its risk (the advised dice{views.esc(_bonus_words({"spec": spec}))}, no '
             f'tie-break): {word} <strong>{_pct(o["success_with_prayer"])}'
@@ -759,15 +902,29 @@ def render_odds(spec: dict, answers: dict, result) -> str:
 # --------------------------------------------------------------------------
 # Reference and history.
 
-def render_reference() -> str:
-    """The tables the rules text gives (skills, difficulty), the step rules,
-    and the level -> die legend it does not give (RULES-NOTES Mirage 1: a
-    default, said so on the page)."""
+def _reference_tables() -> str:
+    """The core skills with their attributes, the difficulties with their
+    modifiers, and the level -> die legend."""
     skills = "".join(f"<tr><td>{views.esc(_title(s))}</td><td>{views.esc(_title(a))}</td></tr>"
                      for s, a in mirage.SKILLS.items())
     diff = "".join(f"<tr><td>{views.esc(_title(n))}</td><td>{views.esc(f'+{m}' if m > 0 else m)}</td></tr>"
                    for n, m in mirage.DIFFICULTY.items())
     legend = "".join(f"<tr><td>{lvl}</td><td>d{die}</td></tr>" for lvl, die in sorted(mirage.LEGEND.items()))
+    return (views.scroll_box("Core skills")
+            + '<table><caption>Core skills</caption><thead><tr><th>Skill</th>'
+            f"<th>Attribute</th></tr></thead><tbody>{skills}</tbody></table></div>"
+            + views.scroll_box("Difficulty")
+            + '<table><caption>Difficulty</caption><thead><tr><th>Difficulty</th>'
+            f"<th>Modifier</th></tr></thead><tbody>{diff}</tbody></table></div>"
+            + views.scroll_box("Level \u2192 die")
+            + '<table><caption>Level \u2192 die (default legend, not in the text)</caption>'
+            f"<thead><tr><th>Level</th><th>Die</th></tr></thead><tbody>{legend}</tbody></table></div>")
+
+
+def render_reference() -> str:
+    """The tables the rules text gives (skills, difficulty), the step rules,
+    and the level -> die legend it does not give (RULES-NOTES Mirage 1: a
+    default, said so on the page)."""
     conds = " · ".join(f"{_title(k)}: " + ", ".join(_title(n) for n in v)
                        for k, v in mirage.CONDITION_NAMES.items())
     one, two, small, large = mirage.SUCCESS_ON, mirage.GREAT_ON, mirage.DIE_SIZES[0], mirage.DIE_SIZES[-1]
@@ -775,16 +932,8 @@ def render_reference() -> str:
     return (
         "<summary>Mirage reference: skills, difficulty, steps, prayer</summary>"
         '<div class="mirage-ref">'
-        + views.scroll_box("Core skills")
-        + '<table><caption>Core skills</caption><thead><tr><th>Skill</th>'
-        f"<th>Attribute</th></tr></thead><tbody>{skills}</tbody></table></div>"
-        + views.scroll_box("Difficulty")
-        + '<table><caption>Difficulty</caption><thead><tr><th>Difficulty</th>'
-        f"<th>Modifier</th></tr></thead><tbody>{diff}</tbody></table></div>"
-        + views.scroll_box("Level \u2192 die")
-        + '<table><caption>Level \u2192 die (default legend, not in the text)</caption>'
-        f"<thead><tr><th>Level</th><th>Die</th></tr></thead><tbody>{legend}</tbody></table></div>"
-        "</div>"
+        + _reference_tables()
+        + "</div>"
         '<ul class="mirage-rules">'
         "<li>Roll the attribute die and the skill die (no skill: the attribute die alone), plus gear dice. "
         f"Each {one}\u2013{two - 1} is a success, each {two}+ two. 0 failure, 1 success, 2+ success with a "
@@ -816,6 +965,11 @@ def _summary_tail(result: dict) -> str:
     return "".join(text for on, text in parts if on)
 
 
+def _pool_of(dice: list) -> str:
+    """The dice rolled as a pool ("d8 & d6"), any entry without a size left out."""
+    return format_pool([d.get("sides") for d in dice if isinstance(d, dict) and isinstance(d.get("sides"), int)])
+
+
 def summary(result: dict) -> str:
     """One line for the roll history.
 
@@ -826,7 +980,6 @@ def summary(result: dict) -> str:
     """
     spec = result.get("spec") or {}
     who = _title(spec.get("skill_name")) or _title(spec.get("attribute_name")) or "Mirage"
-    pool = format_pool([d.get("sides") for d in (result.get("dice") or []) if isinstance(d, dict)
-                        and isinstance(d.get("sides"), int)])
+    pool = _pool_of(result.get("dice") or [])
     n = _successes(result.get("successes", result.get("value")))
     return f"{who}: {pool} \u2192 {n}{_summary_tail(result)}"

@@ -47,10 +47,7 @@ def spec_from_form(fields: dict) -> dict:
     ...
     rules.dice.SpecError: pair_5: choose one of d12 + d4, d10 + d6, 2d8
     """
-    text = _one(fields, "level", "5")
-    if not (re.fullmatch(r"\d{1,2}", text) and int(text) in ot.LEVELS):
-        raise SpecError("level", f"choose a level from {ot.LEVELS[0]} to {ot.LEVELS[-1]}")
-    level = int(text)
+    level = _level(fields)
     return {
         "level": level,
         "dice": _pair(fields, level),
@@ -59,6 +56,14 @@ def spec_from_form(fields: dict) -> dict:
         "tie_break": _tie_break(fields),
         "target": _one(fields, "target") or None,
     }
+
+
+def _level(fields: dict) -> int:
+    """The chosen level, one of ``ot.LEVELS`` (5 when the form sends none)."""
+    text = _one(fields, "level", "5")
+    if not (re.fullmatch(r"\d{1,2}", text) and int(text) in ot.LEVELS):
+        raise SpecError("level", f"choose a level from {ot.LEVELS[0]} to {ot.LEVELS[-1]}")
+    return int(text)
 
 
 def _tie_break(fields: dict) -> str:
@@ -75,6 +80,12 @@ def _tie_break(fields: dict) -> str:
     return "target" if _one(fields, "target") else "best"
 
 
+def _parse_pair(text: str) -> tuple[int, int] | None:
+    """A pair control's value ("12-6") as two die sizes, or None."""
+    m = re.fullmatch(r"(\d{1,2})-(\d{1,2})", text)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
 def _pair(fields: dict, level: int) -> list[int]:
     """The pair ticked in the level's own group (``pair_5`` for level 5);
     none ticked: the most even."""
@@ -82,8 +93,7 @@ def _pair(fields: dict, level: int) -> list[int]:
     pair = _one(fields, name)
     if not pair:
         return list(ot.even_pair(level))
-    m = re.fullmatch(r"(\d{1,2})-(\d{1,2})", pair)
-    dice = (int(m.group(1)), int(m.group(2))) if m else None
+    dice = _parse_pair(pair)
     valid = ot.valid_pairs(level)
     if dice not in valid:
         raise SpecError(name, "choose one of " + ", ".join(ot.pair_text(p) for p in valid))
@@ -136,12 +146,16 @@ def _die_label(die: dict) -> str:
     parts = [f"{name} showing {die.get('face')}"]
     if die.get("role") == "rerolled":
         parts.append(f"rerolled, {die.get('dropped')} set aside")
-    expl = die.get("explosions") or []
-    if expl:
-        parts.append("exploded: " + ", then ".join(str(x) for x in expl) + f"; total {die.get('total')}")
+    if die.get("explosions"):
+        parts.append(_exploded_words(die))
     if die.get("capped"):
         parts.append("stopped at the safety cap")
     return ", ".join(parts)
+
+
+def _exploded_words(die: dict) -> str:
+    """"exploded: 6, then 2; total 14"."""
+    return "exploded: " + ", then ".join(str(x) for x in die["explosions"]) + f"; total {die.get('total')}"
 
 
 def _explosion(die: dict, f: int) -> dict:
@@ -175,23 +189,31 @@ def _chain_caption(die: dict) -> str:
     expl = die.get("explosions") or []
     if expl:
         words.append("→ " + " → ".join(views.esc(x) for x in expl))
-    total = die.get("total", die.get("face"))
     return (f'<span class="ot-name">{views.esc(die.get("name"))}</span> '
-            f'{" ".join(words)}{" " if words else ""}<strong>= {views.esc(total)}</strong>'
-            f'{" <em>(cap reached)</em>" if die.get("capped") else ""}')
+            f'{" ".join(words)}{" " if words else ""}{_total_html(die)}')
+
+
+def _total_html(die: dict) -> str:
+    """A die's total after its explosions, and whether the safety cap stopped it."""
+    total = die.get("total", die.get("face"))
+    return f'<strong>= {views.esc(total)}</strong>{" <em>(cap reached)</em>" if die.get("capped") else ""}'
 
 
 def _chain(die: dict, key: str, selected) -> str:
     """One die with its history and its explosion chain (``draw.tray``'s
     ``chain`` layout): [die] → [6] → [2] = 14, each explosion a smaller
     die, the rerolled die's old face struck through."""
-    cls = ("ot-die" + (" ot-heroic-die" if die.get("heroic") else "")
-           + (" ot-exploding" if die.get("explosions") else ""))
     expl = list(enumerate(die.get("explosions") or []))
     return draw.tray([[_display_die(die)] + [_explosion(die, f) for _, f in expl]],
                      [[key] + [f"{key}.{j + 1}" for j, _ in expl]], layout="chain", selected=selected,
                      labels=[[_die_label(die)] + [_explosion_label(die, j, f) for j, f in expl]],
-                     caption_html=_chain_caption(die), row_class=cls, dice_class="ot-chain")
+                     caption_html=_chain_caption(die), row_class=_chain_class(die), dice_class="ot-chain")
+
+
+def _chain_class(die: dict) -> str:
+    """A chain's classes: a Heroic die, a die that exploded."""
+    return ("ot-die" + (" ot-heroic-die" if die.get("heroic") else "")
+            + (" ot-exploding" if die.get("explosions") else ""))
 
 
 def _headline(result: dict) -> str:
@@ -213,18 +235,33 @@ def _net_line(result: dict) -> str:
 def render_result(result: dict, ui: dict) -> str:
     """The tray: each die as a chain, the outcome and why. No action buttons
     (Open Tale has no step after a roll)."""
-    sel = set((ui or {}).get("selected") or ())
-    dice = [d for d in result.get("dice", []) if isinstance(d, dict)]
-    chains = "".join(_chain(d, str(i), sel) for i, d in enumerate(dice))
-    cap = ""
-    if result.get("capped"):
-        cap = (f'<p class="ot-cap" role="note">Safety cap reached: a die stops after '
-               f'{views.esc(result.get("cap"))} explosions.</p>')
+    chains = _chains(result, set((ui or {}).get("selected") or ()))
     return (views.outcome_banner(SYSTEM, result.get("outcome", ""), _headline(result))
             + _net_line(result)
             + f'<div class="ot-tray" role="group" aria-label="Your dice">{chains}</div>'
-            + cap
+            + _cap_note(result)
             + views.explain_list(result.get("explain")))
+
+
+def _chains(result: dict, sel: set) -> str:
+    """Each die of the roll as its chain, keyed by its place."""
+    dice = [d for d in result.get("dice", []) if isinstance(d, dict)]
+    return "".join(_chain(d, str(i), sel) for i, d in enumerate(dice))
+
+
+def _cap_note(result: dict) -> str:
+    """Said when a die stopped exploding at the safety cap."""
+    if not result.get("capped"):
+        return ""
+    return (f'<p class="ot-cap" role="note">Safety cap reached: a die stops after '
+            f'{views.esc(result.get("cap"))} explosions.</p>')
+
+
+def _rolled_words(spec: dict) -> str:
+    """"Level 5, d10 + d6 + Heroic d4": the level and the dice rolled."""
+    dice = spec.get("dice") or []
+    return (f"Level {spec.get('level')}, {ot.pair_text(dice) if len(dice) == 2 else ''}"
+            + (f" + Heroic d{ot.HEROIC_DIE}" if spec.get("heroic") else ""))
 
 
 def summary(result: dict) -> str:
@@ -237,10 +274,8 @@ def summary(result: dict) -> str:
     'Level 5, d10 + d6 + Heroic d4, Advantage: score 13 vs 12'
     """
     spec = result.get("spec") or {}
-    dice = spec.get("dice") or []
     net = (result.get("modifier") or {}).get("net", 0)
-    parts = [f"Level {spec.get('level')}, {ot.pair_text(dice) if len(dice) == 2 else ''}",
-             f" + Heroic d{ot.HEROIC_DIE}" if spec.get("heroic") else "",
+    parts = [_rolled_words(spec),
              f", {NET_TEXT[net]}" if net else "",
              f": score {result.get('value')}",
              f" vs {result['target']}" if result.get("target") is not None else ""]
@@ -292,14 +327,26 @@ def _odds_lines(spec: dict, o: dict, last: int, rest: float) -> list[str]:
     return lines
 
 
+def _at_least(o: dict, v: int) -> float:
+    """P(score >= v), the tail past the exact bound included."""
+    return sum(pv for sv, pv in o["value"].items() if sv >= v) + o["tail"]["p"]
+
+
 def _this_roll(spec: dict, o: dict, result) -> list[str]:
     """Where the roll on the tray sits: how often a score this high comes."""
     if not (result and isinstance(result.get("value"), int) and result.get("spec") == spec):
         return []
     v = result["value"]
-    p = sum(pv for sv, pv in o["value"].items() if sv >= v) + o["tail"]["p"]
+    p = _at_least(o, v)
     return [f'<p class="ot-this">This roll, {views.esc(v)}: a score at least this high '
             f'comes {views.esc(views.pct(p))} of the time.</p>']
+
+
+def _chart_title(spec: dict, o: dict) -> str:
+    """"Score with d10 + d6 + Heroic d4, advantage"."""
+    dice = ot.pair_text(spec["dice"]) + (f" + Heroic d{ot.HEROIC_DIE}" if spec["heroic"] else "")
+    net = o["modifier"]["net"]
+    return f"Score with {dice}, {NET_TEXT[net].lower() if net else 'no modifier'}"
 
 
 def render_odds(spec: dict, answers: dict, result) -> str:
@@ -310,10 +357,7 @@ def render_odds(spec: dict, answers: dict, result) -> str:
         return views.error_html(o["error"])
     shown, last, rest = _shown(o["value"], o["tail"]["p"])
     target = spec["target"]
-    dice = ot.pair_text(spec["dice"]) + (f" + Heroic d{ot.HEROIC_DIE}" if spec["heroic"] else "")
-    net = o["modifier"]["net"]
-    title = f"Score with {dice}, {NET_TEXT[net].lower() if net else 'no modifier'}"
-    chart = views.bar_chart(shown, title=title, mark=o["median"],
+    chart = views.bar_chart(shown, title=_chart_title(spec, o), mark=o["median"],
                             highlight=(lambda v: v >= target) if target is not None else None)
     lines = _odds_lines(spec, o, last, rest) + _this_roll(spec, o, result)
     return f'<h3 class="ot-odds-title">Odds</h3>{chart}{"".join(lines)}'
@@ -344,6 +388,11 @@ def _cell(by: dict, lv: int, n: int) -> str:
             f'<span class="ot-comp">{" ⇒ ".join(_computed(c) for c in pair)}</span></td>')
 
 
+def _level_row(by: dict, lv: int, nets) -> str:
+    """One level's cells, a cell per net modifier."""
+    return f'<tr><th scope="row">{lv}</th>{"".join(_cell(by, lv, n) for n in nets)}</tr>'
+
+
 def _differ_item(c: dict) -> str:
     return (f'<li>Level {c["level"]}, {views.esc(NET_TEXT[c["net"]] if c["net"] else "neutral")}, '
             f'{"with" if c["heroic"] else "without"} Heroism: text {c["text"]}, computed '
@@ -358,8 +407,7 @@ def render_reference() -> str:
     by = {(c["level"], c["net"], c["heroic"]): c for c in comp["cells"]}
     nets = range(-ot.MAX_NET, ot.MAX_NET + 1)
     head = "".join(f'<th scope="col">{views.esc(NET_TEXT[n] if n else "Neutral")}</th>' for n in nets)
-    rows = "".join(f'<tr><th scope="row">{lv}</th>{"".join(_cell(by, lv, n) for n in nets)}</tr>'
-                   for lv in ot.LEVELS)
+    rows = "".join(_level_row(by, lv, nets) for lv in ot.LEVELS)
     return (
         '<summary>Expected scores: the text\'s table beside the computed one</summary>'
         '<div class="ot-ref">'
