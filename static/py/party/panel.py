@@ -279,11 +279,17 @@ def _apply(system, entry, after):
     if ui["turn"] is not None and ui["turn"]["id"] == entry["id"]:
         ui["turn"]["landed"] = after != entry["sheet"] or ui["turn"]["landed"]
     if after != entry["sheet"] or entry.get("waiting"):
-        ui["last"] = view.changes_text(system, entry["sheet"], after)
-        _store_entry({k: v for k, v in entry.items() if k != "waiting"} | {"sheet": after, "time": now()})
-        if ui["last"]:
-            banner(ui["last"], "info")
+        _record(ui, system, entry, after)
     render_party(system)
+
+
+def _record(ui, system, entry, after):
+    """The sheet as the consequence left it is stored (no roll waits on it
+    now), and what changed is said."""
+    ui["last"] = view.changes_text(system, entry["sheet"], after)
+    _store_entry({k: v for k, v in entry.items() if k != "waiting"} | {"sheet": after, "time": now()})
+    if ui["last"]:
+        banner(ui["last"], "info")
 
 
 def _waiting(entry):
@@ -363,12 +369,20 @@ def open_editor(sheet_id=None, sheet=None):
     q("#sheet-title").textContent = (f"{entry['sheet']['name']}'s sheet" if entry else
                                      f"New {rules.TITLES[system]} character")
     q("#sheet-delete").hidden = entry is None
-    _draw_editor(sheet if sheet is not None else (entry["sheet"] if entry else {"name": ""}))
+    _draw_editor(_editor_sheet(entry, sheet))
     clear_errors(_editor_form())
     dialog = q("#sheet-dialog")
     if not dialog.open:
         dialog.showModal()
     q('#sheet-form [name="name"]').focus()
+
+
+def _editor_sheet(entry, sheet):
+    """What the editor opens with: the sheet given, else the entry's, else
+    a blank one."""
+    if sheet is not None:
+        return sheet
+    return entry["sheet"] if entry else {"name": ""}
 
 
 def _draw_editor(sheet):

@@ -100,6 +100,12 @@ def _document(text):
         data = store.parse_json(text)
     except (ValueError, RecursionError):
         raise ValueError("could not be read (it is not valid JSON)") from None
+    return _party_shape(data)
+
+
+def _party_shape(data) -> dict:
+    """A stored party's data as this page reads it: its sheets and
+    deletions are lists, its version no newer than this page's."""
     if not isinstance(data, dict) or not isinstance(data.get("sheets"), list) or not isinstance(data.get("gone", []), list):
         raise ValueError("has an unknown shape")
     if not isinstance(data.get("v"), int) or data["v"] > VERSION:
@@ -117,11 +123,20 @@ def load(text) -> tuple[list, list, str | None]:
         return [], [], f"The stored party {e}; it was left untouched and a fresh one started."
     items = data["sheets"][:MAX_SHEETS]
     good = _unique([c for c in map(checked, items) if c is not None])
-    gone = [{"id": g["id"], "time": g["time"]} for g in data.get("gone", [])[:MAX_GONE] if _gone_ok(g)]
-    bad = len(items) - len(good)
-    warning = (f"{bad} stored character sheet(s) could not be read and are not shown; the other "
-               f"{len(good)} are.") if bad else None
-    return good, gone, warning
+    return good, _sound_gone(data.get("gone", [])[:MAX_GONE]), _unread_warning(len(items) - len(good), len(good))
+
+
+def _sound_gone(items: list) -> list:
+    """The stored deletions that are sound, each as ``{"id", "time"}``."""
+    return [{"id": g["id"], "time": g["time"]} for g in items if _gone_ok(g)]
+
+
+def _unread_warning(bad: int, good: int) -> str | None:
+    """The banner's words for stored sheets that could not be read (None
+    when all could)."""
+    if not bad:
+        return None
+    return f"{bad} stored character sheet(s) could not be read and are not shown; the other {good} are."
 
 
 def _unique(entries: list) -> list:
@@ -141,20 +156,31 @@ def dump(entries: list, gone: list) -> str:
 def merge(mine: list, my_gone: list, theirs: list, their_gone: list) -> tuple[list, list]:
     """Two copies of the party as one: each sheet's later change wins (a
     tie keeps ``mine``), a deletion wins over a change made before it."""
-    gone: dict = {}
-    for g in list(their_gone) + list(my_gone):
-        gone[g["id"]] = max(gone.get(g["id"], 0), g["time"])
-    by_id = {e["id"]: e for e in theirs}
-    for e in mine:
-        if e["id"] not in by_id or e["time"] >= by_id[e["id"]]["time"]:
-            by_id[e["id"]] = e
-    kept = [e for e in by_id.values() if gone.get(e["id"], -1) < e["time"]]
+    gone = _deleted_at(list(their_gone) + list(my_gone))
+    kept = [e for e in _later_of_each(mine, theirs) if gone.get(e["id"], -1) < e["time"]]
     order: dict = {}
     for i, e in enumerate(list(mine) + list(theirs)):
         order.setdefault(e["id"], i)
     kept.sort(key=lambda e: order[e["id"]])
     gone_list = sorted(({"id": k, "time": t} for k, t in gone.items()), key=lambda g: g["time"])[-MAX_GONE:]
     return kept[:MAX_SHEETS], gone_list
+
+
+def _deleted_at(gone: list) -> dict:
+    """Each deleted id and when it was last deleted."""
+    out: dict = {}
+    for g in gone:
+        out[g["id"]] = max(out.get(g["id"], 0), g["time"])
+    return out
+
+
+def _later_of_each(mine: list, theirs: list) -> list:
+    """Of each sheet in either copy, its later change (a tie keeps ``mine``)."""
+    by_id = {e["id"]: e for e in theirs}
+    for e in mine:
+        if e["id"] not in by_id or e["time"] >= by_id[e["id"]]["time"]:
+            by_id[e["id"]] = e
+    return list(by_id.values())
 
 
 def put(entries: list, entry: dict) -> list:
@@ -185,11 +211,18 @@ def from_seat(entries: list, entry: dict, seat: str, time) -> tuple[list, dict |
     ValueError: it would take the place of Wu, who is not Dana's
     """
     had = find(entries, entry["id"])
-    if had is not None and (had["system"] != entry["system"] or had["sheet"]["npc"]
-                            or had["sheet"]["player"] != seat):
-        raise ValueError(f"it would take the place of {had['sheet']['name']}, who is not {seat}'s")
+    if had is not None:
+        _check_seats_own(had, entry, seat)
     kept = {"waiting": had["waiting"]} if had is not None and "waiting" in had else {}
     return put(entries, {**entry, **kept, "time": time}), had
+
+
+def _check_seats_own(had: dict, entry: dict, seat: str) -> None:
+    """The sheet a seat's character would replace must be that seat's
+    character in the same game (never an NPC, another game's or
+    another player's)."""
+    if had["system"] != entry["system"] or had["sheet"]["npc"] or had["sheet"]["player"] != seat:
+        raise ValueError(f"it would take the place of {had['sheet']['name']}, who is not {seat}'s")
 
 
 def remove(entries: list, gone: list, sheet_id: str, time) -> tuple[list, list]:
@@ -223,7 +256,11 @@ def import_items(items, entries: list, gone: list) -> tuple[list, int, int]:
     if not isinstance(items, list):
         return entries, 0, 0 if items is None else 1
     got = _unique([c for c in map(checked, items[:MAX_SHEETS]) if c is not None])
-    before = {e["id"]: e["time"] for e in entries}
     merged, _ = merge(entries, gone, got, [])
-    fresh = sum(1 for e in got if e["id"] not in before or e["time"] > before[e["id"]])
-    return merged, fresh, len(items[:MAX_SHEETS]) - len(got)
+    return merged, _newer(got, entries), len(items[:MAX_SHEETS]) - len(got)
+
+
+def _newer(got: list, entries: list) -> int:
+    """How many sheets of ``got`` the party lacks or holds an older change of."""
+    before = {e["id"]: e["time"] for e in entries}
+    return sum(1 for e in got if e["id"] not in before or e["time"] > before[e["id"]])

@@ -159,18 +159,23 @@ def _entries(f: dict, path: str, value) -> str:
             f'<button type="button" data-sheet-add="{esc(path)}">Add a {esc(one)}</button></fieldset>{_error(path)}')
 
 
+def _tick(f: dict, path: str, value) -> str:
+    """A yes-or-no field: one box."""
+    return _check_box(path, "on", f["label"], bool(value)) + _error(path)
+
+
+def _field(f: dict, path: str, value) -> str:
+    """A field of one value: its input (``_input``) labelled."""
+    return f'<label class="field">{esc(f["label"])} {_input(f, path, value)}</label>{_error(path)}'
+
+
+#: How each kind of field is drawn; any other kind is one value (``_field``).
+_CONTROLS = {"bool": _tick, "picks": _picks, "group": _group, "entries": _entries}
+
+
 def control_html(f: dict, path: str, value) -> str:
     """One declared field as a labelled control, its error slot under it."""
-    kind = f["kind"]
-    if kind == "bool":
-        return _check_box(path, "on", f["label"], bool(value)) + _error(path)
-    if kind == "picks":
-        return _picks(f, path, value)
-    if kind == "group":
-        return _group(f, path, value)
-    if kind == "entries":
-        return _entries(f, path, value)
-    return f'<label class="field">{esc(f["label"])} {_input(f, path, value)}</label>{_error(path)}'
+    return _CONTROLS.get(f["kind"], _field)(f, path, value)
 
 
 def editor_html(system: str, sheet: dict) -> str:
@@ -184,8 +189,7 @@ def editor_html(system: str, sheet: dict) -> str:
 def _chip(e: dict, pressed: bool, attr: str = "data-character") -> str:
     s = e["sheet"]
     npc = ' data-npc=""' if s["npc"] else ""
-    tag = ('<span class="chip-tag">NPC</span>' if s["npc"] else "") + \
-        ('<span class="chip-tag chip-wait">to choose</span>' if e.get("waiting") and attr == "data-character" else "")
+    tag = _chip_tags(e, attr)
     who = f'<span class="chip-player">{esc(s["player"])}</span>' if s["player"] else ""
     value = esc(s["name"]) if attr == "data-character" else esc(e["id"])
     return (f'<button type="button" class="party-chip" {attr}="{value}" data-sheet="{esc(e["id"])}"{npc} '
@@ -193,12 +197,26 @@ def _chip(e: dict, pressed: bool, attr: str = "data-character") -> str:
             f'{tag}{who}</button>')
 
 
+def _chip_tags(e: dict, attr: str) -> str:
+    """A chip's tags: NPC; on the party's own chips, a choice a roll waits on."""
+    npc = '<span class="chip-tag">NPC</span>' if e["sheet"]["npc"] else ""
+    wait = e.get("waiting") and attr == "data-character"
+    return npc + ('<span class="chip-tag chip-wait">to choose</span>' if wait else "")
+
+
+def _listing(title: str, entries: list, selected) -> str:
+    """The game's sheets as chips, the one selected pressed (none: no list)."""
+    if not entries:
+        return ""
+    chips = "".join(f"<li>{_chip(e, e['id'] == selected)}</li>" for e in entries)
+    return f'<ul class="party-list" aria-label="{title} characters and NPCs">{chips}</ul>'
+
+
 def party_html(system: str, entries: list, ui: dict) -> str:
     """The game's party: each sheet a chip (the players' characters, then
     NPCs), the one selected opened as its card."""
     title = esc(rules.TITLES[system])
-    chips = "".join(f"<li>{_chip(e, e['id'] == ui.get('selected'))}</li>" for e in entries)
-    listing = f'<ul class="party-list" aria-label="{title} characters and NPCs">{chips}</ul>' if entries else ""
+    listing = _listing(title, entries, ui.get("selected"))
     chosen = next((e for e in entries if e["id"] == ui.get("selected")), None)
     tools = "" if chosen else (f'<div class="party-tools"><button type="button" data-party-new aria-label="New {title} '
                                'character">New</button><button type="button" data-party-examples aria-label="Add '
@@ -246,17 +264,21 @@ def _against(others: list, ui: dict) -> str:
               f'aria-pressed="{"false" if ui.get("against") else "true"}">nobody</button>')
     chips = "".join(_chip(e, e["id"] == ui.get("against"), "data-against") for e in rivals)
     rival = next((e for e in rivals if e["id"] == ui.get("against")), None)
-    picks = ""
-    if rival is not None:
-        names = [c["name"] for c in rules.sheet_checks(rival["system"], rival["sheet"])]
-        chosen = ui.get("against_check") if ui.get("against_check") in names else None
-        picks = "".join(f'<button type="button" class="party-chip" data-against-check="{esc(n)}" '
-                        f'aria-pressed="{"true" if n == chosen else "false"}">{esc(n)}</button>' for n in names)
-        note = "" if chosen else '<span class="row-note">theirs: the one that meets yours, or tap one</span>'
-        picks = (f'<div class="against-checks" role="group" aria-label="Their check">'
-                 f'<span class="row-title">Their check</span>{picks}{note}</div>')
+    picks = "" if rival is None else _their_checks(rival, ui)
     return (f'<div class="party-against" role="group" aria-label="Against"><span class="row-title">Against</span>'
             f'{nobody}{chips}</div>{picks}')
+
+
+def _their_checks(rival: dict, ui: dict) -> str:
+    """The checks of the sheet the roll is against, the one chosen pressed
+    (none chosen: the one that meets the roller's, said so)."""
+    names = [c["name"] for c in rules.sheet_checks(rival["system"], rival["sheet"])]
+    chosen = ui.get("against_check") if ui.get("against_check") in names else None
+    picks = "".join(f'<button type="button" class="party-chip" data-against-check="{esc(n)}" '
+                    f'aria-pressed="{"true" if n == chosen else "false"}">{esc(n)}</button>' for n in names)
+    note = "" if chosen else '<span class="row-note">theirs: the one that meets yours, or tap one</span>'
+    return (f'<div class="against-checks" role="group" aria-label="Their check">'
+            f'<span class="row-title">Their check</span>{picks}{note}</div>')
 
 
 def _situation(system: str, checks: list, values: dict) -> str:
@@ -293,19 +315,25 @@ def _pending(ask: dict | None, sheet_id: str) -> str:
             f'<p id="party-pending-q">{esc(ask["prompt"])}</p>{choices_html(ask, sheet_id)}</div>')
 
 
+def _card_head(s: dict, ui: dict) -> str:
+    """A card's head: the sheet's name, who plays it, its tools (a
+    character is sent to the live table only while at one)."""
+    npc = ' <span class="chip-tag">NPC</span>' if s["npc"] else ""
+    player = f'<span class="card-player">played by {esc(s["player"])}</span>' if s["player"] else ""
+    send = ('<button type="button" data-sheet-send>Send to the table</button>'
+            if ui.get("table") and not s["npc"] else "")
+    return (f'<div class="card-head"><h3 id="party-card-title">{esc(s["name"])}{npc}</h3>{player}'
+            f'<span class="card-tools"><button type="button" data-sheet-edit>Edit sheet</button>'
+            f'<button type="button" data-sheet-share>Share sheet</button>{send}</span></div>')
+
+
 def card_html(system: str, entry: dict, others: list, ui: dict) -> str:
     """One sheet opened: its tools, the choice a roll waits on, who the
     roll is against, every check with what the sheet applies to it (a tap
     rolls it), the situation beside them, and what changes in play."""
     s = entry["sheet"]
     checks = rules.sheet_checks(system, s)
-    npc = ' <span class="chip-tag">NPC</span>' if s["npc"] else ""
-    player = f'<span class="card-player">played by {esc(s["player"])}</span>' if s["player"] else ""
-    send = ('<button type="button" data-sheet-send>Send to the table</button>'
-            if ui.get("table") and not s["npc"] else "")
-    head = (f'<div class="card-head"><h3 id="party-card-title">{esc(s["name"])}{npc}</h3>{player}'
-            f'<span class="card-tools"><button type="button" data-sheet-edit>Edit sheet</button>'
-            f'<button type="button" data-sheet-share>Share sheet</button>{send}</span></div>')
+    head = _card_head(s, ui)
     last = f'<p class="party-last" role="status">{esc(ui["last"])}</p>' if ui.get("last") else ""
     return (f'<section class="party-card" data-card="{esc(entry["id"])}" aria-labelledby="party-card-title">'
             f'{head}{_pending(ui.get("pending"), entry["id"])}{_against(others, ui)}{_checks(checks)}'

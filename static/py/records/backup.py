@@ -70,6 +70,21 @@ def storage_banner():
     el = q("#storage-banner")
     was = not el.hidden
     el.hidden = not (refused or held)
+    q("#storage-says").textContent = storage_words(refused, held)
+    drop = q("#storage-drop")
+    drop.hidden = not (refused and to_drop())
+    drop.textContent = f"Drop the oldest {to_drop()} rolls"
+    q("#storage-export").hidden = not refused
+    q("#storage-download").hidden = q("#storage-overwrite").hidden = not held
+    if not el.hidden and not was:  # it came over the page: the tray goes below it, its outcome in view
+        banner_came(el)
+    elif el.hidden:
+        banner_height()
+
+
+def storage_words(refused, held) -> str:
+    """The storage banner's words: the unreadable record held, what could
+    not be stored and the ways out."""
     says = []
     if held:
         says.append("No room to keep a copy of the unreadable record: it is left as it is and nothing is "
@@ -78,20 +93,17 @@ def storage_banner():
         what = ", ".join(dict.fromkeys(refused.values()))
         says.append(f"Storage is full: {what} could not be stored (kept on this page only until you reload). "
                     "Export the history to keep it" + (", or make room by dropping the oldest rolls." if to_drop() else "."))
-    q("#storage-says").textContent = " ".join(says)
-    drop = q("#storage-drop")
-    drop.hidden = not (refused and to_drop())
-    drop.textContent = f"Drop the oldest {to_drop()} rolls"
-    q("#storage-export").hidden = not refused
-    q("#storage-download").hidden = q("#storage-overwrite").hidden = not held
-    if not el.hidden and not was:  # it came over the page: the tray goes below it, its outcome in view
-        if not BANNER["watched"]:
-            BANNER["watched"] = True
-            window.ResizeObserver.new(kept_proxy(lambda *_: banner_height())).observe(el)
-        banner_height()
-        reveal(CURRENT["system"])
-    elif el.hidden:
-        banner_height()
+    return " ".join(says)
+
+
+def banner_came(el):
+    """The storage banner came over the page: its height is watched (once),
+    the tray goes below it with its outcome in view."""
+    if not BANNER["watched"]:
+        BANNER["watched"] = True
+        window.ResizeObserver.new(kept_proxy(lambda *_: banner_height())).observe(el)
+    banner_height()
+    reveal(CURRENT["system"])
 
 
 #: Whether the storage banner's height is watched (it changes with the

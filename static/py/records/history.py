@@ -80,10 +80,8 @@ def add_entry(entry, result=None):
     the first roll of the evening as at the six hundredth. A roll from a
     link that is already there (the link opened again) is not added twice.
     Returns the new entry's id (None if not added)."""
-    if entry["source"] != "here":
-        key = store.key(entry)
-        if any(store.key(e) == key for e in HISTORY["entries"]):
-            return None
+    if entry["source"] != "here" and in_history(entry):
+        return None
     HISTORY["serial"] += 1
     entry = {**entry, "id": HISTORY["serial"]}
     if result is not None:
@@ -91,8 +89,7 @@ def add_entry(entry, result=None):
     before = HISTORY["entries"]
     HISTORY["entries"], dropped = store.add(before, entry)
     HISTORY["dropped"] += dropped
-    for gone in before[len(before) - dropped:] if dropped else ():
-        forget_item(gone["id"])
+    forget_oldest(before, dropped)
     if store.matches(entry, HISTORY["game"], HISTORY["text"]):
         q("#history-list").insertAdjacentHTML("afterbegin", history_item(entry))
         keep_page()
@@ -100,6 +97,12 @@ def add_entry(entry, result=None):
     schedule_save()
     table_ui.on_history(entry, result)  # the live table's log and channels
     return entry["id"]
+
+
+def in_history(entry):
+    """Whether the history holds this roll already (``store.key``)."""
+    key = store.key(entry)
+    return any(store.key(e) == key for e in HISTORY["entries"])
 
 
 def keep_page():
@@ -159,17 +162,29 @@ def take_entries(entries):
     old = {store.turn_key(e): e["id"] for e in HISTORY["entries"]}
     for e in entries:
         if "id" not in e:
-            e["id"] = old.get(store.turn_key(e))
-            if e["id"] is None:
-                HISTORY["serial"] += 1
-                e["id"] = HISTORY["serial"]
-            HISTORY["shown"].pop(e["id"], None)
+            number_entry(e, old)
     HISTORY["dropped"] += max(0, len(entries) - store.CAP)
     HISTORY["entries"] = entries[:store.CAP]
+    forget_shown()
+    render_history()
+
+
+def forget_shown():
+    """The results kept for entries no longer in the history are let go."""
     ids = {e["id"] for e in HISTORY["entries"]}
     for key in [k for k in HISTORY["shown"] if k not in ids]:
         del HISTORY["shown"][key]
-    render_history()
+
+
+def number_entry(e, old):
+    """A merged entry without a number takes the one its turn had here
+    (``old``: turn key -> number), else a new one; its result is replayed
+    again when it is shown."""
+    e["id"] = old.get(store.turn_key(e))
+    if e["id"] is None:
+        HISTORY["serial"] += 1
+        e["id"] = HISTORY["serial"]
+    HISTORY["shown"].pop(e["id"], None)
 
 
 def load_history():
@@ -180,11 +195,17 @@ def load_history():
     render_history()
 
 
+def forget_oldest(entries, n):
+    """The items of the oldest ``n`` of ``entries`` (none when ``n`` is 0)
+    are let go."""
+    for gone in entries[len(entries) - n:]:
+        forget_item(gone["id"])
+
+
 def drop_oldest(n):
     """The player agreed to let the oldest ``n`` rolls go (to make room in
     a full storage); the store is written by the caller."""
-    for gone in HISTORY["entries"][len(HISTORY["entries"]) - n:]:
-        forget_item(gone["id"])
+    forget_oldest(HISTORY["entries"], n)
     HISTORY["entries"] = HISTORY["entries"][:len(HISTORY["entries"]) - n]
     HISTORY["pending"] = False
     render_history_note()
@@ -264,8 +285,7 @@ def render_history_note():
     q("#history-count").textContent = str(total or "")
     note = q("#history-note")
     if note is not None:
-        note.textContent = (f"{HISTORY['dropped']} oldest roll(s) dropped: the history keeps the newest "
-                            f"{store.CAP}. Export it to keep a full campaign log.") if HISTORY["dropped"] else ""
+        note.textContent = dropped_words(HISTORY["dropped"])
     filtering = bool(HISTORY["game"] or HISTORY["text"])
     matching = len(store.filtered(HISTORY["entries"], HISTORY["game"], HISTORY["text"])) if filtering else total
     q("#history-shown").textContent = f"{matching} of {total} rolls match." if filtering else ""
@@ -273,6 +293,15 @@ def render_history_note():
     more = q("#history-more")
     more.hidden = rest <= 0
     more.textContent = f"Show older rolls ({rest} more)"
+
+
+def dropped_words(dropped):
+    """The history's note of the oldest rolls dropped past its cap (none:
+    no note)."""
+    if not dropped:
+        return ""
+    return (f"{dropped} oldest roll(s) dropped: the history keeps the newest {store.CAP}. Export it to keep a "
+            "full campaign log.")
 
 
 def set_filter(_el=None):
@@ -314,9 +343,17 @@ def open_history(key):
     schedule_forms_save(system)
     if window.matchMedia(DRAWER).matches:  # the drawer would cover the result
         show_history(False)
-    note = "" if e["source"] == "here" else f'<p class="shared-label">{views.esc(how[:1].upper() + how[1:])}.</p>'
+    note = shared_note(e, how)
     set_result(system, result, record=False, readonly=bool(note), note=note)
     STATE[system]["entry"] = key  # a step taken now goes on this entry's turn
+
+
+def shared_note(e, how):
+    """The note over a result opened from the history that was not rolled
+    here: how it came (none for one's own)."""
+    if e["source"] == "here":
+        return ""
+    return f'<p class="shared-label">{views.esc(how[:1].upper() + how[1:])}.</p>'
 
 
 #: Where the history is a drawer over the page (app.css says the same).

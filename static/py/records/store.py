@@ -235,15 +235,19 @@ def continues(e: dict, result: dict) -> bool:
     """
     stages = e.get("stages") or []
     new = result.get("stages") or []
-    return (e.get("source") == "here" and e.get("system") == result.get("system")
-            and e.get("spec") == result.get("spec") and len(new) > len(stages) and new[:len(stages)] == stages)
+    return _own_setup(e, result) and len(new) > len(stages) and new[:len(stages)] == stages
 
 
 def holds(e: dict, result: dict) -> bool:
     """Is ``e`` this page's own entry of exactly ``result`` (the turn a
     reload brought back to its tab)?"""
+    return _own_setup(e, result) and e.get("stages") == result.get("stages")
+
+
+def _own_setup(e: dict, result: dict) -> bool:
+    """Is ``e`` this page's own entry of ``result``'s game and spec?"""
     return (e.get("source") == "here" and e.get("system") == result.get("system")
-            and e.get("spec") == result.get("spec") and e.get("stages") == result.get("stages"))
+            and e.get("spec") == result.get("spec"))
 
 
 def advance(entries: list, index: int, result: dict) -> list:
@@ -336,12 +340,7 @@ class Unreadable(ValueError):
 def _document(text, what: str, bare_list: bool = False) -> dict:
     """The parsed ``{"v", "entries", ...}`` document, or ``Unreadable``
     (``bare_list``: a plain list of entries, as the first stores held)."""
-    if not isinstance(text, str) or len(text) > MAX_TEXT:
-        raise Unreadable(f"{what} is too large to read")
-    try:
-        data = _parse(text)
-    except (ValueError, RecursionError):
-        raise Unreadable(f"{what} could not be read (it is not valid JSON)") from None
+    data = _parsed(text, what)
     if isinstance(data, list) and bare_list:  # no version: a bare list of entries
         data = {"v": 0, "entries": data}
     if not isinstance(data, dict) or not isinstance(data.get("entries", []), list):
@@ -350,6 +349,17 @@ def _document(text, what: str, bare_list: bool = False) -> dict:
     if not isinstance(v, int) or v > VERSION:
         raise Unreadable(f"{what} is from a newer version of this page ({v!r})")
     return data
+
+
+def _parsed(text, what: str):
+    """The data stored or imported text holds, or ``Unreadable`` (too
+    large, or not JSON, or nested too deep)."""
+    if not isinstance(text, str) or len(text) > MAX_TEXT:
+        raise Unreadable(f"{what} is too large to read")
+    try:
+        return _parse(text)
+    except (ValueError, RecursionError):
+        raise Unreadable(f"{what} could not be read (it is not valid JSON)") from None
 
 
 def _sound(items: list) -> tuple[list, int]:
@@ -422,13 +432,18 @@ def load_setups(text) -> tuple[list, str | None]:
     if not isinstance(text, str) or not text:
         return [], None
     try:
-        data = _parse(text) if len(text) <= MAX_TEXT else None
-    except (ValueError, RecursionError):
+        data = _parsed(text, "The saved setups")
+    except Unreadable:
         data = None
     if not isinstance(data, dict) or not isinstance(data.get("setups"), list):
         return [], "The saved setups could not be read; a fresh list was started."
-    good = [s for s in data["setups"][:MAX_SETUPS] if valid_setup(s)]
-    bad = len(data["setups"][:MAX_SETUPS]) - len(good)
+    return _sound_setups(data["setups"][:MAX_SETUPS])
+
+
+def _sound_setups(items: list) -> tuple[list, str | None]:
+    """The stored setups that are sound, and a warning if any was not."""
+    good = [s for s in items if valid_setup(s)]
+    bad = len(items) - len(good)
     return good, (f"{bad} saved setup(s) could not be read and are not shown." if bad else None)
 
 
@@ -455,18 +470,23 @@ def read_export(text) -> dict:
 
 def _merge_entries(items: list, entries: list) -> tuple[list, int, int, int]:
     """(the merged history, new, already there, unreadable)."""
-    seen = {key(e) for e in entries}
-    fresh, twice = [], 0
     got = [c for c in map(compact, items) if c is not None]
+    fresh = _not_yet_in(got, entries)
+    merged = sorted(list(entries) + fresh, key=lambda e: -float(e.get("time") or 0))[:CAP]
+    return merged, len(fresh), len(got) - len(fresh), len(items) - len(got)
+
+
+def _not_yet_in(got: list, entries: list) -> list:
+    """The entries of ``got`` that ``entries`` does not hold (by ``key``),
+    each once."""
+    seen = {key(e) for e in entries}
+    fresh = []
     for e in got:
         k = key(e)
-        if k in seen:
-            twice += 1
-        else:
+        if k not in seen:
             seen.add(k)
             fresh.append(e)
-    merged = sorted(list(entries) + fresh, key=lambda e: -float(e.get("time") or 0))[:CAP]
-    return merged, len(fresh), twice, len(items) - len(got)
+    return fresh
 
 
 def _merge_setups(items: list, setups: list) -> tuple[list, int]:
@@ -479,13 +499,18 @@ def _merge_setups(items: list, setups: list) -> tuple[list, int]:
     return out, len(out) - len(setups)
 
 
-def _import_message(fresh: int, twice: int, setups: int, skipped: int, over: bool) -> str:
+def _imported_words(fresh: int, twice: int, setups: int) -> str:
+    """What an import added, and the rolls that were there already."""
     if fresh or setups or not twice:
         msg = f"Imported {fresh} roll(s) and {setups} saved setup(s)."
         if twice:
             msg += f" {twice} roll(s) were already in your history and were not added twice."
-    else:
-        msg = f"Nothing new: the {twice} roll(s) in that file are already in your history."
+        return msg
+    return f"Nothing new: the {twice} roll(s) in that file are already in your history."
+
+
+def _import_message(fresh: int, twice: int, setups: int, skipped: int, over: bool) -> str:
+    msg = _imported_words(fresh, twice, setups)
     if skipped:
         msg += f" {skipped} unreadable entr{'y was' if skipped == 1 else 'ies were'} skipped."
     if over:

@@ -81,9 +81,7 @@ def merge_ahead(base: dict, mine: list, theirs: list, ident: Callable, form: Cal
     this tab something to store back (never for a mere difference of
     order, so two tabs never answer each other's writes for ever)."""
     theirs_by = {ident(x): x for x in theirs}
-    mine_ids = {ident(x) for x in mine}
-    out = [x for k, x in theirs_by.items() if k not in mine_ids and base.get(k) != form(x)]
-    ahead = len(out) < len(theirs_by) - len(mine_ids & theirs_by.keys())  # deleted here
+    out, ahead = _only_theirs(base, theirs_by, {ident(x) for x in mine}, form)
     for x in mine:
         k = ident(x)
         if k in theirs_by:
@@ -94,6 +92,13 @@ def merge_ahead(base: dict, mine: list, theirs: list, ident: Callable, form: Cal
             out.append(x)
             ahead = True
     return out, ahead
+
+
+def _only_theirs(base: dict, theirs_by: dict, mine_ids: set, form: Callable) -> tuple[list, bool]:
+    """What only the other tab holds and the merge keeps (not in the base
+    as it is), and whether this tab deleted any of it."""
+    out = [x for k, x in theirs_by.items() if k not in mine_ids and base.get(k) != form(x)]
+    return out, len(out) < len(theirs_by) - len(mine_ids & theirs_by.keys())
 
 
 def _one(was, mine, theirs, form, pick):

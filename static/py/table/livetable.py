@@ -186,18 +186,28 @@ def parse_sdp(sdp: str) -> dict:
     and server-reflexive candidates (at most ``MAX_CANDIDATES``)."""
     out = {"u": "", "p": "", "f": "", "c": []}
     for raw in str(sdp).splitlines():
-        line = raw.strip()
-        if line.startswith("a=ice-ufrag:"):
-            out["u"] = line.split(":", 1)[1]
-        elif line.startswith("a=ice-pwd:"):
-            out["p"] = line.split(":", 1)[1]
-        elif line.startswith("a=fingerprint:sha-256 "):
-            out["f"] = line.split(" ", 1)[1].replace(":", "").lower()
-        elif line.startswith("a=candidate:"):
-            c = _candidate(line[len("a=candidate:"):])
-            if c and c not in out["c"] and len(out["c"]) < MAX_CANDIDATES:
-                out["c"].append(c)
+        _take_sdp_line(out, raw.strip())
     return _check_desc(out)
+
+
+def _take_sdp_line(out: dict, line: str) -> None:
+    """What one line of an SDP gives ``parse_sdp`` (``out`` is filled in
+    place): a connection key, the fingerprint, or one more candidate."""
+    if line.startswith("a=ice-ufrag:"):
+        out["u"] = line.split(":", 1)[1]
+    elif line.startswith("a=ice-pwd:"):
+        out["p"] = line.split(":", 1)[1]
+    elif line.startswith("a=fingerprint:sha-256 "):
+        out["f"] = line.split(" ", 1)[1].replace(":", "").lower()
+    elif line.startswith("a=candidate:"):
+        _add_candidate(out["c"], _candidate(line[len("a=candidate:"):]))
+
+
+def _add_candidate(cands: list, c) -> None:
+    """One more candidate (in place), unless the table does not use it,
+    it is listed already or the list is full."""
+    if c and c not in cands and len(cands) < MAX_CANDIDATES:
+        cands.append(c)
 
 
 def build_sdp(desc: dict, kind: str) -> str:
@@ -244,9 +254,15 @@ def _check_desc(d) -> dict:
     _check_ice(d["u"], d["p"])
     if not (isinstance(d["f"], str) and re.fullmatch(r"[0-9a-f]{64}", d["f"])):
         raise TableError("This join code is damaged: its certificate fingerprint is not in the expected form.")
-    if not isinstance(d["c"], list) or len(d["c"]) > MAX_CANDIDATES:
+    return {"u": d["u"], "p": d["p"], "f": d["f"], "c": _check_cands(d["c"])}
+
+
+def _check_cands(cands) -> list:
+    """A description's candidates: a list of at most ``MAX_CANDIDATES``,
+    each checked."""
+    if not isinstance(cands, list) or len(cands) > MAX_CANDIDATES:
         raise TableError("This join code is damaged: it lists too many network addresses.")
-    return {"u": d["u"], "p": d["p"], "f": d["f"], "c": [_check_cand(c) for c in d["c"]]}
+    return [_check_cand(c) for c in cands]
 
 
 def _check_ice(ufrag, pwd) -> None:
@@ -301,8 +317,7 @@ def _check_meta(kind: str, meta) -> dict:
         raise TableError("This join code is damaged: it is not in the expected form.")
     if not (isinstance(meta["t"], str) and TABLE_RE.match(meta["t"])):
         raise TableError("This join code is damaged: its table is not named as one.")
-    if type(meta["s"]) is not int or not 0 <= meta["s"] < 10_000:
-        raise TableError("This join code is damaged: its seat is not a number.")
+    _seat_number(meta["s"], "This join code is damaged: its seat is not a number.")
     who = "g" if kind == "o" else "w"
     return {**meta, who: name(meta[who], "player's name" if kind == "a" else "GM's name")}
 
@@ -333,21 +348,33 @@ def is_join_link(fragment) -> bool:
 def decode_join(fragment) -> dict:
     """``{"kind": "o"|"a", "desc": ..., "meta": ...}`` of a join link (the
     whole URL, the fragment, with or without ``#``); every fault refused."""
-    text = str(fragment).strip()
-    if text.count("#") > 1 or ("#" in text and is_join_link(text.split("#", 1)[0])):
-        raise TableError("This join code has more data after its end (was it pasted twice?); it was not opened.")
-    text = text.split("#", 1)[1] if "#" in text else text
-    parts = text.split(".", 2)
-    if parts[0] in OLD_VERSIONS:
-        raise TableError("This join code comes from an older version of the page: reload the page on both "
-                         "devices, then use a new code.")
-    if len(parts) != 3 or parts[0] != VERSION or parts[1] not in _META:
-        raise TableError("This is not a table's join code (or it comes from a newer page).")
+    parts = _join_parts(fragment)
     data = unpack(parts[2])
     if not (isinstance(data, list) and len(data) == 5):
         raise TableError("This join code is damaged: it is not in the expected form.")
     desc = _check_desc({"u": data[0], "p": data[1], "f": _fp_hex(data[2]), "c": data[3]})
     return {"kind": parts[1], "desc": desc, "meta": _check_meta(parts[1], data[4])}
+
+
+def _join_parts(fragment) -> list:
+    """A join link's version, kind and payload; an older page's code and
+    anything else not a join code of this page refused."""
+    parts = _fragment(fragment).split(".", 2)
+    if parts[0] in OLD_VERSIONS:
+        raise TableError("This join code comes from an older version of the page: reload the page on both "
+                         "devices, then use a new code.")
+    if len(parts) != 3 or parts[0] != VERSION or parts[1] not in _META:
+        raise TableError("This is not a table's join code (or it comes from a newer page).")
+    return parts
+
+
+def _fragment(link) -> str:
+    """What follows the ``#`` of a join link (all of it if it has none);
+    one with a second link after its end is refused."""
+    text = str(link).strip()
+    if text.count("#") > 1 or ("#" in text and is_join_link(text.split("#", 1)[0])):
+        raise TableError("This join code has more data after its end (was it pasted twice?); it was not opened.")
+    return text.split("#", 1)[1] if "#" in text else text
 
 
 # ---------------------------------------------------------------- the table's state
@@ -432,17 +459,23 @@ def add_link(table: dict, answer: dict, fo: str) -> tuple[dict, dict]:
     certificate fingerprint is ``fo``: a connection for that seat, not yet
     greeted (who sits there is settled over the channel)."""
     meta = answer["meta"]
+    _check_answered_seat(table, meta)
+    if sum(1 for x in table["links"] if x["state"] != "gone") >= MAX_PEERS + 2:
+        raise TableError(f"A table holds at most {MAX_PEERS} phones.")
+    relays = dict(table["relay"])
+    new = _link(meta["s"], fo, answer["desc"]["f"], meta["w"], relays.pop(meta["s"], ""))
+    return {**table, "links": table["links"] + [new], "relay": relays}, new
+
+
+def _check_answered_seat(table: dict, meta: dict) -> None:
+    """An answer is for a seat of this table that was offered and is not
+    taken yet."""
     if meta["t"] != table["table"]:
         raise TableError("This answer is for another table (or for this table before it was started again).")
     if meta["s"] >= table["next_slot"]:
         raise TableError("This answer is for a seat this table never offered.")
     if link(table, meta["s"]) is not None:
         raise TableError("That seat is taken: this answer was used already. Ask the player to scan the new code.")
-    if sum(1 for x in table["links"] if x["state"] != "gone") >= MAX_PEERS + 2:
-        raise TableError(f"A table holds at most {MAX_PEERS} phones.")
-    relays = dict(table["relay"])
-    new = _link(meta["s"], fo, answer["desc"]["f"], meta["w"], relays.pop(meta["s"], ""))
-    return {**table, "links": table["links"] + [new], "relay": relays}, new
 
 
 def player_link(table: dict, fo: str, fa: str) -> dict:
@@ -494,7 +527,7 @@ def status(table: dict, x, now) -> str:
 def waiting(table: dict, device) -> int:
     """How many things (rolls, setups, fair-roll links, sheets) wait to reach a seat."""
     s = seat(table, device)
-    return 0 if s is None else sum(len(i["r"]) if i["t"] == "roll" else 1 for i in s["out"] if i["t"] in _KEPT)
+    return 0 if s is None else _things(i for i in s["out"] if i["t"] in _KEPT)
 
 
 def link_name(table: dict, x: dict) -> str:
@@ -537,10 +570,16 @@ def _shape(msg) -> dict:
     need, may = _KEYS[msg["t"]]
     if not need <= set(msg) <= need | may:
         raise TableError(f"a {msg['t']} message with other fields than it should have")
+    _check_places(msg)
+    return msg
+
+
+def _check_places(msg: dict) -> None:
+    """A message's number (``n``) and acknowledgement (``a``), where it
+    has them: whole numbers below a billion."""
     for k in ("n", "a"):
         if k in msg and (type(msg[k]) is not int or not 0 <= msg[k] < 10 ** 9):
             raise TableError("a message with no place in the exchange")
-    return msg
 
 
 def _label(v) -> str:
@@ -555,12 +594,18 @@ def check_entry(e) -> tuple[dict, dict]:
         raise TableError("a roll with other fields than a roll has")
     if not (isinstance(e["id"], str) and ID_RE.match(e["id"])):
         raise TableError("a roll with no proper id")
+    _check_game_and_time(e)
+    label = _label(e["l"])
+    return {**e, "l": label, "at": int(e["at"])}, _replayed(e)
+
+
+def _check_game_and_time(e: dict) -> None:
+    """An entry's game (its spec and stages of the kinds a roll's are) and
+    when it was rolled."""
     if e["y"] not in rules.SYSTEMS or not isinstance(e["p"], dict) or not isinstance(e["g"], list):
         raise TableError("a roll of no known game")
     if type(e["at"]) not in (int, float) or not 0 <= e["at"] < 1e14:
         raise TableError("a roll with no proper time")
-    label = _label(e["l"])
-    return {**e, "l": label, "at": int(e["at"])}, _replayed(e)
 
 
 def _replayed(e: dict) -> dict:
@@ -604,10 +649,9 @@ def receive(table: dict, key, text, now) -> tuple[dict, list]:
     if x is None or x["state"] in ("new", "gone"):
         return table, []  # an ended connection's last words (it was turned away, pushed out or closed)
     who = link_name(table, x)
-    times = [t for t in x["times"] if now - t < WINDOW]
-    x = {**x, "times": times + [now]}
+    x, flooded = _arrival(x, now)
     table = _put_link(table, x)
-    if len(times) >= RATE:
+    if flooded:
         return table, [("refused", f"{who}: refused more than {RATE} messages in {WINDOW // 1000} seconds; "
                                    "what they sent comes again when they slow down.")]
     try:
@@ -615,19 +659,33 @@ def receive(table: dict, key, text, now) -> tuple[dict, list]:
         _allowed(table, x, msg)
         if msg["t"] not in _NUMBERED:
             return _CONTROL[msg["t"]](table, x, msg, now)
-        if msg["n"] < x["n_in"]:  # taken already (its acknowledgement was late): said again, nothing else
-            return _put_link(table, {**x, "ack_at": x["ack_at"] or now + ACK_DELAY}), []
-        if msg["n"] > x["n_in"]:
-            raise TableError("a message out of order (one before it is missing)")
-        table = _acked(table, x, msg["a"], now)
-        x = link(table, key)
-        table = _put_link(table, {**x, "n_in": x["n_in"] + 1, "ack_at": x["ack_at"] or now + ACK_DELAY})
-    except TableError as e:
-        return table, [("refused", f"From {who}: refused {e}; nothing was changed.")]
-    try:
+        table, fresh = _number_taken(table, x, msg, now)
+        if not fresh:
+            return table, []
         return _HANDLERS[msg["t"]](table, link(table, key), msg)
-    except TableError as e:
+    except TableError as e:  # the table as it stands: a message refused for what it says used its number
         return table, [("refused", f"From {who}: refused {e}; nothing was changed.")]
+
+
+def _arrival(x: dict, now) -> tuple[dict, bool]:
+    """A message arrives on the link: its time is counted; True when the
+    peer had sent ``RATE`` already within ``WINDOW`` (a flood, refused)."""
+    times = [t for t in x["times"] if now - t < WINDOW]
+    return {**x, "times": times + [now]}, len(times) >= RATE
+
+
+def _number_taken(table: dict, x: dict, msg: dict, now) -> tuple[dict, bool]:
+    """A numbered message takes the next number (and what it acknowledges
+    leaves the queue): True. One taken already (its acknowledgement was
+    late) is acknowledged again and nothing else: False. One ahead is
+    refused."""
+    if msg["n"] < x["n_in"]:
+        return _put_link(table, {**x, "ack_at": x["ack_at"] or now + ACK_DELAY}), False
+    if msg["n"] > x["n_in"]:
+        raise TableError("a message out of order (one before it is missing)")
+    table = _acked(table, x, msg["a"], now)
+    x = link(table, x["key"])
+    return _put_link(table, {**x, "n_in": x["n_in"] + 1, "ack_at": x["ack_at"] or now + ACK_DELAY}), True
 
 
 def _acked(table: dict, x: dict, a: int, now) -> dict:
@@ -686,11 +744,7 @@ def _turn_away(table: dict, x: dict, to_phone: str, to_gm: str) -> tuple[dict, l
 def _on_seat(table: dict, x: dict, msg: dict, now) -> tuple[dict, list]:
     """A phone says who it is: a seat taken back with its key's proof, a new
     seat under a name that looks like no one else's, or turned away."""
-    dev = msg["d"]
-    key = msg.get("k", msg.get("m"))
-    if not (isinstance(dev, str) and DEVICE_RE.match(dev)) or len(msg) != 3 or not (
-            isinstance(key, str) and HEX64_RE.match(key)):
-        raise TableError("a greeting with no proper device or key")
+    dev, key = _claim(msg)
     s = seat(table, dev)
     if x["only"] and dev != x["only"]:
         who = seat(table, x["only"])["name"]
@@ -704,6 +758,24 @@ def _on_seat(table: dict, x: dict, msg: dict, now) -> tuple[dict, list]:
                                     "(Table → Leave this table), then scan the code again.",
                           f"A phone that says it sat at this table before, but that this tablet does not "
                           f"know, was turned away ({names.isolate(x['wanted'])}).")
+    return _new_seat(table, x, dev, key)
+
+
+def _claim(msg: dict) -> tuple[str, str]:
+    """The device id a seat message names and the key or proof it holds,
+    each in its form; refused otherwise."""
+    dev = msg["d"]
+    key = msg.get("k", msg.get("m"))
+    if not (isinstance(dev, str) and DEVICE_RE.match(dev)) or len(msg) != 3 or not (
+            isinstance(key, str) and HEX64_RE.match(key)):
+        raise TableError("a greeting with no proper device or key")
+    return dev, key
+
+
+def _new_seat(table: dict, x: dict, dev: str, key: str) -> tuple[dict, list]:
+    """A phone new to this table sits down under the name it asked for,
+    unless that name looks like someone's at the table or the table is
+    full."""
     wanted = name(x["wanted"])
     for other in [table["name"]] + [y["name"] for y in table["seats"]]:
         if names.looks_alike(wanted, other):
@@ -757,7 +829,13 @@ def _by(table: dict, x: dict, item: dict) -> str:
         return seat(table, x["device"])["name"] if table["role"] == "host" else table["host"]
     if table["role"] == "host":
         raise TableError("a roll that names who rolled it (a phone's rolls are its own)")
-    by = name(item["by"]) if isinstance(item["by"], str) else ""
+    return _passed_by(table, item["by"])
+
+
+def _passed_by(table: dict, v) -> str:
+    """The player the tablet names for a roll it passes on: a name, and
+    never one that looks like this phone's."""
+    by = name(v) if isinstance(v, str) else ""
     if not by or names.looks_alike(by, table["name"]):
         raise TableError("a roll under this phone's own name")
     return by
@@ -785,14 +863,18 @@ def _roll_item(table: dict, x: dict, item: dict) -> tuple[dict, list]:
         raise TableError("a roll with other fields than a roll has")
     by = _by(table, x, item)
     e, result = check_entry(item["e"])
-    how = "tablet" if table["role"] == "player" and by == table["host"] else "phone"
-    entry = {"id": e["id"], "by": by, "how": how, "y": e["y"], "p": e["p"], "g": e["g"], "l": e["l"], "at": e["at"]}
+    entry = _logged(table, by, e)
     table, fresh = log_add(table, entry)
     if fresh and table["role"] == "host":
-        for s in table["seats"]:
-            if s["device"] != x["device"]:
-                table = _enqueue(table, s["device"], {"t": "roll", "r": [[entry["by"], entry["id"]]]})
+        table = _to_seats(table, entry["by"], entry["id"], but=x["device"])
     return table, [("entry", entry, result, fresh)]
+
+
+def _logged(table: dict, by: str, e: dict) -> dict:
+    """A roll that came, as this side logs it: under who rolled, and how it
+    came (on a phone, the GM's rolls came from the tablet)."""
+    how = "tablet" if table["role"] == "player" and by == table["host"] else "phone"
+    return {"id": e["id"], "by": by, "how": how, "y": e["y"], "p": e["p"], "g": e["g"], "l": e["l"], "at": e["at"]}
 
 
 def _secret_item(table: dict, x: dict, item: dict) -> tuple[dict, list]:
@@ -833,9 +915,15 @@ def _hidden(table: dict, h: dict) -> tuple[dict, list]:
         raise TableError("a secret roll under the id of a roll shown to all")
     if pair in old["c"]:
         return table, []  # the commitment again, sent with its reveal
+    return _longer(table, i, old, h)
+
+
+def _longer(table: dict, i: int, old: dict, h: dict) -> tuple[dict, list]:
+    """A hidden roll's next commitment (a step the GM took on it): for more
+    stages than the last, within ``MAX_COMMITMENTS``, at the roll's time."""
     if h["k"] <= old["c"][-1][0] or len(old["c"]) >= secret.MAX_COMMITMENTS or h["at"] != old["at"]:
         raise TableError("a secret roll's commitment changed after it was made")
-    entry = {**old, "c": old["c"] + [pair]}
+    entry = {**old, "c": old["c"] + [[h["k"], h["c"]]]}
     return _to_top(table, i, entry), [("entry", entry, None, False)]
 
 
@@ -851,13 +939,19 @@ def _revealed(table: dict, e, salt: str) -> tuple[dict, list]:
     if old["how"] == "revealed" and old["g"] == e["g"] and secret.matches(old["c"], salt, e):
         return table, []  # the same reveal again
     if e["at"] != old["at"] or not secret.matches(old["c"], salt, e):
-        kept = {**old, "bad": True}
-        return ({**table, "log": table["log"][:i] + [kept] + table["log"][i + 1:]},
-                [("refused", f"From {names.isolate(table['host'])}: refused a reveal that does not match what "
-                             "was rolled in secret; the roll stays hidden.")])
+        return _reveal_refused(table, i, old)
     entry = {"id": e["id"], "by": table["host"], "how": "revealed", "y": e["y"], "p": e["p"], "g": e["g"],
              "l": e["l"], "at": e["at"], "c": old["c"], "salt": salt}
     return _to_top(table, i, entry), [("entry", entry, result, True)]
+
+
+def _reveal_refused(table: dict, i: int, old: dict) -> tuple[dict, list]:
+    """A reveal that does not fit: the roll stays hidden in its place,
+    marked as having had a bad reveal, and the refusal is said."""
+    kept = {**old, "bad": True}
+    return ({**table, "log": table["log"][:i] + [kept] + table["log"][i + 1:]},
+            [("refused", f"From {names.isolate(table['host'])}: refused a reveal that does not match what "
+                         "was rolled in secret; the roll stays hidden.")])
 
 
 def _on_push(table: dict, x: dict, msg: dict) -> tuple[dict, list]:
@@ -879,17 +973,23 @@ def _on_sheet(table: dict, x: dict, msg: dict) -> tuple[dict, list]:
         raise TableError("a character sheet with no proper id")
     if msg["y"] not in rules.SYSTEMS or not isinstance(msg["p"], dict):
         raise TableError("a character sheet of no known game")
-    try:
-        sheet = rules.normalize_sheet(msg["y"], {**msg["p"], "player": who})
-    except SpecError as e:
-        raise TableError(f"a character sheet its game's rules refuse ({e})") from None
-    except (RecursionError, TypeError, ValueError, KeyError):
-        raise TableError("a character sheet its game's rules refuse") from None
+    sheet = _sheet_of(msg["y"], msg["p"], who)
     if sheet["npc"]:
         raise TableError("an NPC's sheet (the GM keeps the NPCs; a phone sends its character)")
     if names.clean(sheet["name"]) != sheet["name"]:
         raise TableError("a character sheet whose name holds invisible or look-alike characters")
     return table, [("sheet", {"id": msg["i"], "system": msg["y"], "sheet": sheet}, who)]
+
+
+def _sheet_of(system: str, sheet: dict, who: str) -> dict:
+    """A sheet from a phone as the rules normalize it, played by ``who``;
+    one they refuse is refused (naming the field when they do)."""
+    try:
+        return rules.normalize_sheet(system, {**sheet, "player": who})
+    except SpecError as e:
+        raise TableError(f"a character sheet its game's rules refuse ({e})") from None
+    except (RecursionError, TypeError, ValueError, KeyError):
+        raise TableError("a character sheet its game's rules refuse") from None
 
 
 def share_sheet(table, entry: dict) -> dict:
@@ -903,8 +1003,13 @@ def share_sheet(table, entry: dict) -> dict:
     if len(_text({**item, "n": 10 ** 9, "a": 10 ** 9})) > MAX_MESSAGE:
         raise TableError("This sheet is too large to send over the table: share it by link instead.")
     s = seat(table, "host")
-    out = [i for i in s["out"] if i.get("x") or not (i["t"] == "sheet" and i["i"] == entry["id"])]
-    return _enqueue(_put_seat(table, {**s, "out": out}), "host", item)
+    return _enqueue(_put_seat(table, {**s, "out": _without_sheet(s["out"], entry["id"])}), "host", item)
+
+
+def _without_sheet(out: list, sheet_id: str) -> list:
+    """A queue without the sheet ``sheet_id`` if it waits unsent (one sent
+    stays until it is acknowledged)."""
+    return [i for i in out if i.get("x") or not (i["t"] == "sheet" and i["i"] == sheet_id)]
 
 
 def fair_kind(f) -> tuple[str, str]:
@@ -931,18 +1036,32 @@ def _on_fair(table: dict, x: dict, msg: dict) -> tuple[dict, list]:
     dice and reveals only of requests that came over this table."""
     kind, rid = fair_kind(msg["f"])
     if table["role"] == "host":
-        who = seat(table, x["device"])["name"]
-        if kind != "a":
-            raise TableError(f"a fair-roll {_FAIR_WORDS[kind]} (a phone sends only answers to the tablet's requests)")
-        if table["fair"].get(rid) != x["device"]:
-            raise TableError(f"a fair-roll answer to a request this tablet did not send to {names.isolate(who)}")
-    elif kind == "a":
-        raise TableError("a fair-roll answer (only a phone answers)")
-    elif kind == "q":
-        table = _remember_fair(table, rid, "host")
-    elif table["fair"].get(rid) != "host":
-        raise TableError(f"a fair-roll {_FAIR_WORDS[kind]} for a request that did not come over this table")
+        _fair_from_phone(table, x, kind, rid)
+    else:
+        table = _fair_from_tablet(table, kind, rid)
     return table, [("fair", msg["f"])]
+
+
+def _fair_from_phone(table: dict, x: dict, kind: str, rid: str) -> None:
+    """The tablet takes from a phone only the answer to a request it sent
+    to that phone's seat."""
+    who = seat(table, x["device"])["name"]
+    if kind != "a":
+        raise TableError(f"a fair-roll {_FAIR_WORDS[kind]} (a phone sends only answers to the tablet's requests)")
+    if table["fair"].get(rid) != x["device"]:
+        raise TableError(f"a fair-roll answer to a request this tablet did not send to {names.isolate(who)}")
+
+
+def _fair_from_tablet(table: dict, kind: str, rid: str) -> dict:
+    """A phone takes from the tablet a request (remembered as come over
+    the table), and dice and reveals only of such requests."""
+    if kind == "a":
+        raise TableError("a fair-roll answer (only a phone answers)")
+    if kind == "q":
+        return _remember_fair(table, rid, "host")
+    if table["fair"].get(rid) != "host":
+        raise TableError(f"a fair-roll {_FAIR_WORDS[kind]} for a request that did not come over this table")
+    return table
 
 
 def _remember_fair(table: dict, rid: str, device: str) -> dict:
@@ -967,11 +1086,16 @@ def _on_peer(table: dict, x: dict, msg: dict) -> tuple[dict, list]:
     other, desc = _peer_link(msg)
     if table["role"] == "player":
         return table, [("peer", other, msg["k"], desc)]
-    me = seat(table, x["device"])
+    return _pass_peer(table, seat(table, x["device"]), other, msg["k"], desc), []
+
+
+def _pass_peer(table: dict, me: dict, other: str, kind: str, desc: dict) -> dict:
+    """The tablet passes a link between phones from the seat ``me`` on to
+    the connected phone named ``other``; if it left meanwhile, nothing."""
     to = next((s for s in table["seats"] if s["name"] == other and s is not me), None)
     if to is None or seat_link(table, to["device"]) is None:
-        return table, []  # that phone left meanwhile: nothing to pass on
-    return post(table, to["device"], "peer", w=me["name"], k=msg["k"], d=desc), []
+        return table
+    return post(table, to["device"], "peer", w=me["name"], k=kind, d=desc)
 
 
 def _peer_link(msg: dict) -> tuple[str, dict]:
@@ -1082,33 +1206,51 @@ def _enqueue(table: dict, device, item: dict) -> dict:
     s = seat(table, device)
     if s is None:
         return table
-    out = list(s["out"])
-    fresh = [i for i in out if not i.get("x")]
-    if item["t"] == "roll":
-        ref = item["r"][0]
-        if any(ref in i["r"] for i in fresh if i["t"] == "roll"):
-            return table
-        if fresh and out[-1]["t"] == "roll" and not out[-1].get("x") and len(out[-1]["r"]) < MAX_BATCH:
-            out[-1] = {**out[-1], "r": out[-1]["r"] + [ref]}
-        else:
-            out.append({"t": "roll", "r": [ref]})
-    else:
-        out.append(item)
+    out = _with_roll(s["out"], item["r"][0]) if item["t"] == "roll" else s["out"] + [item]
+    if out is None:
+        return table
     return _put_seat(table, {**s, "out": _capped(out)})
+
+
+def _with_roll(queue: list, ref: list):
+    """A new queue with the roll ``ref`` (its roller and id): it joins the
+    roll message waiting unsent at the end (up to ``MAX_BATCH``) or starts
+    one. None: that roll waits unsent already."""
+    out = list(queue)
+    fresh = [i for i in out if not i.get("x")]
+    if any(ref in i["r"] for i in fresh if i["t"] == "roll"):
+        return None
+    if fresh and out[-1]["t"] == "roll" and not out[-1].get("x") and len(out[-1]["r"]) < MAX_BATCH:
+        out[-1] = {**out[-1], "r": out[-1]["r"] + [ref]}
+    else:
+        out.append({"t": "roll", "r": [ref]})
+    return out
 
 
 def _capped(out: list) -> list:
     """At most OUT_CAP things waiting: the oldest not yet sent go first."""
-    count = sum(len(i["r"]) if i["t"] == "roll" else 1 for i in out)
+    count = _things(out)
     while count > OUT_CAP:
-        i = next((n for n, it in enumerate(out) if not it.get("x")), 0)
-        it = out[i]
-        if it["t"] == "roll" and len(it["r"]) > 1:
-            out[i] = {**it, "r": it["r"][1:]}
-        else:
-            del out[i]
+        _drop_oldest(out)
         count -= 1
     return out
+
+
+def _things(items) -> int:
+    """How many things queue items hold: each roll of a roll message, and
+    one for any other."""
+    return sum(len(i["r"]) if i["t"] == "roll" else 1 for i in items)
+
+
+def _drop_oldest(out: list) -> None:
+    """One thing fewer in a queue (in place): the oldest not yet sent (of a
+    roll message, its first roll)."""
+    i = next((n for n, it in enumerate(out) if not it.get("x")), 0)
+    it = out[i]
+    if it["t"] == "roll" and len(it["r"]) > 1:
+        out[i] = {**it, "r": it["r"][1:]}
+    else:
+        del out[i]
 
 
 def post(table: dict, device, kind: str, **fields) -> dict:
@@ -1122,12 +1264,24 @@ def _materialize(table: dict, item: dict, device):
     the phones connected as they are now. None: nothing of it is left to
     send."""
     if item["t"] == "peers":
-        w = [s["name"] for s in table["seats"] if s["device"] != device and seat_link(table, s["device"])]
-        return {"t": "peers", "w": w} if w else None
+        return _peers_now(table, device)
     if item["t"] != "roll":
         return {k: v for k, v in item.items() if k != "x"}
-    r = [i for by, rid in item["r"] for i in _roll_items(table, by, rid)]
+    return _rolls_now(table, item["r"])
+
+
+def _rolls_now(table: dict, refs: list):
+    """A roll message of the rolls ``refs`` names (roller, id) as the log
+    holds them now; None if none of them is left."""
+    r = [i for by, rid in refs for i in _roll_items(table, by, rid)]
     return {"t": "roll", "r": r} if r else None
+
+
+def _peers_now(table: dict, device):
+    """The ``peers`` message for ``device``: the other phones connected
+    now (None: no other is)."""
+    w = [s["name"] for s in table["seats"] if s["device"] != device and seat_link(table, s["device"])]
+    return {"t": "peers", "w": w} if w else None
 
 
 def _roll_items(table: dict, by: str, rid: str) -> list:
@@ -1137,6 +1291,12 @@ def _roll_items(table: dict, by: str, rid: str) -> list:
     e = next((x for x in table["log"] if x["id"] == rid and x["by"] == by), None)
     if e is None or (table["role"] == "player" and by != table["name"]):
         return []
+    return _items_of(table, e)
+
+
+def _items_of(table: dict, e: dict) -> list:
+    """A logged roll as a roll message's items: the roll (naming its roller
+    if another's), or a secret one's commitment and, once shown, reveal."""
     if "salt" not in e:
         return [{"e": wire(e)} if e["by"] == table["name"] else {"e": wire(e), "by": e["by"]}]
     return [{"h": secret.hidden_form(e)}] + ([{"e": wire(e), "s": e["salt"]}] if e["shown"] else [])
@@ -1154,12 +1314,7 @@ def pump(table: dict, key, now) -> tuple[dict, list, float | None]:
     x = link(table, key)
     if x is None or x["state"] == "new":
         return table, [], None
-    tokens = BUCKET if x["tok_at"] is None else min(BUCKET, x["tokens"] + (now - x["tok_at"]) / REFILL_MS)
-    x = {**x, "tokens": tokens, "tok_at": now}
-    texts = []
-    while x["ctl"] and x["tokens"] >= 1:
-        texts.append(_text(x["ctl"][0]))
-        x = {**x, "ctl": x["ctl"][1:], "tokens": x["tokens"] - 1}
+    x, texts = _greeting_out(_refilled(x, now))
     table = _put_link(table, x)
     if x["state"] == "ok" and not x["ctl"]:
         table, more = _pump_queue(table, key, now)
@@ -1167,12 +1322,28 @@ def pump(table: dict, key, now) -> tuple[dict, list, float | None]:
     return table, texts, _wake(table, key, now)
 
 
+def _refilled(x: dict, now) -> dict:
+    """The link with its sender's bucket as it stands at ``now``: a token
+    more every ``REFILL_MS``, at most ``BUCKET`` (full at first)."""
+    tokens = BUCKET if x["tok_at"] is None else min(BUCKET, x["tokens"] + (now - x["tok_at"]) / REFILL_MS)
+    return {**x, "tokens": tokens, "tok_at": now}
+
+
+def _greeting_out(x: dict) -> tuple[dict, list]:
+    """The greeting's messages the bucket lets go now, and the link
+    without them."""
+    texts = []
+    while x["ctl"] and x["tokens"] >= 1:
+        texts.append(_text(x["ctl"][0]))
+        x = {**x, "ctl": x["ctl"][1:], "tokens": x["tokens"] - 1}
+    return x, texts
+
+
 def _pump_queue(table: dict, key, now) -> tuple[dict, list]:
     x = link(table, key)
     s = seat(table, x["device"])
     out = list(s["out"])
-    if x["sent"] and now - x["progress"] >= RESEND_MS:  # not acknowledged: from the first again
-        x = {**x, "sent": 0, "progress": now}
+    x = _go_back(x, now)
     texts = []
     while x["sent"] < len(out) and x["tokens"] >= 1:
         i = x["sent"]
@@ -1188,6 +1359,14 @@ def _pump_queue(table: dict, key, now) -> tuple[dict, list]:
     return _put_link(table, x), texts + ack
 
 
+def _go_back(x: dict, now) -> dict:
+    """What was sent and not acknowledged after ``RESEND_MS`` is sent
+    again, from the first."""
+    if x["sent"] and now - x["progress"] >= RESEND_MS:
+        return {**x, "sent": 0, "progress": now}
+    return x
+
+
 def _queued_text(table: dict, out: list, i: int, x: dict):
     """The text to send for the queue's message ``i``; or None when the
     queue changed in its place instead (``out`` is changed in place): a
@@ -1201,12 +1380,19 @@ def _queued_text(table: dict, out: list, i: int, x: dict):
     text = _text({"t": msg["t"], "n": x["base"] + i, "a": x["n_in"], **{k: v for k, v in msg.items() if k != "t"}})
     if len(text) <= MAX_MESSAGE:
         return text
-    if msg["t"] == "roll" and len(out[i]["r"]) > 1:
+    _too_long(out, i)
+    return None
+
+
+def _too_long(out: list, i: int) -> None:
+    """The queue's message ``i`` is too long for the channel (``out`` is
+    changed in place): a roll message of several rolls is split in two,
+    anything else dropped."""
+    if out[i]["t"] == "roll" and len(out[i]["r"]) > 1:
         half = len(out[i]["r"]) // 2
         out[i:i + 1] = [{"t": "roll", "r": out[i]["r"][:half]}, {"t": "roll", "r": out[i]["r"][half:]}]
     else:
         del out[i]
-    return None
 
 
 def _ack_if_due(x: dict, now) -> tuple[dict, list]:
@@ -1221,16 +1407,26 @@ def _ack_if_due(x: dict, now) -> tuple[dict, list]:
 def _wake(table: dict, key, now):
     """When ``pump`` has something to do on this connection again."""
     x = link(table, key)
-    s = seat(table, x["device"]) if x["state"] == "ok" else None
     token_at = now + max(0.0, 1 - x["tokens"]) * REFILL_MS
-    due = []
-    if x["ctl"] or (s is not None and x["sent"] < len(s["out"])):
-        due.append(token_at)
-    if x["state"] == "ok" and x["n_in"] > x["acked"] and x["ack_at"] is not None:
-        due.append(max(x["ack_at"], token_at))
-    if x["state"] == "ok" and x["sent"]:
-        due.append(x["progress"] + RESEND_MS)
+    due = [token_at] if x["ctl"] else []
+    if x["state"] == "ok":
+        due += _seat_due(table, x, token_at)
     return min(due) if due else None
+
+
+def _seat_due(table: dict, x: dict, token_at) -> list:
+    """The times a greeted connection has work: its seat's queue to send
+    (when a token is there), an acknowledgement due, messages to send
+    again if still not acknowledged."""
+    s = seat(table, x["device"])
+    due = []
+    if s is not None and x["sent"] < len(s["out"]):
+        due.append(token_at)
+    if x["n_in"] > x["acked"] and x["ack_at"] is not None:
+        due.append(max(x["ack_at"], token_at))
+    if x["sent"]:
+        due.append(x["progress"] + RESEND_MS)
+    return due
 
 
 # ---------------------------------------------------------------- the log
@@ -1252,14 +1448,22 @@ def log_add(table: dict, entry: dict) -> tuple[dict, bool]:
     i = next((i for i, x in enumerate(log) if (x["by"], x["id"]) == (entry["by"], entry["id"])), None)
     if i is None:
         return {**table, "log": [entry] + log[:LOG_CAP - 1]}, True
-    old = log[i]
+    if not _new_state(log[i], entry):
+        return table, False  # the same roll sent again (its ack was lost): nothing new
+    return {**table, "log": [entry] + log[:i] + log[i + 1:]}, True
+
+
+def _new_state(old: dict, entry: dict) -> bool:
+    """Whether ``entry`` is a later state of the logged roll ``old`` (more
+    steps: True) or the same roll again (False); a secret roll, or other
+    dice under its id, refused."""
     if old["how"] in ("hidden", "revealed"):
         raise TableError("a secret roll shown without its reveal")
     if entry["g"] == old["g"] and _extends(old, entry) and entry["l"] == old["l"]:
-        return table, False  # the same roll sent again (its ack was lost): nothing new
+        return False
     if not _extends(old, entry) or entry["g"] == old["g"]:
         raise TableError("a roll under an id already used for other dice (a forgery)")
-    return {**table, "log": [entry] + log[:i] + log[i + 1:]}, True
+    return True
 
 
 def own_entry(table: dict, result: dict, label: str, at, entropy, step: bool = False,
@@ -1274,16 +1478,18 @@ def own_entry(table: dict, result: dict, label: str, at, entropy, step: bool = F
     entry = {"id": "", "by": me, "how": "tablet" if table["role"] == "host" else "phone",
              "y": result["system"], "p": result["spec"], "g": result["stages"],
              "l": _label(names.clean(label)[:LABEL_MAX]), "at": int(at)}
-    prev = None
-    if step:
-        prev = next((x for x in table["log"] if x["by"] == me and x["how"] in ("phone", "tablet")
-                     and _extends(x, entry) and len(x["g"]) < len(entry["g"])), None)
+    prev = _stepped(table, entry) if step else None
     entry["id"] = prev["id"] if prev is not None else _token(entropy, 6)
     entry.update(_secrecy(table, prev, secret_roll, entropy))
     table, _ = log_add(table, entry)
-    for s in table["seats"]:
-        table = _enqueue(table, s["device"], {"t": "roll", "r": [[me, entry["id"]]]})
-    return table, entry
+    return _to_seats(table, me, entry["id"]), entry
+
+
+def _stepped(table: dict, entry: dict):
+    """This device's logged roll that ``entry`` is a later step of (its
+    dice so far, then more), or None."""
+    return next((x for x in table["log"] if x["by"] == entry["by"] and x["how"] in ("phone", "tablet")
+                 and _extends(x, entry) and len(x["g"]) < len(entry["g"])), None)
 
 
 def _secrecy(table: dict, prev, secret_roll: bool, entropy) -> dict:
@@ -1306,8 +1512,15 @@ def reveal(table: dict, rid: str) -> dict:
     if e is None:
         return table
     table = {**table, "log": [{**x, "shown": True} if x is e else x for x in table["log"]]}
+    return _to_seats(table, me, rid)
+
+
+def _to_seats(table: dict, by: str, rid: str, but: str = "") -> dict:
+    """The roll ``rid`` of ``by`` queued for every seat (but the device
+    ``but``, the one it came from)."""
     for s in table["seats"]:
-        table = _enqueue(table, s["device"], {"t": "roll", "r": [[me, rid]]})
+        if s["device"] != but:
+            table = _enqueue(table, s["device"], {"t": "roll", "r": [[by, rid]]})
     return table
 
 
@@ -1334,30 +1547,39 @@ def route_fair(table: dict, rid: str, kind: str, player: str):
     if table["role"] == "player":
         dev = "host" if table["fair"].get(rid) == "host" and seat_link(table, "host") else None
     else:
-        dev = table["fair"].get(rid)
-        if dev is None and kind == "q":
-            dev = next((s["device"] for s in table["seats"] if s["name"] == player), None)
-        if dev is not None and seat_link(table, dev) is None:
-            dev = None
+        dev = _fair_seat(table, rid, kind, player)
     if dev is None:
         return table, None
     return _remember_fair(table, rid, dev), dev
 
 
+def _fair_seat(table: dict, rid: str, kind: str, player: str):
+    """On the tablet, the connected seat a fair-roll link goes to: the one
+    its request went to, or for a new request the seat named as its
+    player; None when that seat is away."""
+    dev = table["fair"].get(rid)
+    if dev is None and kind == "q":
+        dev = next((s["device"] for s in table["seats"] if s["name"] == player), None)
+    if dev is not None and seat_link(table, dev) is None:
+        return None
+    return dev
+
+
 def provenance(entry: dict) -> str:
     """How a log entry came, in the page's words."""
-    if entry["how"] == "fair":
-        return "fair roll, verified"
-    if entry["how"] == "revealed":
-        return "rolled in secret on the tablet; revealed, matches what was rolled"
-    if entry["how"] == "hidden":
-        return "rolled in secret on the tablet"
-    if "salt" in entry:
+    if entry["how"] == "tablet" and "salt" in entry:
         return "rolled in secret; revealed to the table" if entry["shown"] else \
             "rolled in secret: the phones see only that you rolled"
-    if entry["how"] == "tablet":
-        return "rolled on the tablet"
-    return f"rolled on {entry['by']}'s phone"
+    if entry["how"] == "phone":
+        return f"rolled on {entry['by']}'s phone"
+    return _HOW_WORDS[entry["how"]]
+
+
+#: How a log entry came, but for a phone's roll (named) and the GM's own
+#: secret roll (shown or not).
+_HOW_WORDS = {"fair": "fair roll, verified",
+              "revealed": "rolled in secret on the tablet; revealed, matches what was rolled",
+              "hidden": "rolled in secret on the tablet", "tablet": "rolled on the tablet"}
 
 
 # ---------------------------------------------------------------- storage
@@ -1373,10 +1595,15 @@ _OLD_STORED = {"host": {"role", "table", "name", "next_slot", "peers", "log", "s
 def dump(table: dict) -> str:
     """The table as stored (the connections are not: a reload means new
     channels; what waits in each seat's queue is kept)."""
-    seats = [{**s, "out": [{k: v for k, v in i.items() if k != "x"} for i in s["out"] if i["t"] in _KEPT]}
-             for s in table["seats"]]
+    seats = [{**s, "out": _kept_queue(s["out"])} for s in table["seats"]]
     kept = {k: v for k, v in table.items() if k not in ("links", "relay")}
     return json.dumps({**kept, "seats": seats}, ensure_ascii=False, separators=(",", ":"))
+
+
+def _kept_queue(out: list) -> list:
+    """A seat's queue as stored: what a reload keeps (``_KEPT``), not
+    marked as sent (a reload sends it all again)."""
+    return [{k: v for k, v in i.items() if k != "x"} for i in out if i["t"] in _KEPT]
 
 
 def _want(ok, what: str) -> None:
@@ -1420,31 +1647,49 @@ def _load_item(i) -> dict:
 
 def _load_seat(s, role: str) -> dict:
     _want(isinstance(s, dict) and set(s) == {"device", "name", "tk", "out"}, "a seat is not one")
-    if role == "host":
-        _want(isinstance(s["device"], str) and DEVICE_RE.match(s["device"]), "a seat's device is not one")
-        _want(isinstance(s["tk"], str) and HEX64_RE.match(s["tk"]), "a seat's key is not one")
-    else:
-        _want(s["device"] == "host" and s["tk"] == "", "the tablet's seat is not one")
+    _check_seat_keys(s, role)
     _want(isinstance(s["out"], list) and len(s["out"]) <= OUT_CAP, "a seat's queue is not a list")
     return {"device": s["device"], "name": _stored_name(s["name"], "a seat's name"), "tk": s["tk"],
             "out": [_load_item(i) for i in s["out"]]}
 
 
+def _check_seat_keys(s: dict, role: str) -> None:
+    """A stored seat's device and key: on the tablet a phone's id and its
+    table key; on a phone, the tablet's seat, which has neither."""
+    if role == "host":
+        _want(isinstance(s["device"], str) and DEVICE_RE.match(s["device"]), "a seat's device is not one")
+        _want(isinstance(s["tk"], str) and HEX64_RE.match(s["tk"]), "a seat's key is not one")
+    else:
+        _want(s["device"] == "host" and s["tk"] == "", "the tablet's seat is not one")
+
+
 def _load_v2(t: dict) -> dict:
     role = t["role"]
     _want(set(t) == _STORED[role], "its fields are not a table's")
-    _want(isinstance(t["table"], str) and TABLE_RE.match(t["table"]), "its table id is not one")
-    out = {"v": 2, "role": role, "table": t["table"], "name": _stored_name(t["name"], "its name"), "links": [],
-           "relay": {}}
+    out = {"v": 2, "role": role, "table": _table_id(t["table"]), "name": _stored_name(t["name"], "its name"),
+           "links": [], "relay": {}}
     out.update(_load_host_fields(t) if role == "host" else _load_player_fields(t))
-    _want(isinstance(t["seats"], list) and len(t["seats"]) <= MAX_PEERS
-          and (role == "host" or len(t["seats"]) == 1), "its seats are not a list of seats")
-    out["seats"] = [_load_seat(s, role) for s in t["seats"]]
-    _want(len({s["device"] for s in out["seats"]}) == len(out["seats"]), "two seats have one device")
+    out["seats"] = _load_seats(t["seats"], role)
     _want(isinstance(t["fair"], dict) and len(t["fair"]) <= FAIR_CAP and all(
         RID_RE.match(k) and isinstance(v, str) for k, v in t["fair"].items()), "its fair rolls are not a list")
     out["fair"] = dict(t["fair"])
     return out
+
+
+def _load_seats(seats, role: str) -> list:
+    """A stored table's seats (a phone's: the tablet's one), each checked;
+    no device sits in two."""
+    _want(isinstance(seats, list) and len(seats) <= MAX_PEERS
+          and (role == "host" or len(seats) == 1), "its seats are not a list of seats")
+    out = [_load_seat(s, role) for s in seats]
+    _want(len({s["device"] for s in out}) == len(out), "two seats have one device")
+    return out
+
+
+def _table_id(value) -> str:
+    """A stored table's id, checked."""
+    _want(isinstance(value, str) and TABLE_RE.match(value), "its table id is not one")
+    return value
 
 
 def _seat_number(value, why: str) -> int:
@@ -1473,9 +1718,9 @@ def _load_old(t: dict) -> dict:
     """A table an older page stored: its log is kept; the players join
     again (their seats held no key to take them back with)."""
     role = t["role"]
-    _want(isinstance(t["table"], str) and TABLE_RE.match(t["table"]), "its table id is not one")
+    table_id = _table_id(t["table"])
     me = _stored_name(t["name"], "its name")
-    out = {"v": 2, "role": role, "table": t["table"], "name": me, "links": [], "relay": {}, "fair": {}}
+    out = {"v": 2, "role": role, "table": table_id, "name": me, "links": [], "relay": {}, "fair": {}}
     if role == "host":
         return {**out, **_load_host_fields(t), "seats": []}
     slot = _seat_number(t["slot"], "its seat is not a number")
@@ -1533,27 +1778,45 @@ def load(text) -> tuple[dict | None, str]:
     kind; none reaches the page unchecked."""
     if not isinstance(text, str) or not text:
         return None, ""
-    if len(text) > 5_000_000 or share.nesting_depth(text) > 64:
-        return None, _UNREADABLE.format(why="it is far too large or deep")
     try:
-        t = json.loads(text)
-    except (ValueError, RecursionError):
-        return None, _UNREADABLE.format(why="it is not valid data")
-    try:
-        _want(isinstance(t, dict) and isinstance(t.get("role"), str) and t["role"] in _STORED, "it is not a table")
-        if t.get("v") == 2:
-            table = _load_v2(t)
-        else:
-            _want("v" not in t and set(t) == _OLD_STORED[t["role"]], "its fields are not a table's")
-            table = _load_old(t)
+        t = _stored_data(text)
+        table = _load_table(t)
     except TableError as e:
         return None, _UNREADABLE.format(why=str(e))
     if not isinstance(t["log"], list):
         return None, _UNREADABLE.format(why="its log is not a list")
     log, bad = _load_log(t["log"])
-    warning = (f"{bad} table-log entr{'y' if bad == 1 else 'ies'} could not be read again and were left out "
-               "(the stored text is kept under a backup key).") if bad else ""
-    return {**table, "log": log[:LOG_CAP]}, warning
+    return {**table, "log": log[:LOG_CAP]}, _left_out(bad)
+
+
+def _stored_data(text: str):
+    """The data the stored text holds; refused (the reason in words) when
+    it is far too large or deep, or not valid JSON."""
+    if len(text) > 5_000_000 or share.nesting_depth(text) > 64:
+        raise TableError("it is far too large or deep")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        raise TableError("it is not valid data") from None
+
+
+def _load_table(t) -> dict:
+    """The stored table without its log: of this page's form, or of an
+    older page's."""
+    _want(isinstance(t, dict) and isinstance(t.get("role"), str) and t["role"] in _STORED, "it is not a table")
+    if t.get("v") == 2:
+        return _load_v2(t)
+    _want("v" not in t and set(t) == _OLD_STORED[t["role"]], "its fields are not a table's")
+    return _load_old(t)
+
+
+def _left_out(bad: int) -> str:
+    """The banner's words for ``bad`` log entries that did not read again
+    (none: no words)."""
+    if not bad:
+        return ""
+    return (f"{bad} table-log entr{'y' if bad == 1 else 'ies'} could not be read again and were left out "
+            "(the stored text is kept under a backup key).")
 
 
 def synced_table() -> Synced:
@@ -1569,14 +1832,25 @@ def synced_table() -> Synced:
 
 
 def _merge_tables(kept: Synced, mine, theirs):
-    same = ("table", "role", "name")
-    if mine is None or theirs is None or any(mine[k] != theirs[k] for k in same):
+    if mine is None or theirs is None or not _same_table(mine, theirs):
         return mine
-    base = kept.value if kept.value and all(kept.value[k] == mine[k] for k in same) else {"log": []}
-    log = sorted(kept.merge_list(mine["log"], theirs["log"], base["log"]), key=lambda e: -e["at"])
+    log = _merged_log(kept, mine, theirs)
     if "next_slot" in mine:  # the tablet's: a seat number never given twice
         return {**mine, "log": log[:LOG_CAP], "next_slot": max(mine["next_slot"], theirs.get("next_slot", 0))}
     return {**mine, "log": log[:LOG_CAP]}
+
+
+def _merged_log(kept: Synced, mine: dict, theirs: dict) -> list:
+    """Two tabs' logs of one table merged (against the base's log when the
+    base is of this table too), newest first."""
+    base = kept.value if kept.value and _same_table(kept.value, mine) else {"log": []}
+    return sorted(kept.merge_list(mine["log"], theirs["log"], base["log"]), key=lambda e: -e["at"])
+
+
+def _same_table(a: dict, b: dict) -> bool:
+    """Whether two stored tables are this device's place at one table (the
+    same table, role and name)."""
+    return all(a[k] == b[k] for k in ("table", "role", "name"))
 
 
 def _load_log(entries) -> tuple[list, int]:
@@ -1625,20 +1899,10 @@ def log_item(entry: dict, result, title: str, summary: str, so_far: bool = False
     if entry["how"] == "hidden":
         return secret.hidden_item(entry)
 
-    res = result or {}
-    dice = res.get("dice") if isinstance(res.get("dice"), list) else []
-    outcome = str(res.get("outcome", ""))
-    words = views.outcome_name(outcome)
-    words = f"So far: {words.lower()}" if so_far else words
+    dice, outcome, words = _shown_result(result, so_far)
     label = f'<bdi class="h-label">{views.esc(entry["l"])}</bdi>' if entry["l"] else ""
-    how = provenance(entry)
-    if entry["how"] == "phone":
-        how = f'rolled on <bdi>{views.esc(entry["by"])}</bdi>&#x27;s phone'
-    else:
-        how = views.esc(how)
-    secret_mark = ""
-    if entry["how"] == "tablet" and "salt" in entry:
-        secret_mark = f' data-secret="{"shown" if entry["shown"] else "hidden"}"'
+    how = _how_html(entry)
+    secret_mark = _secret_mark(entry)
     return (f'<li class="history-item table-entry" data-table-entry data-by="{views.esc(entry["by"])}" '
             f'data-how="{views.esc(entry["how"])}" data-outcome="{views.esc(outcome)}"'
             f'{" data-so-far" if so_far else ""}{secret_mark}>'
@@ -1648,6 +1912,36 @@ def log_item(entry: dict, result, title: str, summary: str, so_far: bool = False
             f'<span class="h-summary">{views.bidi_text(summary)}</span>{label}'
             f'{draw.thumbnails(dice, size=24)}<span class="h-foot"><span class="h-how">'
             f'{how}</span>{_reveal_button(entry)}</span></li>')
+
+
+def _shown_result(result, so_far: bool) -> tuple[list, str, str]:
+    """What a log entry shows of its result (None: none): the small dice,
+    the outcome and its words ("So far: …" while its turn may go on)."""
+    from drawing import views
+
+    res = result or {}
+    dice = res.get("dice") if isinstance(res.get("dice"), list) else []
+    outcome = str(res.get("outcome", ""))
+    words = views.outcome_name(outcome)
+    return dice, outcome, f"So far: {words.lower()}" if so_far else words
+
+
+def _secret_mark(entry: dict) -> str:
+    """The ``data-secret`` attribute of the GM's own secret roll (shown or
+    hidden yet); none for any other."""
+    if entry["how"] == "tablet" and "salt" in entry:
+        return f' data-secret="{"shown" if entry["shown"] else "hidden"}"'
+    return ""
+
+
+def _how_html(entry: dict) -> str:
+    """How an entry came (``provenance``) as escaped HTML; a phone's
+    roller's name isolated in its own ``bdi``."""
+    from drawing import views
+
+    if entry["how"] == "phone":
+        return f'rolled on <bdi>{views.esc(entry["by"])}</bdi>&#x27;s phone'
+    return views.esc(provenance(entry))
 
 
 def _reveal_button(entry: dict) -> str:

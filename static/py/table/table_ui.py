@@ -161,34 +161,50 @@ def status_of(x):
 
 def render():
     table = T["table"]
-    q("#table-open").classList.toggle("at-table", table is not None)
-    document.body.classList.toggle("at-table", table is not None)
     host = table is not None and table["role"] == "host"
-    q("#table-host").hidden = not host
     mine = lt.link(table, "host") if table is not None and not host else None
-    # a phone's answer code is needed only until its channel opens
-    q("#table-player").hidden = table is None or host or (mine is not None and mine["state"] != "new")
     joining = table is None and T["pending_offer"] is not None
-    q("#table-start").hidden = table is not None or joining
-    q("#table-leave").hidden = table is None
+    render_parts(table, host, mine, joining)
     render_secret(host)
     q("#table-title").textContent = title(table, host, mine, joining)
     for el in document.querySelectorAll("[data-table-share]"):
         el.hidden = not hasattr(window.navigator, "share")
     rtc().keepAwake(host)
+    render_state(table, host, mine, joining)
+
+
+def render_state(table, host, mine, joining):
+    """Where this device stands: invited (joining), at no table, or at one
+    (its seats' rows, its status, its log)."""
     if joining:
         q("#table-status").textContent = (f"{T['pending_offer']['meta']['g']} invites you to the table: type "
                                           "your name, then Join.")
     elif table is None:
-        q("#table-peers").innerHTML = ""
-        q("#table-log").innerHTML = ""
-        q("#table-feed").hidden = True
-        q("#table-count").textContent = ""
-        q("#table-status").textContent = "This device is at no table."
+        render_no_table()
     else:
         q("#table-peers").innerHTML = peer_rows(table, host)
         q("#table-status").textContent = status_words(table, host, mine)
         render_log()
+
+
+def render_parts(table, host, mine, joining):
+    """Which parts of the dialog show: the GM's while hosting, a phone's
+    answer code only until its channel opens, Start and Leave."""
+    q("#table-open").classList.toggle("at-table", table is not None)
+    document.body.classList.toggle("at-table", table is not None)
+    q("#table-host").hidden = not host
+    q("#table-player").hidden = table is None or host or (mine is not None and mine["state"] != "new")
+    q("#table-start").hidden = table is not None or joining
+    q("#table-leave").hidden = table is None
+
+
+def render_no_table():
+    """The dialog and feed of a device at no table: empty, saying so."""
+    q("#table-peers").innerHTML = ""
+    q("#table-log").innerHTML = ""
+    q("#table-feed").hidden = True
+    q("#table-count").textContent = ""
+    q("#table-status").textContent = "This device is at no table."
 
 
 def render_secret(host):
@@ -228,15 +244,24 @@ def title(table, host, mine, joining):
 
 def status_words(table, host, mine):
     if host:
-        n_open = sum(1 for s in table["seats"] if status_of(lt.seat_link(table, s["device"])) == "open")
-        back = (" One player scans this code; the others whose page is still open come back through "
-                "that phone." if len(table["seats"]) > 1 and n_open == 0 else "")
-        return f"{table['name']}'s table: {len(table['seats'])} phone(s), {n_open} connected.{back}"
-    state = "the tablet ended the connection. " + T["bye"] if T["bye"] else {
-        "open": "connected.", "joining": "waiting for the tablet to read your answer.",
-        "stalled": "not answering: your rolls wait until it does.", "failed": "could not connect.",
-    }.get(status_of(mine), "not connected.")
+        return host_status(table)
+    state = "the tablet ended the connection. " + T["bye"] if T["bye"] else \
+        PHONE_STATE.get(status_of(mine), "not connected.")
     return f"At {table['host']}'s table as {table['name']}: {state}"
+
+
+#: A phone's connection to the tablet in words.
+PHONE_STATE = {"open": "connected.", "joining": "waiting for the tablet to read your answer.",
+               "stalled": "not answering: your rolls wait until it does.", "failed": "could not connect."}
+
+
+def host_status(table):
+    """The tablet's status: its phones, how many are connected, and when
+    none is, how the others come back."""
+    n_open = sum(1 for s in table["seats"] if status_of(lt.seat_link(table, s["device"])) == "open")
+    back = (" One player scans this code; the others whose page is still open come back through "
+            "that phone." if len(table["seats"]) > 1 and n_open == 0 else "")
+    return f"{table['name']}'s table: {len(table['seats'])} phone(s), {n_open} connected.{back}"
 
 
 def peer_rows(table, host):
@@ -382,17 +407,9 @@ async def take_answer(text, passed=False):
     ``passed`` back through another phone): a connection for that seat;
     who sits there is settled on the channel."""
     got = lt.decode_join(text)
-    if got["kind"] != "a":
-        raise lt.TableError("That is a table's own code, not a player's answer.")
-    if T["table"] is None or T["table"]["role"] != "host":
-        raise lt.TableError("This device hosts no table: open Table and start one first.")
-    slot = got["meta"]["s"]
-    fo = T["offer_fp"].get(slot)
-    if fo is None and got["meta"]["t"] == T["table"]["table"] and slot < T["table"]["next_slot"]:
-        raise lt.TableError("This answer is for a code this tablet no longer shows (it was reloaded?): "
-                            "ask the player to scan the new code.")
+    fo = answered_offer(got)
     before = T["table"]
-    T["table"], x = lt.add_link(before, got, fo or "")  # before the channel can open
+    T["table"], x = lt.add_link(before, got, fo)  # before the channel can open
     try:
         await rtc().accept(rkey(x["key"]), lt.build_sdp(got["desc"], "a"))
     except Exception:
@@ -409,17 +426,35 @@ async def take_answer(text, passed=False):
         await make_offer()
 
 
+def answered_offer(got):
+    """The certificate fingerprint of the offer on show that a decoded
+    answer answers (``offer_shown``); refused first when it is no answer
+    or this device hosts no table."""
+    if got["kind"] != "a":
+        raise lt.TableError("That is a table's own code, not a player's answer.")
+    if T["table"] is None or T["table"]["role"] != "host":
+        raise lt.TableError("This device hosts no table: open Table and start one first.")
+    return offer_shown(got)
+
+
+def offer_shown(got):
+    """The fingerprint of the offer on show for an answer's seat ("" when
+    none: ``lt.add_link`` says why); an answer for a seat of this table
+    offered before a reload (its offer gone) refused."""
+    slot = got["meta"]["s"]
+    fo = T["offer_fp"].get(slot)
+    if fo is None and got["meta"]["t"] == T["table"]["table"] and slot < T["table"]["next_slot"]:
+        raise lt.TableError("This answer is for a code this tablet no longer shows (it was reloaded?): "
+                            "ask the player to scan the new code.")
+    return fo or ""
+
+
 async def join(offer, who, via=""):
     """The phone's side: its answer to the tablet's offer, as a code; an
     offer another phone passed on (``via``) is answered back through it."""
     meta = offer["meta"]
-    me = device.this_device(who)
-    tk = device.table_key(me, meta["t"])
     old = T["table"]
-    if old is not None and old["role"] == "player" and old["table"] == meta["t"]:
-        table = lt.join_again(old, offer, who, me["id"], tk)
-    else:
-        table = lt.new_player(offer, who, me["id"], tk)
+    table = seat_for(offer, who)
     rtc().close("host")
     if old is None or old["table"] != meta["t"]:
         close_mesh()
@@ -443,6 +478,18 @@ async def join(offer, who, via=""):
     await draw_code("#table-answer", T["api"]["page_url"]() + "#" + link, "data-table-answer")
 
 
+def seat_for(offer, who):
+    """This phone's side of the table ``offer`` is of: the one it sits at
+    already (its log, queue and seat kept), or a new one, as ``who``."""
+    meta = offer["meta"]
+    me = device.this_device(who)
+    tk = device.table_key(me, meta["t"])
+    old = T["table"]
+    if old is not None and old["role"] == "player" and old["table"] == meta["t"]:
+        return lt.join_again(old, offer, who, me["id"], tk)
+    return lt.new_player(offer, who, me["id"], tk)
+
+
 def open_fragment(frag):
     """A join code in the URL: an offer joins this phone (asking its name
     first if it has none); an answer is taken by the tablet."""
@@ -463,6 +510,13 @@ def open_fragment(frag):
         say("That is this table's own join code: show it to the players' phones." if own else
             "This device hosts a table: leave it (Table → Leave this table) before joining another.", "warning")
         return True
+    join_offer(got)
+    return True
+
+
+def join_offer(got):
+    """A phone opened a table's offer: it joins under the roller's name,
+    or asks for a name first."""
     name = T["api"]["roller"]()
     if name:
         spawn(join(got, name))
@@ -471,7 +525,6 @@ def open_fragment(frag):
         open_dialog()
         q("#table-name-box").hidden = False
         q("#table-name").focus()
-    return True
 
 
 def join_with_name(_=None):
@@ -519,23 +572,37 @@ def pump_all():
         return
     wake = None
     for x in list(table["links"]):
-        key = x["key"]
-        if not rtc().isOpen(rkey(key)):
-            continue
-        T["table"], texts, due = lt.pump(T["table"], key, now())
-        for text in texts:
-            rtc().send(rkey(key), text)
-        x = lt.link(T["table"], key)
-        if x["state"] == "gone" and not x["ctl"]:  # its bye has left: end it
-            later(lambda k=key: end_link(k), CLOSE_AFTER_MS)
-        elif due is not None:
+        due = pump_link(x["key"])
+        if due is not None:
             wake = due if wake is None else min(wake, due)
-    if wake is not None and (T["wake"] is None or wake < T["wake"] or T["wake"] < now()):
+    if wake is not None:
+        wake_at(wake)
+    save()
+
+
+def pump_link(key):
+    """Send what one open channel may send now; when the protocol wants it
+    pumped again (None: never, it is closed or its bye has left)."""
+    if not rtc().isOpen(rkey(key)):
+        return None
+    T["table"], texts, due = lt.pump(T["table"], key, now())
+    for text in texts:
+        rtc().send(rkey(key), text)
+    x = lt.link(T["table"], key)
+    if x["state"] == "gone" and not x["ctl"]:  # its bye has left: end it
+        later(lambda k=key: end_link(k), CLOSE_AFTER_MS)
+        return None
+    return due
+
+
+def wake_at(wake):
+    """Pump again at ``wake``, unless the timer set already comes sooner
+    (a timer in the past has fired: it is set again)."""
+    if T["wake"] is None or wake < T["wake"] or T["wake"] < now():
         if T["timer"] is not None:
             window.clearTimeout(T["timer"])
         T["wake"] = wake
         T["timer"] = later(on_timer, wake - now())
-    save()
 
 
 def on_timer():
@@ -787,18 +854,24 @@ def on_mesh_message(name, data):
     if not ok:
         return  # a flood from another phone: dropped without a word
     try:
-        msg = relay.parse(data)
-        if msg["t"] == "offer":
-            got = lt.passed_offer(T["table"], msg["f"], msg["m"])
-            if got is not None:
-                spawn(join(got, T["table"]["name"], via=name))
-        elif lt.link(T["table"], "host") is not None and lt.seat_link(T["table"], "host") is not None:
-            T["table"] = lt.post(T["table"], "host", "relay", f=lt.passed_answer(T["table"], msg["f"]))
-            pump_all()
+        take_passed(name, relay.parse(data))
     except (relay.RelayError, lt.TableError) as e:
         T["refused"] += 1
         q("#table-dialog").setAttribute("data-refused", str(T["refused"]))
         say(f"From {names.isolate(name)}'s phone: refused {e}; nothing was changed.", "warning")
+
+
+def take_passed(name, msg):
+    """A code another phone (``name``) passed on: the tablet's offer for
+    this phone (it joins through that phone), or a phone's answer to pass
+    on to the tablet while connected to it."""
+    if msg["t"] == "offer":
+        got = lt.passed_offer(T["table"], msg["f"], msg["m"])
+        if got is not None:
+            spawn(join(got, T["table"]["name"], via=name))
+    elif lt.link(T["table"], "host") is not None and lt.seat_link(T["table"], "host") is not None:
+        T["table"] = lt.post(T["table"], "host", "relay", f=lt.passed_answer(T["table"], msg["f"]))
+        pump_all()
 
 
 def on_relay(_key, to, fragment, tag):
@@ -918,8 +991,13 @@ def push_all(_el=None):
         T["table"] = lt.post(T["table"], s["device"], "push", y=system, p=spec, l=label)
     pump_all()
     away = len(table["seats"]) - len(sent)
-    say(f"Sent the {rules.TITLES[system]} roll on show to {len(sent)} player(s)"
-        + (f"; {away} not connected got nothing." if away else "."), "info" if sent else "warning")
+    say(pushed_words(system, len(sent), away), "info" if sent else "warning")
+
+
+def pushed_words(system, sent, away):
+    """What the GM is told of a roll sent to every connected player."""
+    return (f"Sent the {rules.TITLES[system]} roll on show to {sent} player(s)"
+            + (f"; {away} not connected got nothing." if away else "."))
 
 
 async def copy_code(el):
