@@ -128,16 +128,24 @@ def on_keydown(event):
     t = event.target
     if event.key == "Escape" and document.body.classList.contains("drawer-open"):
         history.show_history(False)
-    elif not hasattr(t, "closest"):
-        return
-    elif event.key in ("Enter", " ") and js_none(t.closest("[data-die]")):
+    elif hasattr(t, "closest"):
+        key_on(event, t)
+
+
+def key_on(event, t):
+    """A key on a die (Enter, Space: tap it) or on a tab (the arrows: the
+    next tab's)."""
+    if event.key in ("Enter", " ") and js_none(t.closest("[data-die]")):
         event.preventDefault()
         trayview.toggle_die(t.closest("[data-die]"))
     elif event.key in ("ArrowRight", "ArrowLeft") and js_none(t.closest("[data-tab]")):
-        order = list(rules.SYSTEMS)
-        i = order.index(t.dataset.tab)
-        nxt = order[(i + (1 if event.key == "ArrowRight" else -1)) % len(order)]
-        trayview.open_tab(nxt, focus=True)
+        trayview.open_tab(next_tab(t.dataset.tab, event.key), focus=True)
+
+
+def next_tab(system, key):
+    """The tab an arrow key moves to from ``system``'s, round the ends."""
+    order = list(rules.SYSTEMS)
+    return order[(order.index(system) + (1 if key == "ArrowRight" else -1)) % len(order)]
 
 
 @guard
@@ -268,9 +276,10 @@ def bench_hooks():
         setattr(window, name, page.kept_proxy(fn))
 
 
-def start():
-    window.performance.mark("dice:start")
-    wire()
+def listen_all():
+    """The page's event listeners: its events, the history's import, the
+    link in the address, another tab's storage, and what must be kept
+    before the tab closes."""
     for name, fn in (("submit", on_submit), ("click", on_click), ("input", on_input),
                      ("change", on_input), ("keydown", on_keydown)):
         page.listen(document, name, fn)
@@ -279,6 +288,12 @@ def start():
     page.listen(window, "storage", guard(page.on_storage))
     for flush in (page.painted, history.flush_history, forms.flush_forms):  # a roll or an edit just before the tab closes is kept
         page.listen(window, "pagehide", flush)
+
+
+def start():
+    window.performance.mark("dice:start")
+    wire()
+    listen_all()
     guard(oddspanel.prepare_odds)()
     history.load_roller()
     history.load_history()

@@ -133,14 +133,21 @@ def _spoken_face(text: str) -> str:
     return f"{HEBREW_NAMES[text]} ({text})" if text in HEBREW_NAMES else text
 
 
-def _role_words(die: dict, role: str, text: str) -> list:
-    """The role in words, and the flags the role does not already say."""
-    words = [_ROLE_WORDS.get(role, str(role))]
-    words.append("success" if die.get("success") and role != "success" else "")
-    words.append("wild" if die.get("wild") and role != "wild" and text != WILD else "")
-    hist = die.get("history")
+def _earlier(hist) -> str:
+    """A rerolled die's earlier faces in words ("earlier 3, 5"); none for a
+    die rolled once."""
     if isinstance(hist, list) and len(hist) > 1:
-        words.append("earlier " + ", ".join(_face_text(h) for h in hist[:-1]))
+        return "earlier " + ", ".join(_face_text(h) for h in hist[:-1])
+    return ""
+
+
+def _role_words(die: dict, role: str, text: str) -> list:
+    """The role in words, and the flags the role (or a wild face) does not
+    already say."""
+    said = {role, "wild" if text == WILD else None}
+    words = [_ROLE_WORDS.get(role, str(role))]
+    words += [flag for flag in ("success", "wild") if die.get(flag) and flag not in said]
+    words.append(_earlier(die.get("history")))
     return [w for w in words if w]
 
 
@@ -170,29 +177,29 @@ def _star(cx: float, cy: float, r: float, points: int = 5, inner: float = 0.45) 
     return " ".join(pts)
 
 
+_BADGE_RING = '<circle r="15" fill="#ffffff" stroke="#1d1d1d" stroke-width="3"/>'
+
+#: Each badge's drawing in a ±16 box, by the kind it marks (a role, or
+#: success): shape, not colour, tells them apart.
+BADGES = {
+    "frozen": _BADGE_RING + "".join(
+        f'<line x1="0" y1="-10" x2="0" y2="10" stroke="#1d4e89" stroke-width="3" transform="rotate({a})"/>'
+        for a in (0, 60, 120)),
+    "rerolled": _BADGE_RING + '<path d="M -7 -3 A 8 8 0 1 1 -3 7" fill="none" stroke="#1d1d1d" stroke-width="3"/>'
+                              '<polygon points="-11,-6 -3,-6 -7,2" fill="#1d1d1d"/>',
+    "exploded": f'<polygon points="{_star(0, 0, 16, 8, 0.5)}" fill="#ffd54a" stroke="#1d1d1d" stroke-width="2"/>',
+    "success": _BADGE_RING + '<path d="M -8 0 L -2 7 L 9 -7" fill="none" stroke="#1b7a43" stroke-width="4"/>',
+    "dropped": _BADGE_RING + '<path d="M -7 -7 L 7 7 M 7 -7 L -7 7" stroke="#1d1d1d" stroke-width="3"/>',
+    "kept": _BADGE_RING + '<circle r="6" fill="#1d1d1d"/>',
+    "wild": _BADGE_RING + f'<polygon points="{_star(0, 1, 10)}" fill="#1d1d1d"/>',
+}
+
+
 def _badge(kind: str) -> str:
-    """A small mark in the die's top-right corner; shape, not colour, tells it."""
-    g = '<g class="badge badge-{k}" transform="translate(80 18)">{body}</g>'
-    circle = '<circle r="15" fill="#ffffff" stroke="#1d1d1d" stroke-width="3"/>'
-    if kind == "frozen":
-        lines = "".join(
-            f'<line x1="0" y1="-10" x2="0" y2="10" stroke="#1d4e89" stroke-width="3" transform="rotate({a})"/>'
-            for a in (0, 60, 120))
-        return g.format(k=kind, body=circle + lines)
-    if kind == "rerolled":
-        return g.format(k=kind, body=circle + '<path d="M -7 -3 A 8 8 0 1 1 -3 7" fill="none" stroke="#1d1d1d" stroke-width="3"/>'
-                        '<polygon points="-11,-6 -3,-6 -7,2" fill="#1d1d1d"/>')
-    if kind == "exploded":
-        return g.format(k=kind, body=f'<polygon points="{_star(0, 0, 16, 8, 0.5)}" fill="#ffd54a" stroke="#1d1d1d" stroke-width="2"/>')
-    if kind == "success":
-        return g.format(k=kind, body=circle + '<path d="M -8 0 L -2 7 L 9 -7" fill="none" stroke="#1b7a43" stroke-width="4"/>')
-    if kind == "dropped":
-        return g.format(k=kind, body=circle + '<path d="M -7 -7 L 7 7 M 7 -7 L -7 7" stroke="#1d1d1d" stroke-width="3"/>')
-    if kind == "kept":
-        return g.format(k=kind, body=circle + '<circle r="6" fill="#1d1d1d"/>')
-    if kind == "wild":
-        return g.format(k=kind, body=circle + f'<polygon points="{_star(0, 1, 10)}" fill="#1d1d1d"/>')
-    return ""
+    """A small mark in the die's top-right corner (``BADGES``); none for a
+    kind that has no badge."""
+    body = BADGES.get(kind)
+    return f'<g class="badge badge-{kind}" transform="translate(80 18)">{body}</g>' if body else ""
 
 
 def _outline(pts: str | None, role: str, fill: str, rim: str) -> str:
@@ -209,19 +216,31 @@ def _rims(n: int, pts: str | None, role: str, success: bool, rim: str) -> str:
     """The d10's facets; a frozen die's second rim; a success's inner ring."""
     out = f'<path class="facets" d="{D10_FACETS}" fill="none" stroke="{rim}" stroke-width="2.5"/>' if n == 10 else ""
     if role == "frozen":
-        out += (f'<polygon points="{pts}" fill="none" stroke="#ffffff" stroke-width="3" '
-                'transform="translate(12 12) scale(0.76)"/>' if pts
-                else '<circle cx="50" cy="50" r="36" fill="none" stroke="#ffffff" stroke-width="3"/>')
+        out += _second_rim(pts)
     if success and pts:
         out += f'<polygon points="{pts}" fill="none" stroke="#ffd54a" stroke-width="3" transform="translate(7 7) scale(0.86)"/>'
     return out
 
 
+#: A face's font size by its length in characters (longer faces: 26).
+FONT_SIZES = {0: 44, 1: 44, 2: 36}
+#: The largest font a d4's and a d10's kite leave room for.
+FONT_ROOM = {4: 34, 10: 32}
+
+
+def _second_rim(pts: str | None) -> str:
+    """A frozen die's second rim, in white: its outline shrunk inside
+    itself (a round die's, a smaller circle)."""
+    if pts:
+        return (f'<polygon points="{pts}" fill="none" stroke="#ffffff" stroke-width="3" '
+                'transform="translate(12 12) scale(0.76)"/>')
+    return '<circle cx="50" cy="50" r="36" fill="none" stroke="#ffffff" stroke-width="3"/>'
+
+
 def _font_size(text: str, n: int, symbol: str | None) -> int:
     """Long faces smaller; a d4, a d10's kite and a symbol face leave less room."""
-    fs = 44 if len(text) <= 1 else 36 if len(text) == 2 else 26
-    cap = 30 if symbol else 34 if n == 4 else 32 if n == 10 else fs
-    return min(fs, cap)
+    fs = FONT_SIZES.get(len(text), 26)
+    return min(fs, 30 if symbol else FONT_ROOM.get(n, fs))
 
 
 def _face(text: str, n: int, symbol: str | None, ink: str) -> str:
@@ -230,11 +249,18 @@ def _face(text: str, n: int, symbol: str | None, ink: str) -> str:
     ty = 30 if symbol else TEXT_Y.get(n, 58)
     if text == WILD:
         return f'<polygon class="wild" points="{_star(50, ty - 10, 24)}" fill="{ink}"/>'
+    return _number(text, n, symbol, ink, ty) + (_symbol(symbol, ink) if symbol else "")
+
+
+def _number(text: str, n: int, symbol: str | None, ink: str, ty: float) -> str:
+    """The face's number or letter, its middle at height ``ty``; a letter
+    in a Hebrew font; nothing on a blank face."""
+    if not text:
+        return ""
     family = "'Noto Sans Hebrew', sans-serif" if text in HEBREW_NAMES else "system-ui, sans-serif"
-    number = (f'<text x="50" y="{ty}" text-anchor="middle" dominant-baseline="middle" '
-              f'font-size="{_font_size(text, n, symbol)}" font-weight="700" font-family="{family}" '
-              f'fill="{ink}">{escape(text)}</text>') if text else ""
-    return number + (_symbol(symbol, ink) if symbol else "")
+    return (f'<text x="50" y="{ty}" text-anchor="middle" dominant-baseline="middle" '
+            f'font-size="{_font_size(text, n, symbol)}" font-weight="700" font-family="{family}" '
+            f'fill="{ink}">{escape(text)}</text>')
 
 
 def _old_face(role: str, hist, ink: str) -> str:
@@ -246,6 +272,11 @@ def _old_face(role: str, hist, ink: str) -> str:
             f'fill="{ink}">{old}</text><line x1="8" y1="14" x2="28" y2="14" stroke="{ink}" stroke-width="2.5"/></g>')
 
 
+def _strike(role: str, rim: str) -> str:
+    """A dropped die is struck through, corner to corner."""
+    return f'<line x1="12" y1="88" x2="88" y2="12" stroke="{rim}" stroke-width="5"/>' if role == "dropped" else ""
+
+
 def _badge_of(die: dict, role: str, text: str) -> str:
     """Which badge a die wears: its role's, or success's for a plain die
     that counts; none on a wild star (the star is the mark)."""
@@ -254,20 +285,30 @@ def _badge_of(die: dict, role: str, text: str) -> str:
     return "" if role == "wild" and text == WILD else role
 
 
+def _tap_attrs(key, selected: bool) -> list[str]:
+    """A tappable die's attributes (its marker, a button role, keyboard
+    focus, whether it is selected); a die with no key is an image."""
+    if key is None:
+        return ['role="img"']
+    return [f'data-die="{escape(str(key))}"', 'role="button"', 'tabindex="0"',
+            f'aria-pressed="{"true" if selected else "false"}"', 'focusable="true"']
+
+
 def _svg_attrs(n: int, role: str, die: dict, aria: str, key, size: int, selected: bool) -> str:
     classes = ["die", f"d{n}", f"role-{re.sub(r'[^a-z_]', '', role)}"]
     classes += ["is-success"] if die.get("success") else []
     classes += ["is-selected"] if selected else []
     attrs = [f'class="{" ".join(classes)}"', 'viewBox="-4 -4 108 108"', f'width="{size}"', f'height="{size}"',
-             f'aria-label="{escape(aria)}"']
-    if key is not None:
-        attrs += [f'data-die="{escape(str(key))}"', 'role="button"', 'tabindex="0"',
-                  f'aria-pressed="{"true" if selected else "false"}"', 'focusable="true"']
-    else:
-        attrs.append('role="img"')
+             f'aria-label="{escape(aria)}"'] + _tap_attrs(key, selected)
     if role == "dropped":
         attrs.append('opacity="0.55"')
     return " ".join(attrs)
+
+
+def _symbol_name(die: dict) -> str | None:
+    """The symbol a die's face carries (ALKEMY's weapons), if any."""
+    symbol = die.get("symbol")
+    return symbol if isinstance(symbol, str) and symbol else None
 
 
 SELECT_RING = ('<rect class="select-ring" x="-3" y="-3" width="106" height="106" rx="14" fill="none" '
@@ -286,13 +327,12 @@ def die_svg(die: dict, key: str | None = None, *, size: int = 64, colour: str | 
     fill, ink, rim = _palette(colour or die.get("colour"))
     role = str(die.get("role", "rolled"))
     text = _face_text(die.get("face"))
-    symbol = die.get("symbol") if isinstance(die.get("symbol"), str) and die.get("symbol") else None
+    symbol = _symbol_name(die)
     aria = label if label is not None else describe(die, colour if isinstance(colour, str) else None)
     pts = shape_points(n)
     parts = [_outline(pts, role, fill, rim), _rims(n, pts, role, bool(die.get("success")) or role == "success", rim),
              _face(text, n, symbol, ink), _old_face(role, die.get("history"), ink),
-             f'<line x1="12" y1="88" x2="88" y2="12" stroke="{rim}" stroke-width="5"/>' if role == "dropped" else "",
-             _badge(_badge_of(die, role, text))]
+             _strike(role, rim), _badge(_badge_of(die, role, text))]
     return (f'<svg {_svg_attrs(n, role, die, aria, key, size, selected)}><title>{escape(aria)}</title>'
             f'{SELECT_RING if selected else ""}{"".join(parts)}</svg>')
 
@@ -349,17 +389,28 @@ LAYOUTS = {
 }
 
 
+def _class_names(*names) -> str:
+    """Class names joined by spaces, leaving out the empty ones."""
+    return " ".join(c for c in names if c)
+
+
+def _tag_html(tag: str | None, tag_class: str, lay: Layout) -> str:
+    """A slot's tag, a word or mark under its dice: in a row it is for
+    sighted players only (the die's label already says it)."""
+    if tag is None:
+        return ""
+    hidden = "" if lay.spoken_tags else ' aria-hidden="true"'
+    return f'<span class="{escape(_class_names("die-tag", tag_class))}"{hidden}>{escape(tag)}</span>'
+
+
 def _slot(inner: str, i: int, tag: str | None, cls: str | None, lay: Layout, tag_class: str) -> str:
-    """A slot: its dice with their tag (a word or mark under them; in a
-    row it is for sighted players only, the die's label already says it)."""
+    """A slot: its dice with their tag (``_tag_html``); the dice alone
+    where there is no tag, no class and no list item to make."""
     if tag is None and not cls and lay.slot != "li":
         return inner
-    classes = " ".join(c for c in ("die-slot", cls) if c)
-    hidden = "" if lay.spoken_tags else ' aria-hidden="true"'
-    tag_cls = " ".join(c for c in ("die-tag", tag_class) if c)
-    tag_html = f'<span class="{escape(tag_cls)}"{hidden}>{escape(tag)}</span>' if tag is not None else ""
     number = f' {lay.numbered}="{i}"' if lay.numbered else ""
-    return f'<{lay.slot} class="{escape(classes)}"{number}>{inner}{tag_html}</{lay.slot}>'
+    return (f'<{lay.slot} class="{escape(_class_names("die-slot", cls))}"{number}>{inner}'
+            f'{_tag_html(tag, tag_class, lay)}</{lay.slot}>')
 
 
 def _at(items: list | None, i: int):
@@ -409,12 +460,19 @@ def _frame(lay: Layout, items: str, *, caption: str | None, caption_html: str | 
     if caption_html is None and caption:
         caption_html = escape(caption)
     cap = f"<figcaption>{caption_html}</figcaption>" if caption_html else ""
-    box = " ".join(c for c in ("dice", dice_class) if c)
-    body = f'<{lay.items} class="{escape(box)}">{items}</{lay.items}>' if lay.items else items
-    row = " ".join(c for c in (lay.base, row_class) if c)
-    head = f'<{lay.outer} class="{escape(row)}"' + (' role="group"' if lay.outer == "figure" else "")
-    head += (f' aria-label="{escape(caption)}"' if caption else "") + _attrs_html(attrs) + ">"
+    box = escape(_class_names("dice", dice_class))
+    body = f'<{lay.items} class="{box}">{items}</{lay.items}>' if lay.items else items
+    head = _row_head(lay, row_class, caption, attrs)
     return head + (body + cap if lay.caption_last else cap + body) + f"</{lay.outer}>"
+
+
+def _row_head(lay: Layout, row_class: str, caption: str | None, attrs: dict | None) -> str:
+    """The row's opening tag: its classes, a group role named by the
+    caption when it is a figure, its other attributes."""
+    head = f'<{lay.outer} class="{escape(_class_names(lay.base, row_class))}"'
+    head += ' role="group"' if lay.outer == "figure" else ""
+    head += (f' aria-label="{escape(caption)}"' if caption else "") + _attrs_html(attrs) + ">"
+    return head
 
 
 def tray(dice: list, keys: list | None = None, *, layout: str = "row", selected=(), size: int = 64,
@@ -464,10 +522,14 @@ def tray(dice: list, keys: list | None = None, *, layout: str = "row", selected=
     shown = items if limit is None else items[:limit]
     slots = [_slot(_slot_dice(_group(d, i, (keys, labels, colours)), lay, size, sel, tappable), i,
                    _at(tags, i), _at(classes, i), lay, tag_class) for i, d in enumerate(shown)]
-    if len(items) > len(shown):
-        slots.append(f'<span class="more">+{len(items) - len(shown)}</span>')
+    slots.append(_more(len(items) - len(shown)))
     return _frame(lay, "".join(slots), caption=caption, caption_html=caption_html, row_class=row_class,
                   dice_class=dice_class, attrs=attrs)
+
+
+def _more(left: int) -> str:
+    """How many slots ``limit`` left out ("+3"); nothing when none."""
+    return f'<span class="more">+{left}</span>' if left > 0 else ""
 
 
 def thumbnails(dice: list, *, size: int = 28, limit: int = 12, row_class: str = "h-dice") -> str:

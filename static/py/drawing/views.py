@@ -111,6 +111,13 @@ def _bar(i: int, k, v: float, *, bw: float, scale: float, height: int, lit: bool
     return out
 
 
+def _bars(items: list, lit: list, mark, every: int, *, bw: float, scale: float, height: int) -> str:
+    """Every bar of the chart: darker where ``lit``, the ``mark`` dashed,
+    a tick label every ``every`` bars."""
+    return "".join(_bar(i, k, v, bw=bw, scale=scale, height=height, lit=lit[i], marked=k == mark,
+                        tick=i % every == 0) for i, (k, v) in enumerate(items))
+
+
 def _chart_summary(title: str, items: list, mark, darker: list) -> str:
     """The chart in words, for screen readers: each value's chance, the
     marked value, and which bars are darker."""
@@ -118,10 +125,17 @@ def _chart_summary(title: str, items: list, mark, darker: list) -> str:
     if mark is not None:
         summary += f"; marked: {mark}"
     if darker and len(darker) < len(items):
-        run = darker[-1][0] - darker[0][0] == len(darker) - 1
-        summary += "; drawn darker: " + (f"{darker[0][1]} to {darker[-1][1]}" if run and len(darker) > 3
-                                         else ", ".join(str(k) for _, k in darker[:40]))
+        summary += "; drawn darker: " + _darker_words(darker)
     return summary
+
+
+def _darker_words(darker: list) -> str:
+    """The darker bars' values (``(index, value)`` pairs) in words: a run
+    of more than three neighbours as "3 to 6", else each one."""
+    run = darker[-1][0] - darker[0][0] == len(darker) - 1
+    if run and len(darker) > 3:
+        return f"{darker[0][1]} to {darker[-1][1]}"
+    return ", ".join(str(k) for _, k in darker[:40])
 
 
 #: Left, bottom and top padding of a chart, in its own units.
@@ -142,19 +156,37 @@ def bar_chart(dist: dict, *, title: str, mark=None, highlight=None, width: int =
     >>> "drawn darker: 3 to 6" in bar_chart({v: 1 / 6 for v in range(1, 7)}, title="d6", highlight=lambda v: v >= 3)
     True
     """
-    items = [(k, float(v)) for k, v in dist.items() if _is_num(v)]
+    items = _numbers(dist)
     if not items:
         return ""
     n = len(items)
     pad_l, pad_b, pad_t = CHART_PAD
-    every = label_every or max(1, int(n / 24) + (1 if n > 24 else 0))
-    scale = (height - pad_b - pad_t) / (max(v for _, v in items) or 1.0)
+    every = label_every or _tick_every(n)
+    scale = _scale(items, height)
     lit = [_lit(k, highlight) for k, _ in items]
-    bars = "".join(_bar(i, k, v, bw=(width - pad_l * 2) / n, scale=scale, height=height, lit=lit[i],
-                        marked=k == mark, tick=i % every == 0) for i, (k, v) in enumerate(items))
+    bars = _bars(items, lit, mark, every, bw=(width - pad_l * 2) / n, scale=scale, height=height)
     summary = _chart_summary(title, items, mark, [(i, k) for i, (k, _) in enumerate(items) if lit[i]])
     return (f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-label="{esc(summary)}">'
             f'<text class="chart-title" x="{pad_l}" y="16">{esc(title)}</text>{bars}</svg>')
+
+
+def _scale(items: list, height: int) -> float:
+    """Chart units per unit of chance: the highest bar fills the room
+    between the bottom and top paddings."""
+    _, pad_b, pad_t = CHART_PAD
+    return (height - pad_b - pad_t) / (max(v for _, v in items) or 1.0)
+
+
+def _tick_every(n: int) -> int:
+    """Which bars of ``n`` get a tick label: every one up to 24 bars, then
+    every second, third… so that no more than 24 labels sit under the chart."""
+    return max(1, int(n / 24) + (1 if n > 24 else 0))
+
+
+def _numbers(dist: dict) -> list:
+    """The chart's ``(value, chance)`` pairs, chances as floats; a value
+    whose chance is not a number is left out."""
+    return [(k, float(v)) for k, v in dist.items() if _is_num(v)]
 
 
 def _is_num(v) -> bool:
@@ -189,17 +221,23 @@ def history_entry(entry: dict, index: int, title: str, summary: str, roller: str
     dice = result.get("dice") if isinstance(result.get("dice"), list) else []
     label = entry.get("label") or ""
     when = entry.get("time") or ""
-    outcome = result.get("outcome", "")
-    band = outcome_band(result.get("system"), outcome)
     return (f'<li class="history-item" data-history-entry="{index}">'
             f'<button type="button" class="history-open" data-history-open="{index}">'
             f'<span class="h-head"><span class="h-system">{esc(title)}</span>'
             f'<time>{esc(when)}</time></span>'
-            f'<span class="h-outcome {band}">{"So far: " * so_far}'
-            f'{esc(outcome_name(outcome).lower() if so_far else outcome_name(outcome))}</span>'
+            f'{_outcome_span(result, so_far)}'
             f'<span class="h-summary">{bidi_text(summary)}</span>'
             f'{f"<span class=h-label>{esc(label)}</span>" if label else ""}'
             f'{draw.thumbnails(dice)}{_by_how(roller, how)}</button></li>')
+
+
+def _outcome_span(result: dict, so_far: bool) -> str:
+    """A history entry's outcome, coloured by its rank; "So far: …" while
+    a step may still change it."""
+    outcome = result.get("outcome", "")
+    name = outcome_name(outcome)
+    return (f'<span class="h-outcome {outcome_band(result.get("system"), outcome)}">{"So far: " * so_far}'
+            f'{esc(name.lower() if so_far else name)}</span>')
 
 
 def _by_how(roller: str, how: str) -> str:
@@ -228,8 +266,14 @@ def error_html(message: str) -> str:
 MARK_WORDS = {"best_play": "best play", "best_chance": "best chance", "safest": "safest"}
 
 
+def _mark_names(c: dict, advised: bool) -> list:
+    """The marks of a choice that have words; the advised one is best
+    play's when it names none."""
+    return [m for m in (c.get("marks") or (["best_play"] if advised else [])) if m in MARK_WORDS]
+
+
 def _marks(c: dict, advised: bool) -> str:
-    marks = [m for m in (c.get("marks") or (["best_play"] if advised else [])) if m in MARK_WORDS]
+    marks = _mark_names(c, advised)
     if not marks:
         return ""
     return (f' <span class="choice-marks" data-marks="{esc(" ".join(marks))}">'
@@ -276,28 +320,51 @@ def choices_html(result: dict, label, figures, title: str = "Your choices", same
     >>> choices_html(r, lambda c: "Keep", str, same=lambda c: 1).count("data-act=")
     1
     """
-    choices = (result or {}).get("choices") or []
+    result = result or {}
+    choices = result.get("choices") or []
     if not choices:
         return ""
-    label = label or (lambda c: c.get("label") or c["action"].get("do", ""))
-    advice = (result or {}).get("advice")
-    main, rest, seen = "", [], []
-    order = sorted(range(len(choices)), key=lambda i: choices[i].get("action") != advice)
-    for i in order:
-        c = choices[i]
-        if same is not None:
-            if same(c) in seen:
-                continue
-            seen.append(same(c))
-        if advice is not None and c.get("action") == advice:
-            main = _card(i, c, label, figures, True)
-        else:
-            rest.append((i, c))
-    why = (result or {}).get("why")
-    why_html = f'<p class="choice-why" data-why>Why: {esc(why)}</p>' if why and main else ""
+    label = label or _rules_label
+    main, rest = _main_and_rest(choices, result.get("advice"), same, label, figures)
     return (f'<div class="choices" role="group" aria-label="{esc(title)}" data-choices>'
-            f'<p class="choices-title">{esc(title)}</p>{main}{why_html}'
+            f'<p class="choices-title">{esc(title)}</p>{main}{_why_html(result.get("why"), main)}'
             f'{_others(rest, label, figures, groups)}{extra}</div>')
+
+
+def _why_html(why, main: str) -> str:
+    """Best play's reason, beside its card; none without both."""
+    return f'<p class="choice-why" data-why>Why: {esc(why)}</p>' if why and main else ""
+
+
+def _rules_label(c: dict) -> str:
+    """A choice's name as the rules give it: its label, else its action."""
+    return c.get("label") or c["action"].get("do", "")
+
+
+def _main_and_rest(choices: list, advice, same, label, figures) -> tuple[str, list]:
+    """Best play's card (none without advice), and the other choices as
+    ``(index, choice)``, each drawn once (``_distinct``)."""
+    main, rest = "", []
+    for i in _distinct(choices, advice, same):
+        if advice is not None and choices[i].get("action") == advice:
+            main = _card(i, choices[i], label, figures, True)
+        else:
+            rest.append((i, choices[i]))
+    return main, rest
+
+
+def _distinct(choices: list, advice, same) -> list[int]:
+    """The choices' indices, best play's first, leaving out a choice that
+    looks (``same``) like one before it."""
+    order = sorted(range(len(choices)), key=lambda i: choices[i].get("action") != advice)
+    if same is None:
+        return order
+    kept, seen = [], []
+    for i in order:
+        if same(choices[i]) not in seen:
+            seen.append(same(choices[i]))
+            kept.append(i)
+    return kept
 
 
 def _others(rest: list, label, figures, groups) -> str:
@@ -305,10 +372,19 @@ def _others(rest: list, label, figures, groups) -> str:
     if not groups:
         items = "".join(_card(i, c, label, figures, False) for i, c in rest)
         return f'<ul class="choice-list">{items}</ul>' if items else ""
-    cols = []
-    for heading, belongs in groups:
-        items = "".join(_card(i, c, label, figures, False) for i, c in rest if belongs(c))
-        if items:
-            cols.append(f'<div class="choice-col"><p class="choice-col-title">{esc(heading)}</p>'
-                        f'<ul class="choice-list">{items}</ul></div>')
-    return f'<div class="choice-cols">{"".join(cols)}</div>' if cols else ""
+    return _columns(rest, label, figures, groups)
+
+
+def _columns(rest: list, label, figures, groups) -> str:
+    """The other choices in columns, one per group that holds any."""
+    cols = [_column(heading, [(i, c) for i, c in rest if belongs(c)], label, figures) for heading, belongs in groups]
+    return f'<div class="choice-cols">{"".join(cols)}</div>' if any(cols) else ""
+
+
+def _column(heading: str, rest: list, label, figures) -> str:
+    """One column of other choices under its heading; none when empty."""
+    items = "".join(_card(i, c, label, figures, False) for i, c in rest)
+    if not items:
+        return ""
+    return (f'<div class="choice-col"><p class="choice-col-title">{esc(heading)}</p>'
+            f'<ul class="choice-list">{items}</ul></div>')

@@ -297,10 +297,15 @@ def device_fingerprint(key: str) -> str:
 
 def _check_device_fp(v) -> str:
     parts = v.split("-") if isinstance(v, str) and len(v) <= 40 else []
-    if len(parts) != 3 or parts[0] not in WORDS or parts[1] not in WORDS or len(parts[2]) != 2 \
-            or not parts[2].isdigit() or not parts[2].isascii():
+    if len(parts) != 3 or parts[0] not in WORDS or parts[1] not in WORDS or not _two_digits(parts[2]):
         raise _damaged("device fingerprint")
     return v
+
+
+def _two_digits(text: str) -> bool:
+    """Two ASCII digits (``str.isdigit`` alone takes other scripts' digits
+    too)."""
+    return len(text) == 2 and text.isdigit() and text.isascii()
 
 
 def answered_by(msgs: list):
@@ -450,9 +455,17 @@ def _turn(msgs: list, m: dict) -> None:
     if _move(m) not in _NEXT[last]:
         raise OutOfOrder(f"This link is out of order: the roll is waiting for {_WAITING[last]}, "
                          f"but this link {_THIS[_move(m)]}.")
-    if m["k"] == "s" and "f" in m and msgs[-1]["k"] != "q":
+    if m["k"] == "s":
+        _check_seed_place(msgs[-1]["k"], m)
+
+
+def _check_seed_place(prev: str, m: dict) -> None:
+    """A seed's fields that only some places allow: only the first answer
+    names its device, and a choice of play belongs to the player's turn
+    (``prev``: the kind of the move before it)."""
+    if "f" in m and prev != "q":
         raise _damaged("answering device")  # only the first answer names its device
-    if m["k"] == "s" and "t" in m and msgs[-1]["k"] not in ("q", "d"):
+    if "t" in m and prev not in ("q", "d"):
         raise _damaged("choice of play")  # the GM's step is the GM's, not the player's turn
 
 
@@ -505,7 +518,7 @@ def _stages(msgs: list) -> list:
             action = _stage_action(msgs[:i + 1])
         elif m["k"] == "d":
             out.append({**action, "draws": list(m["d"])})
-        elif m["k"] == "e" or (m["k"] == "u" and "x" not in m):
+        elif _move(m) in ("e", "u0"):  # the player's turn ends, sent or derived
             out += _end_turn(msgs[0], out)
     return out
 
@@ -561,7 +574,7 @@ def _mode(msgs: list):
     for m in reversed(msgs):
         if m["k"] == "s":
             return m.get("t")
-        if m["k"] in ("e", "g", "q") or (m["k"] == "u" and "x" not in m):
+        if _move(m) in ("e", "u0", "g", "q"):  # the turn passed (or none was chosen)
             return None
     return None  # pragma: no cover - a transcript starts with its request
 
@@ -575,14 +588,27 @@ def _auto_next(msgs: list):
     were made)."""
     if answered_by(msgs) is None:
         return None
-    last = msgs[-1]
-    if not (last["k"] == "d" or (_move(last) == "st" and not _opens_stage(msgs))):
+    if not _derives_after(msgs):
         return None
     result = _result(msgs)
     player_may, gm_may = open_steps(result)
-    mode = _mode(msgs)
     if not player_may:
         return {"k": "u"} if gm_may else None
+    return _by_mode(msgs, result)
+
+
+def _derives_after(msgs: list) -> bool:
+    """Whether a move may follow by itself after the last message: after
+    dice, or after a choice of play sent with no step."""
+    last = msgs[-1]
+    return last["k"] == "d" or (_move(last) == "st" and not _opens_stage(msgs))
+
+
+def _by_mode(msgs: list, result: dict):
+    """The move the choice of play in force makes for the player now: the
+    advised step (``ux``), or the end of the turn (``u0``, also when the
+    advice cannot be played); None with no choice in force."""
+    mode = _mode(msgs)
     if mode is None:
         return None
     action = _playable_advice(msgs, result) if mode == "advice" else None
@@ -709,9 +735,15 @@ def reveal_link(st: dict) -> str:
     q = msgs[0]
     return share.encode_fair("v", {
         "i": st["rid"], "h": transcript_hash(msgs), "c": q["c"], "z": st["secret"],
-        "q": {k: q[k] for k in _REQUEST_FIELDS if k in q and k != "i"},
-        "m": [m for m in msgs[1:] if m["k"] in ("s", "e", "g")],
+        "q": {k: q[k] for k in _REQUEST_FIELDS if k in q and k != "i"}, "m": _sent_moves(msgs),
     })
+
+
+def _sent_moves(msgs: list) -> list:
+    """The moves the two sides sent after the request (every s, e and g):
+    what a reveal carries, and what a secret and the request rebuild the
+    rest of the transcript from."""
+    return [m for m in msgs[1:] if m["k"] in ("s", "e", "g")]
 
 
 def _gm_runs(msgs: list):
@@ -727,13 +759,19 @@ def _gm_runs(msgs: list):
         end = start - 1
 
 
+def _last_sent(msgs: list):
+    """The place of the player's last message (a seed or "done") in the
+    transcript, or None before the player answered."""
+    return next((n for n in range(len(msgs) - 1, 0, -1) if msgs[n]["k"] in _PLAYER_KINDS), None)
+
+
 def last_link(st: dict):
     """The link this side sent last (to send again if it was lost), or None."""
     if st.get("revealed"):
         return reveal_link(st)
     msgs = st["msgs"]
     if st["role"] == "player":
-        n = next((n for n in range(len(msgs) - 1, 0, -1) if msgs[n]["k"] in _PLAYER_KINDS), None)
+        n = _last_sent(msgs)
         return None if n is None else _pack_msg_link(st, n)
     run = next(_gm_runs(msgs), None)
     return request_link(st) if run is None else _gm_link(st, *run)
@@ -751,6 +789,18 @@ def _name(v, hi: int, field: str, empty: bool = False) -> str:
     return v
 
 
+def _fresh_rid(existing, entropy) -> str:
+    """A new random request id, never one of ``existing``'s (the states
+    this page holds)."""
+    taken = {s.get("rid") for s in existing if isinstance(s, dict)}
+    rid = entropy(RID_BYTES).hex()
+    for _ in range(8):
+        if rid not in taken:
+            return rid
+        rid = entropy(RID_BYTES).hex()
+    raise RuntimeError("no fresh request id")  # pragma: no cover - 48 random bits colliding eight times
+
+
 def new_request(system: str, spec, player: str, label: str = "", *, existing=(), now=0,
                 entropy=secrets.token_bytes, replaces: str = "") -> dict:
     """A GM's new request (state ``waiting``): a fresh secret and request id
@@ -760,14 +810,7 @@ def new_request(system: str, spec, player: str, label: str = "", *, existing=(),
     spec = rules.normalize(system, spec)
     player = _name(player, NAME_MAX, "player")
     label = _name(label, LABEL_MAX, "label", empty=True)
-    taken = {s.get("rid") for s in existing if isinstance(s, dict)}
-    rid = entropy(RID_BYTES).hex()
-    for _ in range(8):
-        if rid not in taken:
-            break
-        rid = entropy(RID_BYTES).hex()
-    else:  # pragma: no cover - 48 random bits colliding eight times
-        raise RuntimeError("no fresh request id")
+    rid = _fresh_rid(existing, entropy)
     secret = entropy(SECRET_BYTES).hex()
     q = {"k": "q", "i": rid, "y": system, "p": spec, "w": player}
     if label:
@@ -837,9 +880,15 @@ def _gm_after(st: dict, now) -> tuple[dict, str | None]:
     step still possible, nothing yet (the GM steps or reveals)."""
     player_may, gm_may = open_steps(_result(st["msgs"]))
     last = _move(st["msgs"][-1])
-    if (last == "d" and not player_may and not gm_may) or (last in ("e", "u0") and not gm_may):
+    if _nothing_left(last, player_may, gm_may):
         return reveal(st, now=now)
     return st, (last_link(st) if last == "d" else None)
+
+
+def _nothing_left(last: str, player_may: bool, gm_may: bool) -> bool:
+    """Whether no one can act any more after move ``last``: after dice,
+    neither side may step; once the player's turn is over, the GM may not."""
+    return (last == "d" and not player_may and not gm_may) or (last in ("e", "u0") and not gm_may)
 
 
 def _gm_receive(st: dict, m: dict, now) -> tuple[dict, str]:
@@ -927,11 +976,14 @@ def _player_receive(st: dict, ms: list, now) -> dict:
 # --------------------------------------------------------------------------
 # Opening a link.
 
+def _of_role(requests, role: str):
+    """The states in ``requests`` (a list as stored: it may hold anything)
+    that are ``role``'s."""
+    return (st for st in requests or () if isinstance(st, dict) and st.get("role") == role)
+
+
 def _find(requests, role: str, rid: str):
-    for st in requests or ():
-        if isinstance(st, dict) and st.get("role") == role and st.get("rid") == rid:
-            return st
-    return None
+    return next((st for st in _of_role(requests, role) if st.get("rid") == rid), None)
 
 
 def _decode(fragment) -> tuple[str, dict]:
@@ -965,23 +1017,28 @@ def _open_request(data: dict, requests, now) -> dict:
     st = {"v": 1, "role": "player", "rid": q["i"], "msgs": [q], "revealed": False,
           "created": now, "updated": now}
     note = f"A {rules.TITLES[q['y']]} roll requested by the GM for {q['w']}."
-    also = []
-    if "r" in q:
-        replaced = _find(requests, "player", q["r"])
-        note += " It asks again for a request the GM voided."
-        if replaced is not None and not replaced.get("revealed") and not replaced.get("voided"):
-            also.append({**replaced, "voided": True, "updated": now})
-            note += (f" Your page marks that one ({fingerprint(replaced['msgs'][0]['c'])}) "
-                     "as voided.")
-    return _opened("q", st, note=note, also=also)
+    if "r" not in q:
+        return _opened("q", st, note=note, also=[])
+    more, also = _replacing(q["r"], requests, now)
+    return _opened("q", st, note=note + more, also=also)
+
+
+def _replacing(rid: str, requests, now) -> tuple[str, list]:
+    """A request that asks again for request ``rid``, voided by the GM:
+    what the note adds, and that request marked voided when this page
+    holds it still open."""
+    replaced = _find(requests, "player", rid)
+    note = " It asks again for a request the GM voided."
+    if replaced is None or replaced.get("revealed") or replaced.get("voided"):
+        return note, []
+    note += f" Your page marks that one ({fingerprint(replaced['msgs'][0]['c'])}) as voided."
+    return note, [{**replaced, "voided": True, "updated": now}]
 
 
 def _owner(requests, role: str, n: int, h: str):
-    for st in requests or ():
-        if (isinstance(st, dict) and st.get("role") == role and len(st.get("msgs", ())) >= n
-                and transcript_hash(st["msgs"][:n]) == h):
-            return st
-    return None
+    """The state of ``role`` whose first ``n`` moves hash to ``h``, or None."""
+    return next((st for st in _of_role(requests, role)
+                 if len(st.get("msgs", ())) >= n and transcript_hash(st["msgs"][:n]) == h), None)
 
 
 def _who(d) -> str:
@@ -1019,8 +1076,16 @@ def _check_claim(msgs: list, claim) -> None:
         raise Tampered("This link does not follow from the roll as your page has it: a field "
                        "was changed on the way.")
     if claim != mine:
-        raise _another_device({"name": claim.get("a"), "fingerprint": claim.get("f")}) \
-            if isinstance(claim.get("f"), str) else _damaged("answering device")
+        raise _claim_error(claim)
+
+
+def _claim_error(claim: dict) -> FairError:
+    """A link bound to another device than this page's: that device's
+    answer came first, or (no fingerprint to name it by) the field is
+    damaged."""
+    if isinstance(claim.get("f"), str):
+        return _another_device({"name": claim.get("a"), "fingerprint": claim.get("f")})
+    return _damaged("answering device")
 
 
 def _position(st: dict, n: int, h: str, ms: list, requests, claim=False) -> bool:
@@ -1085,18 +1150,32 @@ _UNKNOWN = {"a": "This answer is for a request this page did not make (or that w
             "d": "This link is for a request you have not opened on this page: open the GM's request link first."}
 
 
-def _open_move(kind: str, data: dict, requests, now) -> dict:
+def _move_fields(kind: str, data: dict) -> tuple[str, int, str, list]:
+    """A move link's fields, each checked: the request id, the link's place
+    in the roll, the transcript hash before it, its moves."""
     _keys(data, {"i", "n", "h", "m"}, {"b"} if kind == "d" else set(), what="link")
     rid = _hex(data["i"], 2 * RID_BYTES, "request id")
     n = _count(data["n"], 1, MAX_MSGS - 1, "place in the roll")
     h = _hex(data["h"], H_CHARS, "fingerprint")
     ms = [_check_move(data["m"], "se")] if kind == "a" else _gm_moves(data)
-    role = "gm" if kind == "a" else "player"
-    st = _find(requests, role, rid)
+    return rid, n, h, ms
+
+
+def _held(kind: str, requests, rid: str) -> dict:
+    """The state a move link is for: the GM's request for an answer, the
+    player's for the GM's dice and steps; refused when this page holds
+    none, or it is voided."""
+    st = _find(requests, "gm" if kind == "a" else "player", rid)
     if st is None:
         raise UnknownRequest(_UNKNOWN[kind])
     if st.get("voided"):
         raise Voided(_VOIDED)
+    return st
+
+
+def _open_move(kind: str, data: dict, requests, now) -> dict:
+    rid, n, h, ms = _move_fields(kind, data)
+    st = _held(kind, requests, rid)
     try:
         opened = _position(st, n, h, ms, requests, False if kind == "a" else data.get("b"))
     except AlreadyAnswered as e:
@@ -1210,8 +1289,13 @@ def verify(data: dict) -> dict:
     result = rules.replay(q["y"], q["p"], _stages(msgs))
     return {"msgs": msgs, "result": result, "secret": secret, "commit": q["c"], "player": q["w"],
             "label": q.get("l", ""), "rid": q["i"], "fingerprint": fingerprint(q["c"]),
-            "transcript": fingerprint(h), "answered_by": answered_by(msgs),
-            "mode": msgs[1].get("t") if len(msgs) > 1 else None}
+            "transcript": fingerprint(h), "answered_by": answered_by(msgs), "mode": _first_mode(msgs)}
+
+
+def _first_mode(msgs: list):
+    """The choice of play the player's answer fixed, or None (not answered,
+    or the player chooses each step)."""
+    return msgs[1].get("t") if len(msgs) > 1 else None
 
 
 def _step_name(msgs: list, i: int) -> str:
@@ -1226,6 +1310,12 @@ def _mismatch(mine: list, theirs: list, i: int) -> FairError:
         err = _answer_mismatch(mine, theirs)
         if err is not None:
             return err
+    return _move_mismatch(mine, theirs, i)
+
+
+def _move_mismatch(mine: list, theirs: list, i: int) -> FairError:
+    """Move ``i`` differs: dice the secret does not give, another advised
+    step, or seeds or steps changed."""
     if mine[i]["k"] == "d" and theirs[i]["k"] == "d":
         return WrongDice(f"The dice the GM's page sent for {_step_name(mine, i)} are not the dice "
                          "its secret gives: they were changed.")
@@ -1268,14 +1358,27 @@ def _compare(mine: list, theirs: list) -> str:
     for i, (a, b) in enumerate(zip(mine, theirs)):
         if a != b:
             raise _mismatch(mine, theirs, i)
-    extra, lost = theirs[len(mine):], mine[len(theirs):]
+    return _tail(theirs[len(mine):], mine[len(theirs):])
+
+
+def _tail(extra: list, lost: list) -> str:
+    """After the moves both copies share: the reveal's ``extra`` moves (only
+    dice and derived moves may be), or this page's ``lost`` ones (only its
+    own last move and what it derived); a note, or refused."""
     if all(m["k"] in ("d", "u") for m in extra) and not lost:
         return ""
-    if not extra and lost[0]["k"] in _PLAYER_KINDS and all(m["k"] == "u" for m in lost[1:]):
+    if not extra and _own_last_move(lost):
         return "The GM revealed the roll before your last move reached it; that move was not rolled."
     if extra:
         raise Tampered("This reveal contains moves your page never sent or saw.")
     raise Tampered("This reveal leaves out moves your page holds.")
+
+
+def _own_last_move(lost: list) -> bool:
+    """Whether the moves a reveal lacks are this side's own last move (a
+    seed or "done") and the moves derived after it: the GM revealed before
+    that move arrived."""
+    return lost[0]["k"] in _PLAYER_KINDS and all(m["k"] == "u" for m in lost[1:])
 
 
 def _open_reveal(data: dict, requests, now) -> dict:
@@ -1316,17 +1419,20 @@ def _last(msgs: list) -> str:
     return {"u0": "e", "ux": "s"}.get(_move(msgs[-1]), msgs[-1]["k"])
 
 
+#: A revealed request's status, by role.
+_DONE = {"gm": "revealed", "player": "verified"}
+#: An open request's status by role and last move (any other: "rolled").
+_STATUS = {"gm": {"q": "waiting"}, "player": {"q": "received", "s": "answered", "e": "answered"}}
+
+
 def status(st: dict) -> str:
     """GM: waiting → rolled → revealed. Player: received → answered →
     rolled → … → verified. Either: voided."""
     if st.get("voided"):
         return "voided"
-    last = _last(st["msgs"])
-    if st["role"] == "gm":
-        return "revealed" if st.get("revealed") else ("waiting" if last == "q" else "rolled")
     if st.get("revealed"):
-        return "verified"
-    return {"q": "received", "s": "answered", "e": "answered"}.get(last, "rolled")
+        return _DONE[st["role"]]
+    return _STATUS[st["role"]].get(_last(st["msgs"]), "rolled")
 
 
 def turn(st: dict):
@@ -1350,20 +1456,25 @@ def view(st: dict, now=0) -> dict:
         "player_may_step": player_may and last == "d", "gm_may_step": gm_may and last == "e",
         "gm_action": msgs[-1]["x"] if msgs[-1]["k"] == "g" else None, "last": last,
         "created": st.get("created", 0), "updated": st.get("updated", 0),
-        "overdue": (st["role"] == "player" and not st.get("revealed") and not st.get("voided")
-                    and now - st.get("updated", 0) > OPEN_TOO_LONG_MS),
-        "link": None if st.get("voided") else last_link(st),
-        "answered_by": answered_by(msgs), "mode": msgs[1].get("t") if len(msgs) > 1 else None,
+        "overdue": _overdue(st, now), "link": None if st.get("voided") else last_link(st),
+        "answered_by": answered_by(msgs), "mode": _first_mode(msgs),
         "voided": bool(st.get("voided")), "replaces": q.get("r", ""),
         "may_have_steps": bool(rules.MODULES[q["y"]].STEPS), "sent": _sent(msgs),
     }
+
+
+def _overdue(st: dict, now) -> bool:
+    """A player's request still open ``OPEN_TOO_LONG_MS`` after its last
+    move (the page offers to ask for the final link)."""
+    return (st["role"] == "player" and not st.get("revealed") and not st.get("voided")
+            and now - st.get("updated", 0) > OPEN_TOO_LONG_MS)
 
 
 def _sent(msgs: list) -> str:
     """What the player's last link carried: ``first`` (the answer), ``st``
     (the answer with a choice of play), ``sx`` (a step), ``sa`` (play on by
     the advice), ``e`` (end of turn), ``s0`` (the seed for the GM's step)."""
-    n = next((n for n in range(len(msgs) - 1, 0, -1) if msgs[n]["k"] in _PLAYER_KINDS), None)
+    n = _last_sent(msgs)
     if n is None:
         return ""
     m = msgs[n]
@@ -1371,6 +1482,12 @@ def _sent(msgs: list) -> str:
         return "e"
     if n == 1:
         return "st" if "t" in m else "first"
+    return _later_seed(m)
+
+
+def _later_seed(m: dict) -> str:
+    """A seed after the answer: a step (``sx``), play on by the advice
+    (``sa``), or the seed for the GM's step (``s0``)."""
     return "sx" if "x" in m else ("sa" if "t" in m else "s0")
 
 
@@ -1427,9 +1544,13 @@ def _entry_verifies(entry: dict) -> bool:
         ver = verify(data)
     except (FairError, SpecError):
         return False
+    return entry.get("system") == ver["result"]["system"] and _entry_stages(entry) == ver["result"]["stages"]
+
+
+def _entry_stages(entry: dict):
+    """The stages a history entry records: its own, else its result's."""
     result = entry.get("result")
-    stages = entry["stages"] if "stages" in entry else result.get("stages") if isinstance(result, dict) else None
-    return entry.get("system") == ver["result"]["system"] and stages == ver["result"]["stages"]
+    return entry["stages"] if "stages" in entry else result.get("stages") if isinstance(result, dict) else None
 
 
 # --------------------------------------------------------------------------
@@ -1437,13 +1558,18 @@ def _entry_verifies(entry: dict) -> bool:
 
 def _check_state_form(st) -> None:
     _keys(st, {"v", "role", "rid", "msgs", "revealed", "created", "updated"}, {"secret", "voided"}, "request")
+    _check_state_kind(st)
+    if not all(_is_time(t) for t in (st["created"], st["updated"])):
+        raise _damaged("time")
+
+
+def _check_state_kind(st: dict) -> None:
+    """A stored state's version, role, flags and transcript length."""
     if st["v"] != 1 or st["role"] not in ("gm", "player") or not isinstance(st["revealed"], bool) \
             or not isinstance(st.get("voided", False), bool):
         raise _damaged("request")
     if not isinstance(st["msgs"], list) or not 1 <= len(st["msgs"]) <= MAX_MSGS:
         raise _damaged("request")
-    if not all(_is_time(t) for t in (st["created"], st["updated"])):
-        raise _damaged("time")
 
 
 def _is_time(t) -> bool:
@@ -1472,17 +1598,24 @@ def _checked_msgs(q: dict, rest: list) -> list:
     each derived move equal to the one this page derives."""
     msgs = [q]
     for m in rest:
-        derived = _auto_next(msgs)
-        if derived is not None or (isinstance(m, dict) and m.get("k") == "u"):
-            if m != derived:
-                raise _damaged("request")
-        else:
-            _check_move(m, "sedg")
-            _turn(msgs, m)
+        _check_stored_move(msgs, m)
         msgs.append(m)
     if _auto_next(msgs) is not None:
         raise _damaged("request")
     return msgs
+
+
+def _check_stored_move(msgs: list, m) -> None:
+    """One stored move after ``msgs``: where a move is derived (or ``m``
+    claims to be one) it is the move this page derives; any other is
+    checked as one that came in a link."""
+    derived = _auto_next(msgs)
+    if derived is not None or (isinstance(m, dict) and m.get("k") == "u"):
+        if m != derived:
+            raise _damaged("request")
+    else:
+        _check_move(m, "sedg")
+        _turn(msgs, m)
 
 
 def _check_secret(q: dict, secret, msgs: list) -> None:
@@ -1490,7 +1623,7 @@ def _check_secret(q: dict, secret, msgs: list) -> None:
     secret = _hex(secret, 2 * SECRET_BYTES, "secret")
     if commitment(q, secret) != q["c"]:
         raise WrongSecret("A stored request's secret does not match its commitment.")
-    if _derive(q, secret, [m for m in msgs[1:] if m["k"] in "seg"])[0] != msgs:
+    if _derive(q, secret, _sent_moves(msgs))[0] != msgs:
         raise WrongDice("A stored request's dice are not the dice its secret gives.")
 
 
@@ -1506,15 +1639,21 @@ _UNREADABLE = "The stored fair-roll requests could not be read; a fresh list was
 
 def _requests_doc(text) -> list:
     """The stored list, or a ``DamagedLink`` saying why there is none."""
-    if not isinstance(text, str) or len(text) > 4_000_000 or share.nesting_depth(text) > 40:
-        raise DamagedLink(_UNREADABLE)
-    try:
-        data = json.loads(text)
-    except ValueError:
-        raise DamagedLink(_UNREADABLE) from None
+    data = _stored_json(text)
     if not isinstance(data, dict) or data.get("v") != 1 or not isinstance(data.get("requests"), list):
         raise DamagedLink("The stored fair-roll requests have an unknown shape; a fresh list was started.")
     return data["requests"][:MAX_REQUESTS]
+
+
+def _stored_json(text):
+    """The stored text read as JSON; refused (``_UNREADABLE``) when it is
+    not text, too long, nested too deep, or not JSON."""
+    if not isinstance(text, str) or len(text) > 4_000_000 or share.nesting_depth(text) > 40:
+        raise DamagedLink(_UNREADABLE)
+    try:
+        return json.loads(text)
+    except ValueError:
+        raise DamagedLink(_UNREADABLE) from None
 
 
 def _sound_state(st) -> bool:
@@ -1525,6 +1664,17 @@ def _sound_state(st) -> bool:
     return True
 
 
+def _first_copies(states) -> list:
+    """Each request (role and id) once: a later copy of one already read
+    is left out (and counts as unusable)."""
+    good, seen = [], set()
+    for st in states:
+        if (st["role"], st["rid"]) not in seen:
+            seen.add((st["role"], st["rid"]))
+            good.append(st)
+    return good
+
+
 def load_requests(text) -> tuple[list, str | None]:
     """Requests from stored text, and a warning to show if any were unusable."""
     if not text:
@@ -1533,11 +1683,7 @@ def load_requests(text) -> tuple[list, str | None]:
         items = _requests_doc(text)
     except DamagedLink as e:
         return [], str(e)
-    good, seen = [], set()
-    for st in filter(_sound_state, items):
-        if (st["role"], st["rid"]) not in seen:  # a copy of one already read counts as unusable
-            seen.add((st["role"], st["rid"]))
-            good.append(st)
+    good = _first_copies(filter(_sound_state, items))
     bad = len(items) - len(good)
     warning = f"{bad} stored fair-roll request(s) could not be read and are not shown." if bad else None
     return good, warning
@@ -1559,6 +1705,18 @@ def synced_requests() -> Synced:
                   pick=lambda mine, theirs: theirs if further(mine, theirs) else mine)
 
 
+def _index(states: list, st: dict):
+    """Where ``states`` holds a copy of ``st`` (the same role and request
+    id), or None."""
+    return next((j for j, m in enumerate(states) if (m["role"], m["rid"]) == (st["role"], st["rid"])), None)
+
+
+def _put(states: list, i, st: dict) -> list:
+    """``states`` with ``st`` first (a request it lacked, ``i`` None) or in
+    place of its copy at ``i``."""
+    return [st] + states if i is None else states[:i] + [st] + states[i + 1:]
+
+
 def merge_requests(mine: list, theirs) -> tuple[list, int, str | None]:
     """Requests from an imported file merged into this page's, by role and
     request id: a request this page lacks is added, one that went further
@@ -1570,8 +1728,8 @@ def merge_requests(mine: list, theirs) -> tuple[list, int, str | None]:
     got, warning = load_requests(json.dumps({"v": 1, "requests": theirs if isinstance(theirs, list) else [theirs]}))
     out, changed = list(mine), 0
     for st in got:
-        i = next((j for j, m in enumerate(out) if (m["role"], m["rid"]) == (st["role"], st["rid"])), None)
+        i = _index(out, st)
         if i is None or further(out[i], st):
-            out = [st] + out if i is None else out[:i] + [st] + out[i + 1:]
+            out = _put(out, i, st)
             changed += 1
     return out[:MAX_REQUESTS], changed, warning

@@ -167,19 +167,35 @@ def render_fair_tray(system, tray):
     html = ""
     if st["result"]:
         html = ui_for(system).render_result(st["result"], {**st["ui"], "readonly": not steps})
-    if view["role"] == "gm":  # the GM's page shows the answering device's dice
-        who = (view.get("answered_by") or {}).get("name") or view["player"]
-        html = fairview.others_dice(html, who)
-        if not steps and view["player_may_step"]:
-            html = fairview.choices_line(st["result"], who) + html
-    if not steps:
-        html = fairview.watching(html, who if view["role"] == "gm" else "the GM")
+    if view["role"] == "gm":
+        html = gm_dice(html, view, st["result"], steps)
+    elif not steps:
+        html = fairview.watching(html, "the GM")
     tray.innerHTML = (fairview.panel(view, now(), st["note"], this_device(), said.get("alert", ""),
                                      said.get("elsewhere", ""))
                       + html + fairview.foot(view, said.get("alert", ""), said.get("elsewhere", "")))
+    drop_steps(tray, view)
+
+
+def drop_steps(tray, view):
+    """Take away the tray's step buttons this side may not use now
+    (``fairview.keeps_step``)."""
     for b in tray.querySelectorAll("[data-act]"):
         if not fairview.keeps_step(view, str(b.dataset.act)):
             b.remove()
+
+
+def gm_dice(html, view, result, steps):
+    """The dice on the GM's page, named by the device that answered; while
+    the GM may not step, read-only, after the player's choices (named when
+    the player may take one)."""
+    who = (view.get("answered_by") or {}).get("name") or view["player"]
+    html = fairview.others_dice(html, who)
+    if steps:
+        return html
+    if view["player_may_step"]:
+        html = fairview.choices_line(result, who) + html
+    return fairview.watching(html, who)
 
 
 def fair_call(fn, st, *args, **kw):
@@ -287,6 +303,11 @@ def delete_request(st):
     FAIR["requests"] = [x for x in FAIR["requests"] if x is not st]
     save_requests()
     render_requests()
+    leave_shown(st)
+
+
+def leave_shown(st):
+    """Close request ``st`` in the tab that shows it, if one does."""
     for system in rules.SYSTEMS:
         if STATE[system]["fair"] == (st["role"], st["rid"]):
             leave_fair(system)
@@ -324,20 +345,21 @@ def open_fair_link(frag):
     try:
         got = fair.open_link(frag, FAIR["requests"], now=now())
     except (fair.FairError, SpecError) as e:
-        mine = find_request("gm", getattr(e, "rid", ""))
-        theirs = find_request(*getattr(e, "request", ("", "")))
-        if mine is not None:  # a second answer: the request it came for, its Void and ask again in view
-            FAIR["said"][("gm", mine["rid"])] = {"alert": str(e)}
-            show_fair(mine)
-            bring_panel(mine["msgs"][0]["y"])
-        elif theirs is not None and theirs["role"] == "player":  # another device answered first
-            FAIR["said"][("player", theirs["rid"])] = {"elsewhere": str(e)}
-            show_fair(theirs)
-            bring_panel(theirs["msgs"][0]["y"])
-        banner(f"{e} Your own rolls and history are untouched.", "error")
+        refused_link(e)
         return
     # opened: the address forgets the link, so a reload does not open it again
     window.history.replaceState(None, "", page_url())
+    show_opened(got)
+    if got["entry"] is not None:
+        add_fair_entry(got["entry"])
+    banner(got["note"], "info")
+    if got["reply"]:
+        send_link(got["state"], got["reply"])
+
+
+def show_opened(got):
+    """What an opened link brought, kept and shown: a request it voided,
+    its new state (in its tab), or anyone's verified roll."""
     for other in got["also"]:  # a request the GM voided and asked again
         put_request(other)
     if got["state"] is not None:
@@ -345,11 +367,27 @@ def open_fair_link(frag):
         show_fair(got["state"], "" if got["kind"] == "request" else got["note"])
     else:
         show_verified(got["verified"])
-    if got["entry"] is not None:
-        add_fair_entry(got["entry"])
-    banner(got["note"], "info")
-    if got["reply"]:
-        send_link(got["state"], got["reply"])
+
+
+def refused_link(e):
+    """A refused fair-roll link: a second answer shows the request it came
+    for (on the GM's page, with its Void and ask again; on the player's,
+    saying another device answered first); the banner says why."""
+    mine = find_request("gm", getattr(e, "rid", ""))
+    theirs = find_request(*getattr(e, "request", ("", "")))
+    if mine is not None:  # a second answer: the request it came for, its Void and ask again in view
+        said_on(mine, {"alert": str(e)})
+    elif theirs is not None and theirs["role"] == "player":  # another device answered first
+        said_on(theirs, {"elsewhere": str(e)})
+    banner(f"{e} Your own rolls and history are untouched.", "error")
+
+
+def said_on(st, said):
+    """Show request ``st`` with what its panel must say (``FAIR["said"]``),
+    its panel brought into view."""
+    FAIR["said"][(st["role"], st["rid"])] = said
+    show_fair(st)
+    bring_panel(st["msgs"][0]["y"])
 
 
 def bring_panel(system):

@@ -54,16 +54,25 @@ def state_words(v: dict, now=0) -> str:
     if v["status"] in ("revealed", "verified"):
         return "Fair roll, verified ✓"
     if v.get("voided"):
-        return ("Voided: the GM asked again with a new request; this one's links no longer count."
-                if v["role"] == "player" else "Voided: you asked again with a new request.")
-    # the GM's page names whoever answered (the request's player, or another device)
-    who = (v.get("answered_by") or {}).get("name") if v["role"] == "gm" else None
-    words = _WORDS[(v["role"], v["last"])].format(player=who or v["player"])
+        return _VOIDED_WORDS[v["role"]]
+    words = _WORDS[(v["role"], v["last"])].format(player=_answerer(v))
     if v["last"] == "s" and v.get("sent") in ("st", "sa"):  # the GM's page finishes the turn
         words = _played_by_gm_page(v)
     if v.get("overdue"):
         words += _overdue_words(v, now)
     return words
+
+
+#: A voided request's state, by role.
+_VOIDED_WORDS = {"gm": "Voided: you asked again with a new request.",
+                 "player": "Voided: the GM asked again with a new request; this one's links no longer count."}
+
+
+def _answerer(v: dict) -> str:
+    """Who the state's words name: on the GM's page whoever answered (the
+    request's player, or another device), else the request's player."""
+    who = (v.get("answered_by") or {}).get("name") if v["role"] == "gm" else None
+    return who or v["player"]
 
 
 def _played_by_gm_page(v: dict) -> str:
@@ -136,18 +145,26 @@ def foot(v: dict, alert: str = "", elsewhere: str = "") -> str:
     GM's early reveal and void (in the panel instead while a second answer
     is on show: ``alert``), send again (not once another device answered:
     ``elsewhere``), close."""
-    out = _after_dice_buttons(v) if _live(v) and v["last"] == "d" and not elsewhere else []
+    out = [] if elsewhere else _after_dice_buttons(v)
     if _may_reissue(v) and not alert:  # answered: by the right person?
         out.append(_button("reissue", "Wrong person? Void and ask again", v))
     if v.get("link") and not elsewhere:
-        out.append(_button("send", "Send the final link" if v["status"] in ("revealed", "verified")
-                           else "Send again", v))
+        out.append(_send_button(v))
     out.append(_button("leave", "Close", v))
     return f'<p class="fair-buttons fair-foot">{"".join(out)}</p>'
 
 
+def _send_button(v: dict) -> str:
+    """Send the link again: the final link once the roll is done."""
+    done = v["status"] in ("revealed", "verified")
+    return _button("send", "Send the final link" if done else "Send again", v)
+
+
 def _after_dice_buttons(v: dict) -> list:
-    """After dice: the player's end of turn, or the GM's early reveal."""
+    """After dice, while the roll goes on: the player's end of turn, or the
+    GM's early reveal."""
+    if not _live(v) or v["last"] != "d":
+        return []
     if v["role"] == "player":
         return [_button("advice", "Play the rest of my turn by the advice", v),
                 _button("done", "End my turn (no more steps)", v)]
@@ -163,18 +180,30 @@ def _who(v: dict) -> str:
     if not who:
         return ""
     name = who.get("name") or "a device with no name"
-    mode = _MODE_WORDS.get(v.get("mode") or "")
     mine = v["role"] == "player"
-    chose = f"; {'you' if mine else 'they'} chose to {mode}" if mode else ""
+    chose = _chose(mine, v.get("mode"))
     lead = "You answered from" if mine else "Answered by"
     return (f'<p class="fair-who">{lead} <strong>{views.esc(name)}</strong> '
             f'(device <code>{views.esc(who["fingerprint"])}</code>){views.esc(chose)}.</p>')
 
 
+def _chose(mine: bool, mode) -> str:
+    """How the player chose to play the turn, after who answered ("; you
+    chose to play the turn by the advice"); none for step by step."""
+    words = _MODE_WORDS.get(mode or "")
+    return f"; {'you' if mine else 'they'} chose to {words}" if words else ""
+
+
+def _player_at(v: dict, last: str) -> bool:
+    """The player's page, the roll going on, at move ``last`` (the request:
+    before the answer; dice: the player's turn)."""
+    return v["role"] == "player" and v["last"] == last and _live(v)
+
+
 def _device_field(v: dict, device) -> str:
     """Before the player's answer: the device name it will carry (kept on
     this device) and the fingerprint of this device's key."""
-    if v["role"] != "player" or v["last"] != "q" or not _live(v) or not device:
+    if not _player_at(v, "q") or not device:
         return ""
     return ('<p class="fair-device"><label for="fair-device-name">Your name (the GM sees it with your '
             'answer)</label> '
@@ -192,7 +221,7 @@ NAME_FIRST = "Your name first: the GM's page shows it with your answer, so the G
 
 def _then_field(v: dict) -> str:
     """The player's turn: what follows a step, chosen before tapping it."""
-    if v["role"] != "player" or v["last"] != "d" or not _live(v) or not v.get("player_may_step"):
+    if not _player_at(v, "d") or not v.get("player_may_step"):
         return ""
     options = "".join(f'<option value="{views.esc(val)}">{views.esc(text)}</option>' for val, text in THEN)
     return ('<p class="fair-then"><label for="fair-then">After my step</label> '
@@ -220,22 +249,34 @@ def panel(v: dict, now=0, note: str = "", device=None, alert: str = "", elsewher
     page (said here, with "Wrong person? Void and ask again"). ``elsewhere``:
     on the player's page, another device answered this request first (the
     panel says so, and offers nothing to send)."""
-    done = v["status"] in ("revealed", "verified")
     state = _elsewhere_words(elsewhere) if elsewhere else state_words(v, now)
-    note = "" if note == state else note  # a note that only repeats the state is said once
-    who = v.get("answered_by")
-    if who and note.startswith("Answered by ") and f"({who['fingerprint']}). " in note:
-        note = note.split(f"({who['fingerprint']}). ", 1)[1]  # said in its own line below
+    note = _new_note(v, note, state)
     buttons = "" if elsewhere else _top_buttons(v)
-    return (f'<div class="fair-panel{" is-verified" if done else ""}" data-fair-panel '
-            f'data-fair-status="{views.esc(v["status"])}"{" data-fair-elsewhere" if elsewhere else ""}>'
-            f'<p class="fair-title">{views.esc(_heading(v))}</p>'
+    return (f'{_panel_tag(v, elsewhere)}<p class="fair-title">{views.esc(_heading(v))}</p>'
             f'<p class="fair-state" role="status">{views.esc(state)}</p>{_alert(v, alert)}'
             f'{f"<p class=fair-note>{views.esc(note)}</p>" if note and not alert else ""}'
             f'{_replaces(v)}{_who(v)}{_device_field(v, device)}'
             f'<p class="fair-print">Request fingerprint <code>{views.esc(v["fingerprint"])}</code>'
             f' (the same on both pages)</p>'
             f'{f"<p class=fair-buttons>{buttons}</p>" if buttons else ""}{_then_field(v)}</div>')
+
+
+def _panel_tag(v: dict, elsewhere: str) -> str:
+    """The panel's opening tag: where the roll stands, marked verified once
+    done, or answered elsewhere."""
+    done = v["status"] in ("revealed", "verified")
+    return (f'<div class="fair-panel{" is-verified" if done else ""}" data-fair-panel '
+            f'data-fair-status="{views.esc(v["status"])}"{" data-fair-elsewhere" if elsewhere else ""}>')
+
+
+def _new_note(v: dict, note: str, state: str) -> str:
+    """The note less what the panel says already: a note that only repeats
+    the state is said once, and who answered has its own line."""
+    note = "" if note == state else note
+    who = v.get("answered_by")
+    if who and note.startswith("Answered by ") and f"({who['fingerprint']}). " in note:
+        note = note.split(f"({who['fingerprint']}). ", 1)[1]
+    return note
 
 
 def _replaces(v: dict) -> str:
@@ -283,16 +324,22 @@ def choices_line(result, who: str) -> str:
     >>> choices_line(r, "Eve")
     '<p class="fair-choices" data-fair-choices>Eve&#x27;s choices now (on their page): Accept the dice (best play) · Reroll die 2</p>'
     """
-    choices = [c for c in (result or {}).get("choices") or () if isinstance(c, dict)]
+    result = result or {}
+    choices = [c for c in result.get("choices") or () if isinstance(c, dict)]
     if not choices:
         return ""
-    advice = (result or {}).get("advice")
+    advice = result.get("advice")
     ordered = sorted(choices, key=lambda c: c.get("action") != advice)
-    words = " · ".join(str(c.get("label") or c.get("action", {}).get("do", "")) + (" (best play)" if c.get("action") == advice
-                                                                               else "") for c in ordered)
+    words = " · ".join(_choice_words(c, advice) for c in ordered)
     whose = views.esc(f"{who}'s")
     return (f'<p class="fair-choices" data-fair-choices>{whose} choices now (on their page): '
             f'{views.esc(words)}</p>')
+
+
+def _choice_words(c: dict, advice) -> str:
+    """A choice named (its label, else its action), best play's said so."""
+    name = str(c.get("label") or c.get("action", {}).get("do", ""))
+    return name + (" (best play)" if c.get("action") == advice else "")
 
 
 def verified_panel(ver: dict) -> str:
@@ -302,20 +349,24 @@ def verified_panel(ver: dict) -> str:
              if ver.get("ended_early") else "")
     label = f" — {ver['label']}" if ver.get("label") else ""
     steps = ver.get("steps", 0)
-    who = ver.get("answered_by")
-    mode = _MODE_WORDS.get(ver.get("mode") or "")
-    answered = ""
-    if who:
-        answered = (f'<p class="fair-who">Answered by <strong>{views.esc(who.get("name") or "a device with no name")}'
-                    f'</strong> (device <code>{views.esc(who.get("fingerprint", ""))}</code>)'
-                    f'{views.esc(f"; chose to {mode}" if mode else "")}. This names a device; '
-                    'it does not prove who held it.</p>')
+    answered = _answered_line(ver.get("answered_by"), _MODE_WORDS.get(ver.get("mode") or ""))
     return ('<div class="fair-panel is-verified" data-fair-panel data-fair-status="verified">'
             f'<p class="fair-title">Fair roll, verified ✓ — {views.esc(ver["player"])}\'s roll{views.esc(label)}</p>'
             '<p class="fair-state">The GM\'s secret matches the commitment in the request; every die '
             f'follows from it and the player\'s seeds ({steps} step{"s" if steps != 1 else ""} after the '
             f'roll), and the outcome is worked out again here.{views.esc(early)}</p>{answered}'
             f'<p class="fair-print">Request fingerprint <code>{views.esc(ver["fingerprint"])}</code></p></div>')
+
+
+def _answered_line(who, mode) -> str:
+    """Which device answered a verified roll, and how it chose to play
+    (``mode``, in words); it names a device, it proves no one."""
+    if not who:
+        return ""
+    return (f'<p class="fair-who">Answered by <strong>{views.esc(who.get("name") or "a device with no name")}'
+            f'</strong> (device <code>{views.esc(who.get("fingerprint", ""))}</code>)'
+            f'{views.esc(f"; chose to {mode}" if mode else "")}. This names a device; '
+            'it does not prove who held it.</p>')
 
 
 def _gm_verb(verb: str) -> bool:
@@ -375,16 +426,21 @@ def send_text(role: str, link: str, player: str, v=None) -> str:
     """
     v = v or {}
     kind = link.split(".")[1] if link.count(".") >= 2 else ""
-    sent = v.get("sent", "")
-    if role == "player" and kind == "a" and sent in _PLAYER_SENT:
-        how = "by the advice" if v.get("mode") == "advice" else "with no steps"
-        text = _PLAYER_SENT[sent].format(how=how)
-    else:
-        text = _SEND.get((role, kind), "Send this link on.").format(player=player)
+    text = _link_words(role, kind, player, v)
     who = v.get("answered_by")
     if role == "gm" and kind in ("d", "v") and who:
         text = _not_them(who) + text
     return text
+
+
+def _link_words(role: str, kind: str, player: str, v: dict) -> str:
+    """What to do with a link of ``kind``: a player's link after the answer
+    by the move it carries (``_PLAYER_SENT``), any other by its kind."""
+    sent = v.get("sent", "")
+    if role == "player" and kind == "a" and sent in _PLAYER_SENT:
+        how = "by the advice" if v.get("mode") == "advice" else "with no steps"
+        return _PLAYER_SENT[sent].format(how=how)
+    return _SEND.get((role, kind), "Send this link on.").format(player=player)
 
 
 def _not_them(who: dict) -> str:

@@ -90,15 +90,27 @@ def _gamma_q(a: float, x: float) -> float:
         return 1.0
     log_front = -x + a * math.log(x) - math.lgamma(a)
     if x < a + 1:
-        term = total = 1.0 / a
-        ap = a
-        for _ in range(1000):
-            ap += 1
-            term *= x / ap
-            total += term
-            if abs(term) < abs(total) * 1e-15:
-                break
-        return max(0.0, 1.0 - total * math.exp(log_front))
+        return max(0.0, 1.0 - _gamma_series(a, x) * math.exp(log_front))
+    return min(1.0, math.exp(log_front) * _gamma_fraction(a, x))
+
+
+def _gamma_series(a: float, x: float) -> float:
+    """The series for the lower function P(a, x), without its front factor
+    x^a e^-x / Gamma(a) (it converges quickly for x < a + 1)."""
+    term = total = 1.0 / a
+    ap = a
+    for _ in range(1000):
+        ap += 1
+        term *= x / ap
+        total += term
+        if abs(term) < abs(total) * 1e-15:
+            break
+    return total
+
+
+def _gamma_fraction(a: float, x: float) -> float:
+    """The continued fraction for Q(a, x), without its front factor, by
+    the modified Lentz method (it converges quickly for x >= a + 1)."""
     tiny = 1e-300
     b = x + 1 - a
     c = 1 / tiny
@@ -116,7 +128,7 @@ def _gamma_q(a: float, x: float) -> float:
         h *= delta
         if abs(delta - 1) < 1e-15:
             break
-    return min(1.0, math.exp(log_front) * h)
+    return h
 
 
 def p_value(statistic: float, df: int) -> float:
@@ -177,16 +189,23 @@ def _count(rng, how, n: int) -> tuple[list, list, list]:
     """Roll one kind ``n`` times; the faces (distinct, in die order), their
     counts, and their expected counts (a face printed twice counts twice)."""
     if isinstance(how, int):
-        tally = [0] * how
-        for _ in range(n):
-            tally[roll_die(rng, how) - 1] += 1
-        faces = list(range(1, how + 1))
-        return faces, tally, [n / how] * how
-    faces_all = _letter_faces() if how == "letter" else _symbol_faces()
-    faces: list = []
-    for f in faces_all:
-        if f not in faces:
-            faces.append(f)
+        return _count_numbered(rng, how, n)
+    return _count_faces(rng, _letter_faces() if how == "letter" else _symbol_faces(), n)
+
+
+def _count_numbered(rng, sides: int, n: int) -> tuple[list, list, list]:
+    """A numbered die rolled ``n`` times through ``roll_die``."""
+    tally = [0] * sides
+    for _ in range(n):
+        tally[roll_die(rng, sides) - 1] += 1
+    faces = list(range(1, sides + 1))
+    return faces, tally, [n / sides] * sides
+
+
+def _count_faces(rng, faces_all: list, n: int) -> tuple[list, list, list]:
+    """A die of printed faces (letters, symbols) rolled ``n`` times through
+    ``roll_face``: a face printed twice is expected twice as often."""
+    faces = _distinct_faces(faces_all)
     where = {f: i for i, f in enumerate(faces)}
     tally = [0] * len(faces)
     for _ in range(n):
@@ -210,19 +229,30 @@ def run(n: int, rng=None) -> dict:
     n = _check_n(n)
     source = "cryptographic (the page's own)" if rng is None else "seeded (a test)"
     rng = rng if rng is not None else system_rng()
-    kinds = []
-    for key, title, how in KINDS:
-        faces, counts, expected = _count(rng, how, n)
-        stat = chi_square(counts, expected)
-        df = len(faces) - 1
-        p = p_value(stat, df)
-        kinds.append({
-            "key": key, "title": title, "faces": [_face_label(f) for f in faces],
-            "counts": counts, "expected": expected, "chi2": stat, "df": df, "p": p,
-            "fair": p >= ALPHA,
-        })
+    kinds = [_kind_report(rng, key, title, how, n) for key, title, how in KINDS]
     return {"n": n, "alpha": ALPHA, "source": source, "kinds": kinds,
             "flagged": [k["key"] for k in kinds if not k["fair"]]}
+
+
+def _distinct_faces(faces_all: list) -> list:
+    """Each face a die shows, once, in the die's order."""
+    faces: list = []
+    for f in faces_all:
+        if f not in faces:
+            faces.append(f)
+    return faces
+
+
+def _kind_report(rng, key: str, title: str, how, n: int) -> dict:
+    """One kind of die rolled ``n`` times and tested against a fair one:
+    its faces, counts and expected counts, the statistic and its p."""
+    faces, counts, expected = _count(rng, how, n)
+    stat = chi_square(counts, expected)
+    df = len(faces) - 1
+    p = p_value(stat, df)
+    return {"key": key, "title": title, "faces": [_face_label(f) for f in faces],
+            "counts": counts, "expected": expected, "chi2": stat, "df": df, "p": p,
+            "fair": p >= ALPHA}
 
 
 # --------------------------------------------------------------------------
