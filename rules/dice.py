@@ -354,9 +354,13 @@ def get_size(spec: Mapping, key: str, sizes: Sequence[int] = SIZES, default: Any
     name = field or key
     v = _as_size(_value(spec, key, default))
     if not _is_int(v) or not (v in sizes or (allow_zero and v == 0)):
-        allowed = ", ".join(f"d{s}" for s in sizes) + (" or 0 for none" if allow_zero else "")
-        raise SpecError(name, f"must be a die size: {allowed} (got {show_value(v)})")
+        raise SpecError(name, f"must be a die size: {_sizes_text(sizes, allow_zero)} (got {show_value(v)})")
     return v
+
+
+def _sizes_text(sizes: Sequence[int], allow_zero: bool) -> str:
+    """The sizes a field allows, for its message: "d4, d6 or 0 for none"."""
+    return ", ".join(f"d{s}" for s in sizes) + (" or 0 for none" if allow_zero else "")
 
 
 def _as_size(v: Any) -> Any:

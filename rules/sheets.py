@@ -184,12 +184,20 @@ def _texts(spec: Mapping, f: dict, path: str) -> list:
     if _blank(value):
         return []
     most = f.get("most", MAX_TEXTS)
-    if isinstance(value, str) and len(value) <= 4 * f.get("length", 60) * most:
+    value = _text_list(value, path, most, f.get("length", 60))
+    out = [clean_text(v, path, f.get("length", 60)) for v in value]
+    return list(dict.fromkeys(t for t in out if t))
+
+
+def _text_list(value: Any, path: str, most: int, length: int) -> Any:
+    """Short texts as a list: a comma-separated text split (unless far too
+    long to be ``most`` texts of ``length``); no list, or a longer one,
+    refused."""
+    if isinstance(value, str) and len(value) <= 4 * length * most:
         value = value.split(",")
     if not isinstance(value, (list, tuple)) or len(value) > most:
         raise SpecError(path, f"must list at most {most} short texts")
-    out = [clean_text(v, path, f.get("length", 60)) for v in value]
-    return list(dict.fromkeys(t for t in out if t))
+    return value
 
 
 def _picks(spec: Mapping, f: dict, path: str) -> list:
@@ -197,15 +205,22 @@ def _picks(spec: Mapping, f: dict, path: str) -> list:
     values = [c[0] for c in f["choices"]]
     if _blank(value):
         return list(f.get("default", values))
-    if isinstance(value, str):
-        value = re.findall(r"[^+,&\s]+", value[:200])
-    if not isinstance(value, (list, tuple)) or len(value) > len(values):
-        raise SpecError(path, "must list some of " + ", ".join(values))
+    value = _pick_list(value, values, path)
     picked = {_choice({"x": v}, {"name": "x", "choices": f["choices"]}, path) for v in value}
     least = f.get("least", 0)
     if len(picked) < least:
         raise SpecError(path, f"must list at least {least} of " + ", ".join(values))
     return [v for v in values if v in picked]
+
+
+def _pick_list(value: Any, values: list, path: str) -> Any:
+    """The picks as a list: a text split at ``+``, ``,``, ``&`` or spaces;
+    no list, or more picks than there are choices, refused."""
+    if isinstance(value, str):
+        value = re.findall(r"[^+,&\s]+", value[:200])
+    if not isinstance(value, (list, tuple)) or len(value) > len(values):
+        raise SpecError(path, "must list some of " + ", ".join(values))
+    return value
 
 
 def _group(spec: Mapping, f: dict, path: str) -> dict:
@@ -292,7 +307,7 @@ def read_situation(fields: tuple, defaults: dict, situation: Any) -> tuple[dict,
         situation = {}
     if not isinstance(situation, dict):
         raise SpecError("situation", f"must be an object of fields (got {show_value(situation)})")
-    given = {k: v for k, v in situation.items() if k != "opponent" and v is not None and v != ""}
+    given = _named_values(situation)
     names = [f["name"] for f in fields]
     _refuse_unknown(given, names, "", "situation", names + ["opponent"])
     return read_fields(fields, {**defaults, **given}), situation.get("opponent")
@@ -306,6 +321,12 @@ def _named(rows: list, name: Any) -> dict | None:
             if key_of(row["name"]) == key_of(name):
                 return row
     return None
+
+
+def _named_values(situation: dict) -> dict:
+    """The fields a situation gives a value: not the opponent (the caller
+    checks it), not those left empty (their defaults stand)."""
+    return {k: v for k, v in situation.items() if k != "opponent" and v is not None and v != ""}
 
 
 def find_entry(rows: list, name: Any, field: str) -> dict:

@@ -628,12 +628,19 @@ def _roll_pool(pool: list[int], favored: bool, rng) -> list[dict]:
     one 1 on the largest die showing it (RULES-NOTES Jadeclaw 6)."""
     faces = [roll_die(rng, s) for s in pool]
     history = [[f] for f in faces]
-    if favored and 1 in faces:
+    if favored:
+        _favored_reroll(pool, faces, history, rng)
+    return [Die(face=f, sides=s, role="rerolled" if len(h) > 1 else "rolled",
+                history=tuple(h)).to_dict() for s, f, h in zip(pool, faces, history)]
+
+
+def _favored_reroll(pool: list[int], faces: list[int], history: list[list[int]], rng) -> None:
+    """Favored: the largest die showing 1, if any, rolls again; its new
+    face replaces the 1 and joins its history."""
+    if 1 in faces:
         j = faces.index(1)  # pool is largest first, so this is the largest die showing 1
         faces[j] = roll_die(rng, pool[j])
         history[j].append(faces[j])
-    return [Die(face=f, sides=s, role="rerolled" if len(h) > 1 else "rolled",
-                history=tuple(h)).to_dict() for s, f, h in zip(pool, faces, history)]
 
 
 def _roll_rolls(pool: list[int], favored: bool, penalties: int, rng) -> tuple[list[dict], int]:
@@ -1025,8 +1032,7 @@ class _Scan:
         whether this is the last face with no soak die above 1, and each way
         the unplaced dice can show v: (placed after, damage dice showing v,
         soak dice showing v, its chance)."""
-        rows = [[(c, p) for c, p in enumerate(_row(g, v, placed[i], self.one)) if p]
-                for i, g in enumerate(self.groups)]
+        rows = self._rows(v, placed)
         nd = self.n_dmg
         options = []
         for combo in product(*rows):
@@ -1036,6 +1042,12 @@ class _Scan:
                             math.prod((p for _, p in combo), start=self.one)))
         a, b = sum(placed[:nd]), sum(placed[nd:])
         return b - a, v == 1 and b == 0, options
+
+    def _rows(self, v: int, placed: tuple) -> list:
+        """Per group, the ``(count, chance)`` of its unplaced dice showing
+        v that can happen (``_row``)."""
+        return [[(c, p) for c, p in enumerate(_row(g, v, placed[i], self.one)) if p]
+                for i, g in enumerate(self.groups)]
 
     def _pair(self, v: int, ahead: int, pend: tuple, cd: int, cs: int, no_soak_yet: bool) -> tuple[int, tuple]:
         """Place ``cd`` damage and ``cs`` soak dice showing v: the hits they

@@ -128,8 +128,14 @@ def worded(choices: list, advice: dict | None, outcome: str | None, cost: float,
     adv = mark_choices(choices, advice, lambda c: label(c["action"], outcome))
     others = [c for c in choices if c is not adv]
     runner, why = why_line(adv, others, lambda c: _rank(c, cost), lambda a, b: _reason(a, b, cost, opposed))
+    _mark_close_call(adv, runner, cost, close)
+    return {"choices": choices, "why": why}
+
+
+def _mark_close_call(adv: dict, runner: dict | None, cost: float, close: float) -> None:
+    """On a close call (``worded``), the one of ``adv`` and ``runner``
+    that wins more often marked ``best_chance``, the other ``safest``."""
     if runner is not None and _trades(adv, runner) and _worth(adv, cost) - _worth(runner, cost) < close:
         chance, safe = (adv, runner) if _win(adv) > _win(runner) else (runner, adv)
         chance["marks"].append("best_chance")
         safe["marks"].append("safest")
-    return {"choices": choices, "why": why}

@@ -456,11 +456,16 @@ def _prayer_dice(idx: Any, dice: list) -> list:
         raise SpecError("dice", "name the dice to reroll: a list of die numbers, at least one")
     if not _positions_ok(idx, len(dice)):
         raise SpecError("dice", f"must be die positions from 0 to {len(dice) - 1}, each once")
+    _refuse_ones(idx, dice)
+    return sorted(idx)
+
+
+def _refuse_ones(idx: list, dice: list) -> None:
+    """The first chosen die showing 1 refused: it cannot be rerolled."""
     for i in idx:
         if dice[i]["face"] == CONDITION_FACE:
             raise SpecError("dice", f"die {i + 1} shows a 1: dice showing one cannot be "
                             "rerolled (\"Prayer\")")
-    return sorted(idx)
 
 
 def _step_lowest(sizes: dict) -> int:

@@ -93,17 +93,24 @@ def _candidates(dice: list) -> list:
     """Every choice worth pricing: any set of the dice not showing 1, where
     gear dice of one size showing the same kind of face are one group (which
     of them is taken changes nothing: the lowest positions are)."""
+    members = _alike(dice)
+    out = []
+    for counts in product(*(range(len(g) + 1) for g in members)):
+        out.append(tuple(sorted(i for g, k in zip(members, counts) for i in g[:k])))
+    return out
+
+
+def _alike(dice: list) -> list:
+    """The positions of the dice not showing 1 in groups whose members are
+    alike for a prayer: gear dice of one size showing the same kind of face
+    together, each base die alone (the bonus steps it by position)."""
     groups: dict = {}
     for i, d in enumerate(dice):
         if d["face"] == M.CONDITION_FACE:
             continue
         key = ("gear", d["sides"], d["successes"]) if d["kind"] == "gear" else ("base", i)
         groups.setdefault(key, []).append(i)
-    members = list(groups.values())
-    out = []
-    for counts in product(*(range(len(g) + 1) for g in members)):
-        out.append(tuple(sorted(i for g, k in zip(members, counts) for i in g[:k])))
-    return out
+    return list(groups.values())
 
 
 def _priced(dice: list, bonus: int) -> tuple:
@@ -174,11 +181,18 @@ def _multisets(sides: int, n: int) -> list:
     (sorted representative faces, probability): the order dropped."""
     out = []
     for combo in combinations_with_replacement(_classes(sides), n):
-        p = Fraction(factorial(n))
-        for f in {f for f, _ in combo}:
-            p /= factorial(sum(1 for g, _ in combo if g == f))
+        p = _orderings(combo, n)
         out.append((tuple(f for f, _ in combo), p * prod(q for _, q in combo)))
     return out
+
+
+def _orderings(combo: tuple, n: int) -> Fraction:
+    """In how many orders ``n`` dice can show the faces of ``combo``
+    (``(face, probability)`` pairs): n! over each face's count!."""
+    p = Fraction(factorial(n))
+    for f in {f for f, _ in combo}:
+        p /= factorial(sum(1 for g, _ in combo if g == f))
+    return p
 
 
 def _states(spec: dict) -> list:
@@ -504,9 +518,7 @@ def _evaluate(states: list, w0: tuple, w1: tuple, t_dec, t_val, cost: float) -> 
     or loss played best: accept, a tie-break (chosen by ``t_dec``, worth
     ``t_val``: a fresh roll's value), or the best prayer (a tie after it
     worth ``w0`` / ``w1``), a Condition costing ``cost``. Returns the total
-    and each state's value. (The
-    order of ``_better`` and the value of ``_prayed``, written out: this is
-    the inner loop.)"""
+    and each state's value (``_state_value``)."""
     total, each = [0.0] * 5, []
     for p, const, pairs in states:
         v = _state_value(const, pairs, w0, w1, t_dec, t_val, cost)
@@ -518,7 +530,9 @@ def _evaluate(states: list, w0: tuple, w1: tuple, t_dec, t_val, cost: float) -> 
 
 def _state_value(const: list, pairs: list, w0: tuple, w1: tuple, t_dec, t_val, cost: float) -> list:
     """One first roll's value (``_evaluate``'s terms): its wins accepted,
-    and each opponent roll it ties or loses against played best."""
+    and each opponent roll it ties or loses against played best. (The
+    order of ``_better`` and the value of ``_prayed``, written out in
+    ``_best_prayed``: this is the inner loop.)"""
     v = list(const)
     for q, tie, opts in pairs:
         best = val = TIE if tie else LOSS
@@ -562,12 +576,7 @@ class _Turn:
         self.cost = condition_cost(spec)
         self.exact = self.work <= WORK_LIMIT
         self.w = [_tie_values(spec, False), _tie_values(spec, True)] if self.opposed else [[TIE] * 22] * 2
-        if self.exact:
-            self.choose = self.price = [(float(p), *_state_pairs(d, spec)) for d, p in _states(spec)]
-        else:
-            rng = random.Random(spec_seed("mirage", spec, "best play"))
-            self.choose = [(1 / SAMPLES, *_state_pairs(d, spec)) for d in _sampled(spec, rng, SAMPLES)]
-            self.price = [(1 / SAMPLES, *_state_pairs(d, spec)) for d in _sampled(spec, rng, SAMPLES)]
+        self.choose, self.price = _first_rolls(spec, self.exact)
         self._levels = None
         self._bounds = None
 
@@ -618,6 +627,20 @@ class _Turn:
         if self._bounds is None:
             self._bounds = _oracle_bounds(self.spec)
         return self._bounds
+
+
+def _first_rolls(spec: dict, exact: bool) -> tuple:
+    """The first rolls the turn is valued over, ``(p, const, pairs)``
+    each: every one with its chance (``exact``), or two sets of seeded
+    samples, one to choose the play and one to price it (the same list
+    twice when exact)."""
+    if exact:
+        every = [(float(p), *_state_pairs(d, spec)) for d, p in _states(spec)]
+        return every, every
+    rng = random.Random(spec_seed("mirage", spec, "best play"))
+    choose = [(1 / SAMPLES, *_state_pairs(d, spec)) for d in _sampled(spec, rng, SAMPLES)]
+    price = [(1 / SAMPLES, *_state_pairs(d, spec)) for d in _sampled(spec, rng, SAMPLES)]
+    return choose, price
 
 
 def _work(spec: dict) -> int:

@@ -183,13 +183,20 @@ def _modifier_names(spec) -> list:
     v = spec.get("modifiers")
     if v is None or v == "":
         return []
-    if isinstance(v, str):
-        v = [p for p in v.split(",") if p.strip()]
+    v = _split_names(v)
     if not isinstance(v, (list, tuple)):
         raise SpecError("modifiers", "must be a list of names: " + ", ".join(MODIFIERS))
     if len(v) > MAX_MODIFIERS:
         raise SpecError("modifiers", f"may name at most {MAX_MODIFIERS} modifiers")
     return list(v)
+
+
+def _split_names(v: Any) -> Any:
+    """A comma-separated text as its names (empty parts dropped); any
+    other value unchanged."""
+    if isinstance(v, str):
+        return [p for p in v.split(",") if p.strip()]
+    return v
 
 
 def _modifier(x) -> str:
