@@ -98,6 +98,12 @@ def _reason(a: dict, b: dict, cost: float, opposed: bool) -> str:
         return f"{word} {percent(wa)} against {percent(wb)}" + (f", and {risks}" if abs(ca - cb) > EPS else "")
     if abs(ca - cb) > EPS:
         return f"{word} {percent(wa)} either way; {risks}"
+    return _same_chances(a, b)
+
+
+def _same_chances(a: dict, b: dict) -> str:
+    """What separates ``a`` from ``b`` when they win and risk a Condition
+    equally: the chance of 2+, else that ``a`` risks nothing now."""
     ba, bb = _bonus(a), _bonus(b)
     if abs(ba - bb) > EPS:
         return f"the same chances, and 2+ successes {percent(ba)} against {percent(bb)}"
