@@ -137,10 +137,7 @@ def act(system: str, spec: Any, result: dict, action: Any, rng: Rng | None = Non
     mod = _module(system)
     norm = mod.normalize(spec)
     check_action(action, mod.STEPS, mod.TITLE)
-    if not isinstance(result, dict) or not isinstance(result.get("stages"), list):
-        raise SpecError("result", "is not a result of this page")
-    if len(result["stages"]) >= MAX_STAGES:
-        raise SpecError("action", f"a roll may take at most {MAX_STAGES - 1} steps")
+    _check_room(result)
     rec = RecordingRng(rng if rng is not None else system_rng())
     new = mod.act(norm, result, dict(action), rec)
     new["system"] = system
@@ -152,6 +149,15 @@ def act(system: str, spec: Any, result: dict, action: Any, rng: Rng | None = Non
     if advise:
         _attach_advice(mod, norm, new)
     return new
+
+
+def _check_room(result: Any) -> None:
+    """A result a step may follow: one of this page (its stages listed),
+    with room for one more stage."""
+    if not isinstance(result, dict) or not isinstance(result.get("stages"), list):
+        raise SpecError("result", "is not a result of this page")
+    if len(result["stages"]) >= MAX_STAGES:
+        raise SpecError("action", f"a roll may take at most {MAX_STAGES - 1} steps")
 
 
 def advise(system: str, spec: Any, result: dict) -> dict:

@@ -214,13 +214,20 @@ def parse_pool(text: str, field: str = "dice", sizes: Sequence[int] = SIZES,
     parts = [p.strip() for p in re.split(r"&|,|\+|\band\b", text.lower()) if p.strip()]
     if not parts:
         raise SpecError(field, "needs at least one die, e.g. 'd10, d6'")
+    return sorted(_terms_sizes(parts, field, sizes, limit), reverse=True)
+
+
+def _terms_sizes(parts: list, field: str, sizes: Sequence[int], limit: int) -> list[int]:
+    """The sizes the terms of dice notation name, each term read in turn
+    (``_term``), refused as soon as a term has no dice or the dice pass
+    ``limit``."""
     out: list[int] = []
     for p in parts:
         n, s = _term(p, field, sizes)
         if n < 1 or len(out) + n > limit:
             raise SpecError(field, f"must hold from 1 to {limit} dice")
         out += [s] * n
-    return sorted(out, reverse=True)
+    return out
 
 
 def _term(text: str, field: str, sizes: Sequence[int]) -> tuple[int, int]:
@@ -289,9 +296,14 @@ def get_int(spec: Mapping, key: str, lo: int, hi: int, default: Any = None,
     if v is ...:
         raise SpecError(name, f"is required: a whole number from {lo} to {hi}")
     v = _as_int(v)
-    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+    if not _is_int(v) or not lo <= v <= hi:
         raise SpecError(name, f"must be a whole number from {lo} to {hi} (got {show_value(v)})")
     return v
+
+
+def _is_int(v: Any) -> bool:
+    """A whole number, not a bool (a bool is an int to Python, never to a form)."""
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def _value(spec: Mapping, key: str, default: Any) -> Any:
@@ -341,10 +353,14 @@ def get_size(spec: Mapping, key: str, sizes: Sequence[int] = SIZES, default: Any
     """A die size given as 8, "8" or "d8"."""
     name = field or key
     v = _as_size(_value(spec, key, default))
-    if isinstance(v, bool) or not isinstance(v, int) or not (v in sizes or (allow_zero and v == 0)):
-        allowed = ", ".join(f"d{s}" for s in sizes) + (" or 0 for none" if allow_zero else "")
-        raise SpecError(name, f"must be a die size: {allowed} (got {show_value(v)})")
+    if not _is_int(v) or not (v in sizes or (allow_zero and v == 0)):
+        raise SpecError(name, f"must be a die size: {_sizes_text(sizes, allow_zero)} (got {show_value(v)})")
     return v
+
+
+def _sizes_text(sizes: Sequence[int], allow_zero: bool) -> str:
+    """The sizes a field allows, for its message: "d4, d6 or 0 for none"."""
+    return ", ".join(f"d{s}" for s in sizes) + (" or 0 for none" if allow_zero else "")
 
 
 def _as_size(v: Any) -> Any:
@@ -404,7 +420,7 @@ def _summary(v: Any) -> str:
     if isinstance(v, (list, tuple, dict)):
         what = "a list of {} item{}" if isinstance(v, (list, tuple)) else "an object of {} key{}"
         return what.format(len(v), "" if len(v) == 1 else "s")
-    if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 10 ** 40:
+    if _is_int(v) and abs(v) >= 10 ** 40:
         # str() of a number past 4300 digits raises ValueError (CPython 3.11+)
         return f"a number of about {int(v.bit_length() * 0.30103) + 1} digits"
     return "" if isinstance(v, (str, int, float, bool, type(None))) else f"a {type(v).__name__}"

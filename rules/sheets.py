@@ -76,12 +76,7 @@ def clean_text(value: Any, field: str, most: int = MAX_NAME, required: bool = Fa
     ...
     rules.dice.SpecError: name: may hold letters, digits, spaces and punctuation, not control characters
     """
-    if value is None:
-        value = ""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        value = str(value)[:most + 1]
-    if not isinstance(value, str):
-        raise SpecError(field, f"must be text (got {show_value(value)})")
+    value = _as_text(value, field, most)
     if len(value) > 4 * most:
         raise SpecError(field, f"is too long: at most {most} characters")
     if _CONTROL.search(value):
@@ -92,6 +87,23 @@ def clean_text(value: Any, field: str, most: int = MAX_NAME, required: bool = Fa
     if required and not text:
         raise SpecError(field, "is required")
     return text
+
+
+def _as_text(value: Any, field: str, most: int) -> str:
+    """The value as text before it is cleaned: none is empty, a number (a
+    form may send one) its digits, anything else refused."""
+    if value is None:
+        value = ""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = str(value)[:most + 1]
+    if not isinstance(value, str):
+        raise SpecError(field, f"must be text (got {show_value(value)})")
+    return value
+
+
+def _blank(value: Any) -> bool:
+    """Is a field left empty (absent, or an empty box): its default stands."""
+    return value is None or value == ""
 
 
 def key_of(name: str) -> str:
@@ -118,17 +130,23 @@ def _int(spec: Mapping, f: dict, path: str) -> int:
 def _choice(spec: Mapping, f: dict, path: str) -> Any:
     value = spec.get(f["name"])
     values = [c[0] for c in f["choices"]]
-    if value is None or value == "":
+    if _blank(value):
         return f.get("default", values[0])
     if isinstance(value, str) and value not in values:
-        key = name_key(value, path)
-        value = next((v for v in values if isinstance(v, str) and name_key(v, path) == key), value)
+        value = _by_name(value, values, path)
     if isinstance(value, (str, int)) and not isinstance(value, bool):
         value = _as_listed(value, values)
         if value in values:
             return value
     raise SpecError(path, "must be one of " + ", ".join(str(c[1]) for c in f["choices"])
                     + f" (got {show_value(value)})")
+
+
+def _by_name(value: str, values: list, path: str) -> Any:
+    """The listed text ``value`` names, case and spacing aside (else ``value``
+    as given, refused by the caller)."""
+    key = name_key(value, path)
+    return next((v for v in values if isinstance(v, str) and name_key(v, path) == key), value)
 
 
 def _as_listed(value: Any, values: list) -> Any:
@@ -148,7 +166,7 @@ def _bool(spec: Mapping, f: dict, path: str) -> bool:
 
 def _dice(spec: Mapping, f: dict, path: str) -> list:
     value = spec.get(f["name"])
-    if value is None or value == "" or value == []:
+    if _blank(value) or value == []:
         return list(f.get("default", []))
     return get_sizes(spec, f["name"], f.get("sizes", SIZES), limit=f.get("most", MAX_POOL), field=path)
 
@@ -163,31 +181,46 @@ def _size(spec: Mapping, f: dict, path: str) -> int:
 
 def _texts(spec: Mapping, f: dict, path: str) -> list:
     value = spec.get(f["name"])
-    if value is None or value == "":
+    if _blank(value):
         return []
     most = f.get("most", MAX_TEXTS)
-    if isinstance(value, str) and len(value) <= 4 * f.get("length", 60) * most:
+    value = _text_list(value, path, most, f.get("length", 60))
+    out = [clean_text(v, path, f.get("length", 60)) for v in value]
+    return list(dict.fromkeys(t for t in out if t))
+
+
+def _text_list(value: Any, path: str, most: int, length: int) -> Any:
+    """Short texts as a list: a comma-separated text split (unless far too
+    long to be ``most`` texts of ``length``); no list, or a longer one,
+    refused."""
+    if isinstance(value, str) and len(value) <= 4 * length * most:
         value = value.split(",")
     if not isinstance(value, (list, tuple)) or len(value) > most:
         raise SpecError(path, f"must list at most {most} short texts")
-    out = [clean_text(v, path, f.get("length", 60)) for v in value]
-    return list(dict.fromkeys(t for t in out if t))
+    return value
 
 
 def _picks(spec: Mapping, f: dict, path: str) -> list:
     value = spec.get(f["name"])
     values = [c[0] for c in f["choices"]]
-    if value is None or value == "":
+    if _blank(value):
         return list(f.get("default", values))
-    if isinstance(value, str):
-        value = re.findall(r"[^+,&\s]+", value[:200])
-    if not isinstance(value, (list, tuple)) or len(value) > len(values):
-        raise SpecError(path, "must list some of " + ", ".join(values))
+    value = _pick_list(value, values, path)
     picked = {_choice({"x": v}, {"name": "x", "choices": f["choices"]}, path) for v in value}
     least = f.get("least", 0)
     if len(picked) < least:
         raise SpecError(path, f"must list at least {least} of " + ", ".join(values))
     return [v for v in values if v in picked]
+
+
+def _pick_list(value: Any, values: list, path: str) -> Any:
+    """The picks as a list: a text split at ``+``, ``,``, ``&`` or spaces;
+    no list, or more picks than there are choices, refused."""
+    if isinstance(value, str):
+        value = re.findall(r"[^+,&\s]+", value[:200])
+    if not isinstance(value, (list, tuple)) or len(value) > len(values):
+        raise SpecError(path, "must list some of " + ", ".join(values))
+    return value
 
 
 def _group(spec: Mapping, f: dict, path: str) -> dict:
@@ -197,7 +230,7 @@ def _group(spec: Mapping, f: dict, path: str) -> dict:
 
 def _entries(spec: Mapping, f: dict, path: str) -> list:
     value = spec.get(f["name"])
-    if value is None or value == "":
+    if _blank(value):
         return [dict(row) for row in f.get("default", [])]
     most = f.get("most", MAX_ENTRIES)
     if not isinstance(value, (list, tuple)):
@@ -205,13 +238,19 @@ def _entries(spec: Mapping, f: dict, path: str) -> list:
     if len(value) > most:
         raise SpecError(path, f"may hold at most {most} rows (got {len(value)})")
     rows = [read_fields(f["fields"], row, f"{path}.{i}.") for i, row in enumerate(value)]
+    _refuse_twice_named(rows, path)
+    return rows
+
+
+def _refuse_twice_named(rows: list, path: str) -> None:
+    """The first row whose name an earlier row holds (case and spacing
+    aside) refused: a row is found by its name."""
     seen: dict = {}
     for i, row in enumerate(rows):
         k = key_of(row.get("name", i))
         if k in seen:
             raise SpecError(f"{path}.{i}.name", f"{row['name']!r} is named twice; each row needs its own name")
         seen[k] = i
-    return rows
 
 
 _KINDS: dict[str, Callable[[Mapping, dict, str], Any]] = {
@@ -232,11 +271,17 @@ def read_fields(fields: tuple, spec: Any, prefix: str = "") -> dict:
     if not isinstance(spec, dict):
         raise SpecError(where, f"must be an object of fields (got {show_value(spec)})")
     names = [f["name"] for f in fields]
-    for k in spec:
+    _refuse_unknown(spec, names, prefix, where, names)
+    return {f["name"]: field_value(spec, f, prefix + f["name"]) for f in fields}
+
+
+def _refuse_unknown(keys: Any, names: list, prefix: str, where: str, listed: list) -> None:
+    """The first of ``keys`` not among ``names`` refused, at its own path
+    (``where`` when it is no usable name), listing the fields there are."""
+    for k in keys:
         if k not in names:
             raise SpecError(f"{prefix}{k[:40]}" if isinstance(k, str) and k.strip() else where,
-                            f"{repr(k)[:40]} is not a field here; fields: {', '.join(names)}")
-    return {f["name"]: field_value(spec, f, prefix + f["name"]) for f in fields}
+                            f"{repr(k)[:40]} is not a field here; fields: {', '.join(listed)}")
 
 
 def normalize(fields: tuple, sheet: Any) -> dict:
@@ -262,31 +307,42 @@ def read_situation(fields: tuple, defaults: dict, situation: Any) -> tuple[dict,
         situation = {}
     if not isinstance(situation, dict):
         raise SpecError("situation", f"must be an object of fields (got {show_value(situation)})")
-    given = {k: v for k, v in situation.items() if k != "opponent" and v is not None and v != ""}
+    given = _named_values(situation)
     names = [f["name"] for f in fields]
-    for k in given:
-        if k not in names:
-            raise SpecError(k[:40] if isinstance(k, str) and k.strip() else "situation",
-                            f"{repr(k)[:40]} is not a field here; fields: {', '.join(names + ['opponent'])}")
+    _refuse_unknown(given, names, "", "situation", names + ["opponent"])
     return read_fields(fields, {**defaults, **given}), situation.get("opponent")
 
 
-def find_entry(rows: list, name: Any, field: str) -> dict:
-    """The row called ``name`` (case and spacing aside), or a SpecError."""
+def _named(rows: list, name: Any) -> dict | None:
+    """The first of ``rows`` called ``name`` (case and spacing aside); None
+    when none is, or ``name`` is no text."""
     if isinstance(name, str):
         for row in rows:
             if key_of(row["name"]) == key_of(name):
                 return row
+    return None
+
+
+def _named_values(situation: dict) -> dict:
+    """The fields a situation gives a value: not the opponent (the caller
+    checks it), not those left empty (their defaults stand)."""
+    return {k: v for k, v in situation.items() if k != "opponent" and v is not None and v != ""}
+
+
+def find_entry(rows: list, name: Any, field: str) -> dict:
+    """The row called ``name`` (case and spacing aside), or a SpecError."""
+    row = _named(rows, name)
+    if row is not None:
+        return row
     raise SpecError(field, f"{show_value(name)} is not on this sheet")
 
 
 def entry_check(checks: list, check: Any) -> dict:
     """The check called ``check`` among a sheet's ``checks`` (each with a
     ``name``), or a SpecError listing those there are."""
-    if isinstance(check, str):
-        for c in checks:
-            if key_of(c["name"]) == key_of(check):
-                return c
+    found = _named(checks, check)
+    if found is not None:
+        return found
     names = ", ".join(c["name"] for c in checks[:12]) or "none"
     raise SpecError("check", f"{show_value(check)} is not a check of this sheet; checks: {names}")
 

@@ -53,14 +53,19 @@ def rebuild(result: Any, start: Callable, step: Callable) -> Any:
 def _action(i: int, stage: Any) -> dict:
     """A recorded stage's action, checked: a dict of draws, the roll first
     and only first."""
-    if not isinstance(stage, dict) or not isinstance(stage.get("draws"), list):
-        raise SpecError("stages", f"step {i + 1} is not a recorded step")
-    if len(stage["draws"]) > MAX_DRAWS:
-        raise SpecError("stages", f"step {i + 1} has too many draws")
+    _check_draws(i, stage)
     action = {k: v for k, v in stage.items() if k != "draws"}
     if (i == 0) != (action.get("do") == "roll"):
         raise SpecError("stages", "the first step, and only the first, must be the roll")
     return action
+
+
+def _check_draws(i: int, stage: Any) -> None:
+    """A recorded stage is a dict with its list of draws, bounded."""
+    if not isinstance(stage, dict) or not isinstance(stage.get("draws"), list):
+        raise SpecError("stages", f"step {i + 1} is not a recorded step")
+    if len(stage["draws"]) > MAX_DRAWS:
+        raise SpecError("stages", f"step {i + 1} has too many draws")
 
 
 def _replay_stage(i: int, stage: Any, state: Any, start: Callable, step: Callable) -> Any:

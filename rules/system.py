@@ -84,7 +84,7 @@ def check(module: Any) -> Any:
     ...
     TypeError: system 'x' lacks TITLE, OUTCOMES, DEFAULT_SPEC, STEPS, normalize, roll, act, odds
     """
-    missing = [n for n in NAMES if not hasattr(module, n)]
+    missing = _lacking(module, NAMES)
     if missing or not isinstance(module, System):
         raise TypeError(f"system {getattr(module, 'NAME', module)!r} lacks {', '.join(missing)}")
     if not (_names(module.OUTCOMES) and module.OUTCOMES):
@@ -92,6 +92,11 @@ def check(module: Any) -> Any:
     if not _steps(module.STEPS):
         raise TypeError(f"system {module.NAME!r}: STEPS must map each verb (not 'roll') to a tuple of its keys")
     return module
+
+
+def _lacking(module: Any, names: tuple) -> list:
+    """The ones of ``names`` that ``module`` does not define, in order."""
+    return [n for n in names if not hasattr(module, n)]
 
 
 def _steps(steps: Any) -> bool:
@@ -128,11 +133,17 @@ def check_action(action: Any, steps: dict, title: str) -> dict:
     verb = action["do"]
     if verb not in steps:
         raise SpecError("action", f"{title} allows {_listed(steps, 'no step')} after a roll (got {verb[:30]!r})")
-    unknown = [k for k in action if k != "do" and k not in steps[verb]]
+    _refuse_foreign_keys(action, verb, steps[verb])
+    return action
+
+
+def _refuse_foreign_keys(action: dict, verb: str, keys: tuple) -> None:
+    """The first key of ``action`` that its verb does not take refused,
+    naming those it does."""
+    unknown = [k for k in action if k != "do" and k not in keys]
     if unknown:
         raise SpecError("action", f"{str(unknown[0])[:30]!r} is not part of {verb!r}, "
-                        f"which takes {_listed(steps[verb], 'nothing more')}")
-    return action
+                        f"which takes {_listed(keys, 'nothing more')}")
 
 
 def _listed(names, none: str) -> str:
@@ -206,7 +217,7 @@ def check_sheet(system: Any, module: Any) -> Any:
     name = getattr(system, "NAME", system)
     if module is None:
         raise TypeError(f"system {name!r} has no sheet: rules/{name}/sheet.py declaring {', '.join(SHEET_NAMES)}")
-    missing = [n for n in SHEET_NAMES if not hasattr(module, n)]
+    missing = _lacking(module, SHEET_NAMES)
     if missing or not isinstance(module, Sheet):
         raise TypeError(f"system {name!r}: its sheet lacks {', '.join(missing)}")
     if not module.EXAMPLE_SHEETS:

@@ -35,8 +35,18 @@ def label(c: dict, opposed: bool) -> str:
     text += " as they are" if a.get("do") == "accept" else " instead"
     if c.get("pair"):
         text += f" ({c['pair']})"
-    side = a.get("side") or "initiator"
+    side = _side(a)
     return f"{_SIDE_NAMES[side]}: {text[0].lower()}{text[1:]}" if opposed else text
+
+
+def _side(action: dict) -> str:
+    """Whose choice an action is: the initiator's unless it names the opponent."""
+    return action.get("side") or "initiator"
+
+
+def _total(c: dict) -> int:
+    """A choice's total (none given: 0)."""
+    return c.get("total") or 0
 
 
 def _chances(c: dict, side: str) -> tuple:
@@ -48,7 +58,7 @@ def _chances(c: dict, side: str) -> tuple:
 def _rank(c: dict, side: str) -> tuple:
     a = c["action"]
     return tuple(round(x, 12) for x in _chances(c, side)) + (
-        a.get("do") == "accept", c.get("total") or 0, [-i for i in a.get("dice") or c.get("dice") or ()])
+        a.get("do") == "accept", _total(c), [-i for i in a.get("dice") or c.get("dice") or ()])
 
 
 def _reason(a: dict, b: dict, side: str, opposed: bool) -> str:
@@ -61,7 +71,7 @@ def _reason(a: dict, b: dict, side: str, opposed: bool) -> str:
                f"against {percent(tb)}"
     if a["action"].get("do") == "accept":
         return "the same chances: the pair as it lies is yours to keep (the text gives its symbols no effect)"
-    if (a.get("total") or 0) != (b.get("total") or 0):
+    if _total(a) != _total(b):
         return f"the same chances, and the higher total ({a.get('total')} against {b.get('total')})"
     return "the same chances"
 
@@ -71,7 +81,7 @@ def worded(choices: list, advice: dict | None, opposed: bool) -> dict:
     the advised one), and the decision's ``why``: the advised pair over the
     next best pair of the side that chooses now."""
     adv = mark_choices(choices, advice, lambda c: label(c, opposed))
-    side = (advice or {}).get("side") or "initiator"
-    others = [c for c in choices if c is not adv and (c["action"].get("side") or "initiator") == side]
+    side = _side(advice or {})
+    others = [c for c in choices if c is not adv and _side(c["action"]) == side]
     _runner, why = why_line(adv, others, lambda c: _rank(c, side), lambda a, b: _reason(a, b, side, opposed))
     return {"choices": choices, "why": why}

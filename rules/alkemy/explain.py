@@ -47,13 +47,19 @@ def _kept_words(hand: dict, name: str) -> list[str]:
     with a malus, both dice without either."""
     net = hand["net"]["net"]
     if net > 0:
-        faces = [d["face"] for d in hand["dice"]]
-        how = "the best two" if hand["kept"] == default_keep(faces, net) else "the player's choice"
-        pair = f", {hand['pair']}" if hand["pair"] else ""
-        return [f"{name + ' keeps' if name else 'Kept'} {_sum(hand)} ({how}{pair})."]
+        return [_chosen_words(hand, name, net)]
     if net < 0:
         return [f"{name + ': a' if name else 'A'} malus keeps the two lowest: {_sum(hand)}."]
     return []
+
+
+def _chosen_words(hand: dict, name: str, net: int) -> str:
+    """The pair a side with a net bonus kept: the best two, or the
+    player's own choice, and its pair's name."""
+    faces = [d["face"] for d in hand["dice"]]
+    how = "the best two" if hand["kept"] == default_keep(faces, net) else "the player's choice"
+    pair = f", {hand['pair']}" if hand["pair"] else ""
+    return f"{name + ' keeps' if name else 'Kept'} {_sum(hand)} ({how}{pair})."
 
 
 def _hand(hand: dict, name: str) -> list[str]:

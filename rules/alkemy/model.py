@@ -313,11 +313,17 @@ def _build(spec: dict, state: dict) -> dict:
         result["margin"] = me["value"] - result["opponent"]["value"]
     if state["changed"] is not None:
         result["changed"] = state["changed"]
-    tag = spec["opponent"] is not None
-    result["allowed"] = [{"do": verb, **({"side": side} if tag else {})}
-                         for side in _open_sides(spec, state) for verb in STEPS]
+    result["allowed"] = _allowed(spec, state)
     result["explain"] = explain(spec, result)
     return result
+
+
+def _allowed(spec: dict, state: dict) -> list:
+    """The steps open now: each verb for each side that may still choose
+    (opposed, the side named)."""
+    tag = spec["opponent"] is not None
+    return [{"do": verb, **({"side": side} if tag else {})}
+            for side in _open_sides(spec, state) for verb in STEPS]
 
 
 # --------------------------------------------------------------------------
@@ -332,24 +338,35 @@ def _keep_side(spec: dict, action: dict) -> str:
         raise SpecError("side", "must be initiator or opponent")
     if side == "opponent" and spec["opponent"] is None:
         raise SpecError("side", "there is no opponent in a roll against a difficulty")
+    _refuse_no_choice(spec, side)
+    return side
+
+
+def _refuse_no_choice(spec: dict, side: str) -> None:
+    """Only a side with a net bonus chooses its pair: with a net malus or
+    none, the pair is fixed."""
     who = _side(spec, side)
     net = net_dice(who["bonus"], who["malus"])["net"]
     if net < 0:
         raise SpecError("action", "a malus roll keeps the two lowest dice; there is no choice")
     if net == 0:
         raise SpecError("action", "without a bonus die both dice count; there is no choice")
-    return side
 
 
 def _keep_dice(dice: Any, thrown: int) -> list[int]:
     if not isinstance(dice, list) or len(dice) != KEPT:
         raise SpecError("dice", f"keep exactly {KEPT} dice")
-    for i in dice:
-        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < thrown:
-            raise SpecError("dice", f"name dice 0 to {thrown - 1} (got {show_value(i)})")
+    _check_positions(dice, thrown)
     if dice[0] == dice[1]:
         raise SpecError("dice", "keep two different dice")
     return sorted(dice)
+
+
+def _check_positions(dice: list, thrown: int) -> None:
+    """Each die named by its position in a hand of ``thrown`` dice."""
+    for i in dice:
+        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < thrown:
+            raise SpecError("dice", f"name dice 0 to {thrown - 1} (got {show_value(i)})")
 
 
 def _keep_args(spec: dict, action: dict) -> tuple[str, list[int]]:
@@ -629,14 +646,20 @@ def _value(spec: dict, state: dict, action: dict, respond: bool) -> tuple[Fracti
     other = [s for s in _open_sides(spec, state) if s != side]
     rerolled = _judge(spec, rounds[-1]) == "reroll" and len(rounds) - 1 < spec["max_rerolls"]
     if respond and other and not rerolled:  # a tie still at the cap stands: the other side may answer
-        after = {**state, "rounds": rounds}
-        if action["do"] == "accept":
-            after["accepted"] = tuple(state["accepted"]) + (side,)
-        best = max((_priced_choice(spec, after, a, False) for a in _side_actions(spec, after, other[0])),
-                   key=lambda c: c[0])
+        best = _best_answer(spec, state, action, side, rounds, other[0])
         return best[1], best[2], rounds
     win, cap = _priced(spec, rounds, len(rounds) - 1)
     return win, cap, rounds
+
+
+def _best_answer(spec: dict, state: dict, action: dict, side: str, rounds: list, other: str) -> tuple:
+    """The ``other`` side's best choice (``_priced_choice``) once ``side``
+    has taken ``action``, leaving ``rounds``."""
+    after = {**state, "rounds": rounds}
+    if action["do"] == "accept":
+        after["accepted"] = tuple(state["accepted"]) + (side,)
+    return max((_priced_choice(spec, after, a, False) for a in _side_actions(spec, after, other)),
+               key=lambda c: c[0])
 
 
 def _priced_choice(spec: dict, state: dict, action: dict, respond: bool) -> tuple:

@@ -40,18 +40,25 @@ def _load_faces() -> tuple[dict, dict, str]:
     for name, colours in data["sets"].items():
         entry: dict[str, Any] = {"label": str(colours.get("label", name))}
         for colour in HEALTH:
-            faces = tuple((int(f["value"]), f.get("symbol")) for f in colours[colour])
-            if not 1 <= len(faces) <= 20:
-                raise ValueError(f"faces.json: {name}/{colour} needs 1 to 20 faces")
-            for _, sym in faces:
-                if sym is not None and sym not in symbols:
-                    raise ValueError(f"faces.json: unknown symbol {sym!r}")
-            entry[colour] = faces
+            entry[colour] = _die_faces(colours[colour], f"{name}/{colour}", symbols)
         sets[name] = entry
     default = data.get("default", "plain")
     if default not in sets:
         raise ValueError("faces.json: default must name a set")
     return sets, symbols, default
+
+
+def _die_faces(raw: list, where: str, symbols: dict) -> tuple:
+    """One die's faces from ``faces.json`` (at ``where``, a set and a
+    colour), as (value, symbol) pairs, checked: 1 to 20 faces, each symbol
+    a known one."""
+    faces = tuple((int(f["value"]), f.get("symbol")) for f in raw)
+    if not 1 <= len(faces) <= 20:
+        raise ValueError(f"faces.json: {where} needs 1 to 20 faces")
+    for _, sym in faces:
+        if sym is not None and sym not in symbols:
+            raise ValueError(f"faces.json: unknown symbol {sym!r}")
+    return faces
 
 
 FACE_SETS, SYMBOLS, DEFAULT_FACES = _load_faces()

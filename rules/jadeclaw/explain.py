@@ -99,16 +99,20 @@ def _rolls_lines(rolls: list[dict], kept: int, pool: list[int], who: str, their:
     """A line per roll and, with Penalties, which one counts. ``who`` is
     the opposing side's label ("" for the roller), ``their`` its pronoun."""
     many = len(rolls) > 1
-    lines = []
-    for i, r in enumerate(rolls):
-        label = (f"{who}, roll {i + 1}" if who else f"Roll {i + 1}") if many else (who or "Rolled")
-        score = f": Score {r['score']}" if many or not who else ""
-        lines.append(f"{label}: {format_pool(pool)} showed {_faces(r['dice'])}{_favored_note(r['dice'])}{score}.")
+    lines = [_roll_line(i, r, pool, who, many) for i, r in enumerate(rolls)]
     if many:
         k = len(rolls) - 1
         lines.append(f"{their}{_plural(k, 'Penalty', 'Penalties')}: {len(rolls)} rolls, the worst Score counts: "
                      f"{rolls[kept]['score']} (roll {kept + 1}).")
     return lines
+
+
+def _roll_line(i: int, r: dict, pool: list[int], who: str, many: bool) -> str:
+    """The line of roll ``i``: numbered when there are ``many``, its Score
+    shown unless it is the opposing side's one roll."""
+    label = (f"{who}, roll {i + 1}" if who else f"Roll {i + 1}") if many else (who or "Rolled")
+    score = f": Score {r['score']}" if many or not who else ""
+    return f"{label}: {format_pool(pool)} showed {_faces(r['dice'])}{_favored_note(r['dice'])}{score}."
 
 
 def _against_lines(spec: dict, result: dict) -> list[str]:

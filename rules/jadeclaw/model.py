@@ -378,14 +378,19 @@ def _roller_dice(spec: dict) -> tuple[Any, int | None]:
     raw = spec.get("dice")
     has_dice = not _blank(raw, "", [])
     if level is not None:
-        dice = level_pool(level)
-        if has_dice and _pool_or_table(spec, "dice") != dice:
-            raise SpecError("dice", f"give either dice or a level, not both (level {level} is "
-                                    f"{format_pool(dice) if dice else 'no dice'})")
-        return dice, level
+        return _level_dice(spec, level, has_dice), level
     if not has_dice:
         return (list(DEFAULT_SPEC["dice"]) if "dice" not in spec else []), None
     return _pool_or_table(spec, "dice"), None
+
+
+def _level_dice(spec: dict, level: int, has_dice: bool) -> list[int]:
+    """The level's dice; dice given beside it must be the same dice."""
+    dice = level_pool(level)
+    if has_dice and _pool_or_table(spec, "dice") != dice:
+        raise SpecError("dice", f"give either dice or a level, not both (level {level} is "
+                                f"{format_pool(dice) if dice else 'no dice'})")
+    return dice
 
 
 def _roller_mods(spec: dict) -> dict:
@@ -445,9 +450,14 @@ def _check_roller_pool(out: dict) -> None:
     if len(pool) > MAX_POOL:
         raise SpecError("bonuses", f"would make more than {MAX_POOL} dice")
     if not pool and not info["removed_by_penalty"]:
-        field = "remove" if out["remove"] else ("level" if out["level"] is not None else "dice")
-        raise SpecError(field, "leaves no dice to roll; a roll needs at least one die "
+        raise SpecError(_emptied_by(out), "leaves no dice to roll; a roll needs at least one die "
                                "(or a Bonus: an empty pool gets a d4 per Bonus)")
+
+
+def _emptied_by(out: dict) -> str:
+    """The field an empty pool is laid to: the dice removed, else the
+    level, else the dice given."""
+    return "remove" if out["remove"] else ("level" if out["level"] is not None else "dice")
 
 
 def _plural(n: int, one: str, many: str) -> str:
@@ -618,12 +628,19 @@ def _roll_pool(pool: list[int], favored: bool, rng) -> list[dict]:
     one 1 on the largest die showing it (RULES-NOTES Jadeclaw 6)."""
     faces = [roll_die(rng, s) for s in pool]
     history = [[f] for f in faces]
-    if favored and 1 in faces:
+    if favored:
+        _favored_reroll(pool, faces, history, rng)
+    return [Die(face=f, sides=s, role="rerolled" if len(h) > 1 else "rolled",
+                history=tuple(h)).to_dict() for s, f, h in zip(pool, faces, history)]
+
+
+def _favored_reroll(pool: list[int], faces: list[int], history: list[list[int]], rng) -> None:
+    """Favored: the largest die showing 1, if any, rolls again; its new
+    face replaces the 1 and joins its history."""
+    if 1 in faces:
         j = faces.index(1)  # pool is largest first, so this is the largest die showing 1
         faces[j] = roll_die(rng, pool[j])
         history[j].append(faces[j])
-    return [Die(face=f, sides=s, role="rerolled" if len(h) > 1 else "rolled",
-                history=tuple(h)).to_dict() for s, f, h in zip(pool, faces, history)]
 
 
 def _roll_rolls(pool: list[int], favored: bool, penalties: int, rng) -> tuple[list[dict], int]:
@@ -730,12 +747,7 @@ def _roll_opposition(spec: dict, opp: Any, rng) -> tuple[list[dict], int, list[i
 
 def _roll_damage(spec: dict, rng) -> dict:
     kind = _effective_type(spec["damage_type"])
-    if isinstance(spec["dice"], dict):
-        pool, info = None, {"bonuses": 0, "penalties": 0, "removed_by_penalty": []}
-        dmg = _table_die_dicts(spec["dice"])
-    else:
-        pool, _, info = prepare(spec)
-        dmg = _roll_pool(pool, spec["favored"], rng)
+    pool, info, dmg = _roll_damage_dice(spec, rng)
     soak, spool, sinfo = _roll_soak(spec, rng)
     pairs = _pair_dice(dmg, soak, kind)
     soak_botch = bool(soak) and all(s["face"] == 1 for s in soak)
@@ -757,6 +769,15 @@ def _roll_damage(spec: dict, rng) -> dict:
         "soak_pool": spool,
         "soak_removed": sinfo["removed_by_penalty"],
     }
+
+
+def _roll_damage_dice(spec: dict, rng) -> tuple[list[int] | None, dict, list[dict]]:
+    """The damage dice: on the table as they lie (no pool, no modifiers),
+    or prepared and rolled, Favored re-rolling the largest showing 1."""
+    if isinstance(spec["dice"], dict):
+        return None, {"bonuses": 0, "penalties": 0, "removed_by_penalty": []}, _table_die_dicts(spec["dice"])
+    pool, _, info = prepare(spec)
+    return pool, info, _roll_pool(pool, spec["favored"], rng)
 
 
 def _roll_soak(spec: dict, rng) -> tuple[list[dict], list[int] | None, dict]:
@@ -811,6 +832,12 @@ def _roll_cdf(pool: list[int], favored: bool, v: int, one: Any = Fraction(1)) ->
     at_most = [one * min(v, s) / s for s in pool]
     if not favored:
         return math.prod(at_most, start=one)
+    return _favored_cdf(pool, v, at_most, one)
+
+
+def _favored_cdf(pool: list[int], v: int, at_most: list, one: Any) -> Any:
+    """``_roll_cdf`` of a Favored roll, ``at_most[j]`` = P(die j <= v):
+    summed over which die first showed a 1, and the case that none did."""
     suffix = [one] * (len(pool) + 1)
     for j in range(len(pool) - 1, -1, -1):
         suffix[j] = suffix[j + 1] * at_most[j]
@@ -941,6 +968,17 @@ def _groups(**laws: list[int]) -> list[_Group]:
     return [_Group(law, tuple(sizes)) for law, sizes in laws.items() if sizes]
 
 
+def _summed(polys: Any) -> dict[int, Any]:
+    """P(hits = h) over the scan's final states: their polynomials added,
+    the hits that cannot happen left out."""
+    out: dict[int, Any] = {}
+    for poly in polys:
+        for h, p in enumerate(poly):
+            if p:
+                out[h] = out.get(h, 0) + p
+    return out
+
+
 class _Scan:
     """One exact scan: damage groups against soak groups. The state is how
     many dice of each group are placed, and the damage dice still waiting
@@ -961,12 +999,7 @@ class _Scan:
         states: dict[tuple, list] = {((0,) * len(self.groups), ()): [self.one]}
         for v in range(12, 0, -1):
             states = self.step(states, v)
-        out: dict[int, Any] = {}
-        for poly in states.values():
-            for h, p in enumerate(poly):
-                if p:
-                    out[h] = out.get(h, 0) + p
-        return out
+        return _summed(states.values())
 
     def step(self, states: dict, v: int) -> dict:
         """Place the dice showing v, from every state."""
@@ -999,8 +1032,7 @@ class _Scan:
         whether this is the last face with no soak die above 1, and each way
         the unplaced dice can show v: (placed after, damage dice showing v,
         soak dice showing v, its chance)."""
-        rows = [[(c, p) for c, p in enumerate(_row(g, v, placed[i], self.one)) if p]
-                for i, g in enumerate(self.groups)]
+        rows = self._rows(v, placed)
         nd = self.n_dmg
         options = []
         for combo in product(*rows):
@@ -1010,6 +1042,12 @@ class _Scan:
                             math.prod((p for _, p in combo), start=self.one)))
         a, b = sum(placed[:nd]), sum(placed[nd:])
         return b - a, v == 1 and b == 0, options
+
+    def _rows(self, v: int, placed: tuple) -> list:
+        """Per group, the ``(count, chance)`` of its unplaced dice showing
+        v that can happen (``_row``)."""
+        return [[(c, p) for c, p in enumerate(_row(g, v, placed[i], self.one)) if p]
+                for i, g in enumerate(self.groups)]
 
     def _pair(self, v: int, ahead: int, pend: tuple, cd: int, cs: int, no_soak_yet: bool) -> tuple[int, tuple]:
         """Place ``cd`` damage and ``cs`` soak dice showing v: the hits they
@@ -1164,10 +1202,16 @@ def _damage_odds(spec: dict) -> dict:
            "exact": res["exact"],
            "mean": float(sum(k * v for k, v in dist.items()))}
     out.update({k: res[k] for k in ("samples", "sampled", "margin") if k in res})
-    (_, pool, _), (table, spool, _) = _damage_sides(spec)
-    out["pool"] = None if isinstance(spec["dice"], dict) else pool
-    out["soak_pool"] = None if table is not None else spool
+    out.update(_damage_pools(spec))
     return out
+
+
+def _damage_pools(spec: dict) -> dict:
+    """Each side's prepared pool (``pool``, ``soak_pool``); None for dice
+    on the table."""
+    (_, pool, _), (table, spool, _) = _damage_sides(spec)
+    return {"pool": None if isinstance(spec["dice"], dict) else pool,
+            "soak_pool": None if table is not None else spool}
 
 
 def odds(spec: dict, result: dict | None = None, action: Any = None) -> dict:

@@ -34,26 +34,41 @@ def label(action: dict, outcome: str | None = None) -> str:
     """
     verb = action.get("do")
     if verb == "pray":
-        n = [str(i + 1) for i in action.get("dice") or ()]
-        return "Pray with " + (f"die {n[0]}" if len(n) == 1 else "dice " + ", ".join(n[:-1]) + " and " + n[-1])
+        return _pray_label(action)
     if verb == "tiebreak":
         return "Tie-break: roll again"
     return {"tie": "Accept the tie", "failure": "Accept the failure"}.get(outcome, "Accept the roll")
+
+
+def _pray_label(action: dict) -> str:
+    """A prayer's words: its dice by their place, counted from 1."""
+    n = [str(i + 1) for i in action.get("dice") or ()]
+    return "Pray with " + (f"die {n[0]}" if len(n) == 1 else "dice " + ", ".join(n[:-1]) + " and " + n[-1])
 
 
 def _win(c: dict) -> float:
     return float(c.get("win", c.get("success", 0.0)) or 0.0)
 
 
+def _condition(c: dict) -> float:
+    """A choice's chance of a Condition (none given: 0)."""
+    return float(c.get("condition") or 0.0)
+
+
+def _bonus(c: dict) -> float:
+    """A choice's chance of 2+ (none given: 0)."""
+    return float(c.get("bonus") or 0.0)
+
+
 def _worth(c: dict, cost: float) -> float:
-    return _win(c) - cost * float(c.get("condition") or 0.0)
+    return _win(c) - cost * _condition(c)
 
 
 def _rank(c: dict, cost: float) -> tuple:
     """Best play's order: the worth, then 2+, then accepting before a
     tie-break before a prayer, then fewer dice (bigger is better)."""
     a = c["action"]
-    return (round(_worth(c, cost), 12), round(float(c.get("bonus") or 0.0), 12), -_ORDER.get(a.get("do"), 3),
+    return (round(_worth(c, cost), 12), round(_bonus(c), 12), -_ORDER.get(a.get("do"), 3),
             -len(a.get("dice") or ()))
 
 
@@ -61,7 +76,7 @@ def _trades(a: dict, b: dict) -> bool:
     """Does one of ``a``, ``b`` win more often and the other risk fewer
     Conditions (a trade a player may weigh their own way)?"""
     dw = _win(a) - _win(b)
-    dc = float(a.get("condition") or 0.0) - float(b.get("condition") or 0.0)
+    dc = _condition(a) - _condition(b)
     return (dw > EPS and dc > EPS) or (dw < -EPS and dc < -EPS)
 
 
@@ -77,13 +92,19 @@ def _reason(a: dict, b: dict, cost: float, opposed: bool) -> str:
         return _trade(a, b, cost, opposed)
     word = "win" if opposed else "success"
     wa, wb = _win(a), _win(b)
-    ca, cb = float(a.get("condition") or 0.0), float(b.get("condition") or 0.0)
+    ca, cb = _condition(a), _condition(b)
     risks = f"Condition {percent(ca)} against {percent(cb)}"
     if abs(wa - wb) > EPS:
         return f"{word} {percent(wa)} against {percent(wb)}" + (f", and {risks}" if abs(ca - cb) > EPS else "")
     if abs(ca - cb) > EPS:
         return f"{word} {percent(wa)} either way; {risks}"
-    ba, bb = float(a.get("bonus") or 0.0), float(b.get("bonus") or 0.0)
+    return _same_chances(a, b)
+
+
+def _same_chances(a: dict, b: dict) -> str:
+    """What separates ``a`` from ``b`` when they win and risk a Condition
+    equally: the chance of 2+, else that ``a`` risks nothing now."""
+    ba, bb = _bonus(a), _bonus(b)
     if abs(ba - bb) > EPS:
         return f"the same chances, and 2+ successes {percent(ba)} against {percent(bb)}"
     return "the same chances" + (", risking nothing now" if a["action"].get("do") != "pray" else "")
@@ -93,7 +114,7 @@ def _trade(a: dict, b: dict, cost: float, opposed: bool) -> str:
     """One wins more often, the other risks fewer Conditions: the figures,
     and whether the extra chance is worth the extra risk at ``cost``."""
     wa, wb = _win(a), _win(b)
-    ca, cb = float(a.get("condition") or 0.0), float(b.get("condition") or 0.0)
+    ca, cb = _condition(a), _condition(b)
     word, to = ("win", "to win") if opposed else ("success", "to succeed")
     price = f"(one is worth {_points(cost)}" + (", since a fourth Breaks the character)" if cost >= 1 else ")")
     worth = "is worth" if wa > wb else "is not worth"
@@ -113,8 +134,14 @@ def worded(choices: list, advice: dict | None, outcome: str | None, cost: float,
     adv = mark_choices(choices, advice, lambda c: label(c["action"], outcome))
     others = [c for c in choices if c is not adv]
     runner, why = why_line(adv, others, lambda c: _rank(c, cost), lambda a, b: _reason(a, b, cost, opposed))
+    _mark_close_call(adv, runner, cost, close)
+    return {"choices": choices, "why": why}
+
+
+def _mark_close_call(adv: dict, runner: dict | None, cost: float, close: float) -> None:
+    """On a close call (``worded``), the one of ``adv`` and ``runner``
+    that wins more often marked ``best_chance``, the other ``safest``."""
     if runner is not None and _trades(adv, runner) and _worth(adv, cost) - _worth(runner, cost) < close:
         chance, safe = (adv, runner) if _win(adv) > _win(runner) else (runner, adv)
         chance["marks"].append("best_chance")
         safe["marks"].append("safest")
-    return {"choices": choices, "why": why}

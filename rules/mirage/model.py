@@ -284,7 +284,7 @@ def _step_up_once(pool: list, may_add: bool) -> str:
     lowest = min(p[1] for p in pool)
     if lowest >= DIE_SIZES[-1]:
         return "lost"  # never above two of the largest
-    target = [p for p in pool if p[1] == lowest][-1]  # between equals the later (skill) die
+    target = _last_of_size(pool, lowest)  # between equals the later (skill) die
     target[1] = step_up(target[1])
     return ""
 
@@ -296,9 +296,15 @@ def _step_down_once(pool: list, may_add: bool) -> str:
     highest = max(p[1] for p in pool)
     if highest <= DIE_SIZES[0]:
         return "lost"  # never below one of the smallest
-    target = [p for p in pool if p[1] == highest][-1]
+    target = _last_of_size(pool, highest)
     target[1] = step_down(target[1])
     return ""
+
+
+def _last_of_size(pool: list, size: int) -> list:
+    """The last die of ``pool`` of this size: a step moves the later of
+    equal dice."""
+    return [p for p in pool if p[1] == size][-1]
 
 
 def _base_pool(side: dict) -> list:
@@ -450,11 +456,16 @@ def _prayer_dice(idx: Any, dice: list) -> list:
         raise SpecError("dice", "name the dice to reroll: a list of die numbers, at least one")
     if not _positions_ok(idx, len(dice)):
         raise SpecError("dice", f"must be die positions from 0 to {len(dice) - 1}, each once")
+    _refuse_ones(idx, dice)
+    return sorted(idx)
+
+
+def _refuse_ones(idx: list, dice: list) -> None:
+    """The first chosen die showing 1 refused: it cannot be rerolled."""
     for i in idx:
         if dice[i]["face"] == CONDITION_FACE:
             raise SpecError("dice", f"die {i + 1} shows a 1: dice showing one cannot be "
                             "rerolled (\"Prayer\")")
-    return sorted(idx)
 
 
 def _step_lowest(sizes: dict) -> int:
@@ -531,12 +542,18 @@ def _pray(spec: dict, state: dict, action: dict, rng) -> dict:
     ctype = condition_type(spec["attribute_name"])
     gained = ctype if any(d["face"] == CONDITION_FACE for d in dice) else None
     own = {**rnd["own"], "dice": dice, "successes": sum(d["successes"] for d in dice)}
-    prayed = {"dice": chosen, "bonus": bonus, "lost": plan["lost"],
-              "added": plan["added_at"] is not None, "added_sides": plan["added_sides"],
-              "moved": [[old[i]["sides"], s] for i, s in sorted(plan["sizes"].items()) if s != old[i]["sides"]],
-              "round": len(state["rounds"])}
+    prayed = _prayer_record(old, chosen, bonus, plan, len(state["rounds"]))
     return {"rounds": state["rounds"][:-1] + [{**rnd, "own": own, "before": old}], "prayed": prayed,
             "gained": gained, "broken": bool(gained) and spec["conditions"][ctype] >= MAX_CONDITIONS}
+
+
+def _prayer_record(old: list, chosen: list, bonus: int, plan: dict, rnd: int) -> dict:
+    """What a prayer did, as the state keeps it: the dice, the bonus, the
+    steps lost, the d6 added, each size the bonus moved, at roll ``rnd``."""
+    return {"dice": chosen, "bonus": bonus, "lost": plan["lost"],
+            "added": plan["added_at"] is not None, "added_sides": plan["added_sides"],
+            "moved": [[old[i]["sides"], s] for i, s in sorted(plan["sizes"].items()) if s != old[i]["sides"]],
+            "round": rnd}
 
 
 # --------------------------------------------------------------------------

@@ -93,17 +93,24 @@ def _candidates(dice: list) -> list:
     """Every choice worth pricing: any set of the dice not showing 1, where
     gear dice of one size showing the same kind of face are one group (which
     of them is taken changes nothing: the lowest positions are)."""
+    members = _alike(dice)
+    out = []
+    for counts in product(*(range(len(g) + 1) for g in members)):
+        out.append(tuple(sorted(i for g, k in zip(members, counts) for i in g[:k])))
+    return out
+
+
+def _alike(dice: list) -> list:
+    """The positions of the dice not showing 1 in groups whose members are
+    alike for a prayer: gear dice of one size showing the same kind of face
+    together, each base die alone (the bonus steps it by position)."""
     groups: dict = {}
     for i, d in enumerate(dice):
         if d["face"] == M.CONDITION_FACE:
             continue
         key = ("gear", d["sides"], d["successes"]) if d["kind"] == "gear" else ("base", i)
         groups.setdefault(key, []).append(i)
-    members = list(groups.values())
-    out = []
-    for counts in product(*(range(len(g) + 1) for g in members)):
-        out.append(tuple(sorted(i for g, k in zip(members, counts) for i in g[:k])))
-    return out
+    return list(groups.values())
 
 
 def _priced(dice: list, bonus: int) -> tuple:
@@ -174,11 +181,18 @@ def _multisets(sides: int, n: int) -> list:
     (sorted representative faces, probability): the order dropped."""
     out = []
     for combo in combinations_with_replacement(_classes(sides), n):
-        p = Fraction(factorial(n))
-        for f in {f for f, _ in combo}:
-            p /= factorial(sum(1 for g, _ in combo if g == f))
+        p = _orderings(combo, n)
         out.append((tuple(f for f, _ in combo), p * prod(q for _, q in combo)))
     return out
+
+
+def _orderings(combo: tuple, n: int) -> Fraction:
+    """In how many orders ``n`` dice can show the faces of ``combo``
+    (``(face, probability)`` pairs): n! over each face's count!."""
+    p = Fraction(factorial(n))
+    for f in {f for f, _ in combo}:
+        p /= factorial(sum(1 for g, _ in combo if g == f))
+    return p
 
 
 def _states(spec: dict) -> list:
@@ -187,12 +201,17 @@ def _states(spec: dict) -> list:
     the base dice one by one (the prayer bonus steps them by position)."""
     slots = _slots(spec)
     base = [s for s in slots if s[0] != "gear"]
-    gear = [s for k, s in slots if k == "gear"]
-    gear_sizes = sorted(set(gear))
-    counts = [gear.count(g) for g in gear_sizes]
-    parts = [_classes(s) for _, s in base] + [_multisets(g, n) for g, n in zip(gear_sizes, counts)]
-    return [(_combo_dice(base, gear_sizes, combo), prod((q for _, q in combo), start=Fraction(1)))
+    gear = _gear_counts(slots)
+    parts = [_classes(s) for _, s in base] + [_multisets(g, n) for g, n in gear.items()]
+    return [(_combo_dice(base, list(gear), combo), prod((q for _, q in combo), start=Fraction(1)))
             for combo in product(*parts)]
+
+
+def _gear_counts(slots: list) -> dict:
+    """How many gear dice of each size the roller has, the smallest size
+    first (gear dice of one size are interchangeable)."""
+    gear = [s for k, s in slots if k == "gear"]
+    return {g: gear.count(g) for g in sorted(set(gear))}
 
 
 def _combo_dice(base: list, gear_sizes: list, combo: tuple) -> list:
@@ -480,11 +499,18 @@ def _undominated(opts: list) -> list:
 
     kept: list = []
     for o in sorted(opts, key=lambda o: -(o[0] + o[1] + o[2])):
-        w, t = ends(o[0], o[1], o[2]), ends(o[4], o[1], o[2])
-        if not any(all(a >= b for a, b in zip(kw, w)) and k[3] <= o[3] and all(a >= b for a, b in zip(kt, t))
-                   for k, kw, kt in kept):
-            kept.append((o, w, t))
+        entry = (o, ends(o[0], o[1], o[2]), ends(o[4], o[1], o[2]))
+        if not any(_dominates(k, entry) for k in kept):
+            kept.append(entry)
     return [k[0] for k in kept]
+
+
+def _dominates(k: tuple, o: tuple) -> bool:
+    """Does kept option ``k`` make ``o`` never the best: each is ``(option,
+    win at each extreme, 2+ at each extreme)``, and ``k`` wins at least as
+    often at every extreme, risks no more, and reaches 2+ at least as often."""
+    (ko, kw, kt), (oo, w, t) = k, o
+    return all(a >= b for a, b in zip(kw, w)) and ko[3] <= oo[3] and all(a >= b for a, b in zip(kt, t))
 
 
 def _evaluate(states: list, w0: tuple, w1: tuple, t_dec, t_val, cost: float) -> tuple:
@@ -492,23 +518,30 @@ def _evaluate(states: list, w0: tuple, w1: tuple, t_dec, t_val, cost: float) -> 
     or loss played best: accept, a tie-break (chosen by ``t_dec``, worth
     ``t_val``: a fresh roll's value), or the best prayer (a tie after it
     worth ``w0`` / ``w1``), a Condition costing ``cost``. Returns the total
-    and each state's value. (The
-    order of ``_better`` and the value of ``_prayed``, written out: this is
-    the inner loop.)"""
+    and each state's value (``_state_value``)."""
     total, each = [0.0] * 5, []
     for p, const, pairs in states:
-        v = list(const)
-        for q, tie, opts in pairs:
-            best = val = TIE if tie else LOSS
-            if tie and t_dec is not None and _better(t_dec, best, cost):
-                best, val = t_dec, t_val
-            val = _best_prayed(opts, best, w0, w1, cost) or val
-            for i in range(5):
-                v[i] += q * val[i]
+        v = _state_value(const, pairs, w0, w1, t_dec, t_val, cost)
         each.append(v)
         for i in range(5):
             total[i] += p * v[i]
     return tuple(total), each
+
+
+def _state_value(const: list, pairs: list, w0: tuple, w1: tuple, t_dec, t_val, cost: float) -> list:
+    """One first roll's value (``_evaluate``'s terms): its wins accepted,
+    and each opponent roll it ties or loses against played best. (The
+    order of ``_better`` and the value of ``_prayed``, written out in
+    ``_best_prayed``: this is the inner loop.)"""
+    v = list(const)
+    for q, tie, opts in pairs:
+        best = val = TIE if tie else LOSS
+        if tie and t_dec is not None and _better(t_dec, best, cost):
+            best, val = t_dec, t_val
+        val = _best_prayed(opts, best, w0, w1, cost) or val
+        for i in range(5):
+            v[i] += q * val[i]
+    return v
 
 
 def _best_prayed(opts: list, best: tuple, w0: tuple, w1: tuple, cost: float) -> tuple | None:
@@ -543,12 +576,7 @@ class _Turn:
         self.cost = condition_cost(spec)
         self.exact = self.work <= WORK_LIMIT
         self.w = [_tie_values(spec, False), _tie_values(spec, True)] if self.opposed else [[TIE] * 22] * 2
-        if self.exact:
-            self.choose = self.price = [(float(p), *_state_pairs(d, spec)) for d, p in _states(spec)]
-        else:
-            rng = random.Random(spec_seed("mirage", spec, "best play"))
-            self.choose = [(1 / SAMPLES, *_state_pairs(d, spec)) for d in _sampled(spec, rng, SAMPLES)]
-            self.price = [(1 / SAMPLES, *_state_pairs(d, spec)) for d in _sampled(spec, rng, SAMPLES)]
+        self.choose, self.price = _first_rolls(spec, self.exact)
         self._levels = None
         self._bounds = None
 
@@ -601,15 +629,28 @@ class _Turn:
         return self._bounds
 
 
+def _first_rolls(spec: dict, exact: bool) -> tuple:
+    """The first rolls the turn is valued over, ``(p, const, pairs)``
+    each: every one with its chance (``exact``), or two sets of seeded
+    samples, one to choose the play and one to price it (the same list
+    twice when exact)."""
+    if exact:
+        every = [(float(p), *_state_pairs(d, spec)) for d, p in _states(spec)]
+        return every, every
+    rng = random.Random(spec_seed("mirage", spec, "best play"))
+    choose = [(1 / SAMPLES, *_state_pairs(d, spec)) for d in _sampled(spec, rng, SAMPLES)]
+    price = [(1 / SAMPLES, *_state_pairs(d, spec)) for d in _sampled(spec, rng, SAMPLES)]
+    return choose, price
+
+
 def _work(spec: dict) -> int:
     """The work of valuing every first roll, counted before doing it: the
     active side's first rolls (gear dice of one size as multisets) times
     the opponent's numbers of successes."""
     slots = _slots(spec)
-    gear = [s for k, s in slots if k == "gear"]
     states = prod(len(_classes(s)) for k, s in slots if k != "gear")
-    for g in set(gear):
-        states *= comb(len(_classes(g)) + gear.count(g) - 1, gear.count(g))
+    for g, n in _gear_counts(slots).items():
+        states *= comb(len(_classes(g)) + n - 1, n)
     return states * len(_opp(spec))
 
 
@@ -626,15 +667,23 @@ def _oracle_bounds(spec: dict) -> tuple:
     so no play of the first roll ends with more; with tie-breaks the first
     roll must at least tie."""
     bonus = spec["prayer_bonus"] if not spec["passive"] else 0
-    dist = [1.0]
     slots = _slots(spec)
-    for kind, s in slots:
-        up = step_up(s, bonus) if kind != "gear" else s
-        fresh = _succ((up,)) if not spec["passive"] else (1.0,)
-        dist = poly_mul(dist, _face_or_reroll(s, fresh))
+    dist = _best_of_face_or_reroll(slots, bonus, spec["passive"])
     if bonus and sum(1 for k, _ in slots if k != "gear") == 1:
         dist = poly_mul(dist, list(_succ((step_up(M.BASE_SIZES[0], bonus - 1),))))
     return _reach_bounds(spec, dist)
+
+
+def _best_of_face_or_reroll(slots: list, bonus: int, passive: bool) -> list:
+    """P(j successes) of the dice in ``slots`` when each keeps the better
+    of its face and a reroll, base dice stepped up by ``bonus`` (passive:
+    no reroll)."""
+    dist = [1.0]
+    for kind, s in slots:
+        up = step_up(s, bonus) if kind != "gear" else s
+        fresh = _succ((up,)) if not passive else (1.0,)
+        dist = poly_mul(dist, _face_or_reroll(s, fresh))
+    return dist
 
 
 def _reach_bounds(spec: dict, dist: list) -> tuple:
@@ -740,9 +789,7 @@ def advise(spec: dict, result: dict) -> dict:
     ``marks``, and ``why``; ``best_prayer`` as before (the dice of the best
     prayer by the prayer's own order)."""
     state = M.state_of(spec, result)
-    rnd, k = state["rounds"][-1], len(state["rounds"])
-    dice, opposed = rnd["own"]["dice"], rnd["opp"] is not None
-    n, m = rnd["own"]["successes"], rnd["opp"]["successes"] if opposed else 0
+    dice, opposed, n, m = _last_round(state)
     may_pray = not spec["passive"] and not state["prayed"] and not state.get("accepted")
     out: dict = {}
     if may_pray:
@@ -751,13 +798,31 @@ def advise(spec: dict, result: dict) -> dict:
     may_tb = M.can_tiebreak(state)
     if not (may_pray or may_tb):
         return {**out, "advice": None, "choices": []}
+    entries = _allowed(spec, state, may_pray, may_tb)
+    return {**out, **_decided(spec, entries, bool(state["gained"]), n, m, opposed)}
+
+
+def _last_round(state: dict) -> tuple:
+    """The roll as it lies: (the roller's dice, opposed, their successes,
+    the opponent's (0 unopposed))."""
+    rnd = state["rounds"][-1]
+    opposed = rnd["opp"] is not None
+    return rnd["own"]["dice"], opposed, rnd["own"]["successes"], rnd["opp"]["successes"] if opposed else 0
+
+
+def _allowed(spec: dict, state: dict, may_pray: bool, may_tb: bool) -> list:
+    """(action, figure) of each action allowed now, played best afterwards:
+    accepting the dice, a tie-break (``may_tb``), the best prayer
+    (``may_pray``)."""
+    dice, opposed, n, m = _last_round(state)
+    k = len(state["rounds"])
     side = {"side": "initiator"} if opposed else {}
     entries = [({"do": "accept", **side}, {"exact": True, "value": _accepted(n, m, opposed)})]
     if may_tb:
         entries.append(({"do": "tiebreak", **side}, _tiebreak_figure(spec, state, k)))
     if may_pray:
         entries.append(_pray_entry(spec, dice, m, opposed, k))
-    return {**out, **_decided(spec, entries, bool(state["gained"]), n, m, opposed)}
+    return entries
 
 
 def _decided(spec: dict, entries: list, paid: bool, n: int, m: int, opposed: bool) -> dict:

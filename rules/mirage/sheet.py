@@ -129,13 +129,20 @@ def _applied(sheet: dict, skill: str, attribute: str) -> list:
                                                 f"({', '.join(title(n) for n in held)})"))
     if sheet["broken"]:
         out.append(applied("no roll", "Broken: no actions until a Condition heals"))
+    out += _gear_applied(sheet, skill)
+    if sheet["prayer_bonus"]:
+        out.append(applied(f"+{sheet['prayer_bonus']} on a prayer", dict(PRAYER_BONUSES)[sheet["prayer_bonus"]][4:]))
+    return out
+
+
+def _gear_applied(sheet: dict, skill: str) -> list:
+    """What the gear that serves ``skill`` adds: its dice, its modifier."""
+    out = []
     for g in _gear(sheet, skill):
         if g["dice"]:
             out.append(applied(f"+{format_pool(g['dice'])}", f"{g['name']} (gear dice)"))
         if g["modifier"]:
             out.append(applied(signed(g["modifier"]), f"{g['name']} (gear)"))
-    if sheet["prayer_bonus"]:
-        out.append(applied(f"+{sheet['prayer_bonus']} on a prayer", dict(PRAYER_BONUSES)[sheet["prayer_bonus"]][4:]))
     return out
 
 
@@ -196,9 +203,15 @@ def consequences(sheet: dict, result: dict, choice: Any) -> dict:
         return {**sheet, "broken": True}
     if ask is None:
         return sheet
+    chosen = _chosen(ask, result, choice)
+    return {**sheet, "conditions": [n for n in ALL_CONDITIONS if n in sheet["conditions"] or n == chosen]}
+
+
+def _chosen(ask: dict, result: dict, choice: Any) -> str:
+    """The Condition ``choice`` names among those ``ask`` offers (case and
+    spacing at either end aside), or a SpecError listing them."""
     names = [c[0] for c in ask["choices"]]
     if not isinstance(choice, str) or choice.strip().casefold() not in names:
         raise SpecError("choice", f"name the {result['condition_gained']} Condition: "
                         + ", ".join(title(n) for n in names))
-    return {**sheet, "conditions": [n for n in ALL_CONDITIONS
-                                    if n in sheet["conditions"] or n == choice.strip().casefold()]}
+    return choice.strip().casefold()

@@ -45,11 +45,18 @@ def _tie_note(result: dict) -> str:
     if len(reroll["tied"]) < 2:
         return ""
     others = ", ".join(result["dice"][j]["name"] for j in reroll["tied"] if j != reroll["die"])
+    how = _tie_break_words(reroll, result)
+    return f" (tied with {others}; tie break '{reroll['tie_break']}': {how}, chosen before rolling)"
+
+
+def _tie_break_words(reroll: dict, result: dict) -> str:
+    """How the tie was broken; ``target``, with the target it reached for
+    (none set: as ``best``)."""
     how = _TIE_BREAKS[reroll["tie_break"]]
     if reroll["tie_break"] == "target":
         how += f" of {result['target']}" if result.get("target") is not None else " (none set: " \
             "the better expected score)"
-    return f" (tied with {others}; tie break '{reroll['tie_break']}': {how}, chosen before rolling)"
+    return how
 
 
 def _modifier(spec: dict, result: dict) -> list[str]:

@@ -151,11 +151,16 @@ def _get_dice(spec: dict) -> list[int] | None:
         return None
     dice = get_sizes(spec, "dice")
     if len(dice) != 2:
-        lv = spec.get("level")
-        hint = (f"; valid pairs for level {lv}: {_pairs_text(lv)}"
-                if isinstance(lv, int) and not isinstance(lv, bool) and lv in LEVELS else "")
+        hint = _pairs_hint(spec.get("level"))
         raise SpecError("dice", f"must be exactly two dice (got {len(dice)}){hint}")
     return dice
+
+
+def _pairs_hint(lv: Any) -> str:
+    """The valid pairs of level ``lv`` for a message, when it is one
+    (else nothing: the level's own check names what is wrong with it)."""
+    return (f"; valid pairs for level {lv}: {_pairs_text(lv)}"
+            if isinstance(lv, int) and not isinstance(lv, bool) and lv in LEVELS else "")
 
 
 def _get_level(spec: dict, dice: list[int] | None) -> int:
@@ -178,13 +183,20 @@ def _modifier_names(spec) -> list:
     v = spec.get("modifiers")
     if v is None or v == "":
         return []
-    if isinstance(v, str):
-        v = [p for p in v.split(",") if p.strip()]
+    v = _split_names(v)
     if not isinstance(v, (list, tuple)):
         raise SpecError("modifiers", "must be a list of names: " + ", ".join(MODIFIERS))
     if len(v) > MAX_MODIFIERS:
         raise SpecError("modifiers", f"may name at most {MAX_MODIFIERS} modifiers")
     return list(v)
+
+
+def _split_names(v: Any) -> Any:
+    """A comma-separated text as its names (empty parts dropped); any
+    other value unchanged."""
+    if isinstance(v, str):
+        return [p for p in v.split(",") if p.strip()]
+    return v
 
 
 def _modifier(x) -> str:
@@ -273,16 +285,20 @@ def pick_die(sides, faces, net: int, tie_break: str, target: int | None = None) 
         i = faces.index(want)
         return i, [i]
     tied = [i for i, f in enumerate(faces) if f == want]
+    return _tie_choice(sides, faces, tied, net, tie_break, target), tied
+
+
+def _tie_choice(sides, faces, tied: list, net: int, tie_break: str, target: int | None) -> int:
+    """Which of the ``tied`` dice the modifier rerolls, by ``tie_break``
+    (``pick_die``)."""
     if tie_break == "larger":
-        choice = max(tied, key=lambda i: (sides[i], -i))
-    elif tie_break == "smaller":
-        choice = min(tied, key=lambda i: (sides[i], i))
-    elif tie_break == "target" and target is not None:
-        choice = max(tied, key=lambda i: (round(_reach(sides, faces, i, net, target), 12),
-                                          _reroll_gain(sides[i], faces[i], net), -i))
-    else:
-        choice = max(tied, key=lambda i: (_reroll_gain(sides[i], faces[i], net), -i))
-    return choice, tied
+        return max(tied, key=lambda i: (sides[i], -i))
+    if tie_break == "smaller":
+        return min(tied, key=lambda i: (sides[i], i))
+    if tie_break == "target" and target is not None:
+        return max(tied, key=lambda i: (round(_reach(sides, faces, i, net, target), 12),
+                                        _reroll_gain(sides[i], faces[i], net), -i))
+    return max(tied, key=lambda i: (_reroll_gain(sides[i], faces[i], net), -i))
 
 
 # --------------------------------------------------------------------------
@@ -526,13 +542,19 @@ def _modified_dist(sizes: tuple, net: int, tie_break: str, bound: int, target: i
     booms: dict = {}
     for (base, mask), w in _kept_groups(sizes, net, tie_break, target).items():
         if mask not in booms:
-            dist = _boom_dist(tuple(sizes[j] for j in range(len(sizes)) if mask >> j & 1), bound)
-            booms[mask] = [(m, q) for m, q in enumerate(dist) if q]
+            booms[mask] = _mask_booms(sizes, mask, bound)
         for m, q in booms[mask]:
             if base + m > bound:
                 break
             out[base + m] += w / total * q
     return out
+
+
+def _mask_booms(sizes: tuple, mask: int, bound: int) -> list:
+    """What fresh exploding dice add, one for each die in ``mask``: the
+    ``(amount, chance)`` pairs that can happen, up to ``bound``."""
+    dist = _boom_dist(tuple(sizes[j] for j in range(len(sizes)) if mask >> j & 1), bound)
+    return [(m, q) for m, q in enumerate(dist) if q]
 
 
 def _survival(dist: dict, tail: float, bound: int) -> list[float]:
@@ -613,11 +635,15 @@ def odds(spec: dict, result: dict | None = None, action: Any = None) -> dict:
     if target is None:
         out["outcome"] = {"scored": 1.0}
     else:
-        # target <= SCORE_BOUND, so the tail is all at or above it.
-        p = math.fsum(p for v, p in dist.items() if v >= target) + tail
-        out["at_least"] = min(1.0, p)
-        out["outcome"] = {"failure": max(0.0, 1.0 - p), "success": min(1.0, p)}
+        out.update(_target_odds(dist, tail, target))
     return out
+
+
+def _target_odds(dist: dict, tail: float, target: int) -> dict:
+    """``at_least`` and the ``outcome`` of a roll against ``target``."""
+    # target <= SCORE_BOUND, so the tail is all at or above it.
+    p = math.fsum(p for v, p in dist.items() if v >= target) + tail
+    return {"at_least": min(1.0, p), "outcome": {"failure": max(0.0, 1.0 - p), "success": min(1.0, p)}}
 
 
 def _mean(sizes, net, tie_break, target=None) -> float:
@@ -676,16 +702,19 @@ def expected_table(tie_break: str = "best") -> dict:
     points alongside: ``{level: {net: {"values": (without, with), "points": (x, y)}}}``.
     Cached: it is computed once per tie break."""
     if tie_break not in _TABLE_CACHE:
-        table = {}
-        for level in LEVELS:
-            row = {}
-            for net in range(-MAX_NET, MAX_NET + 1):
-                pts = (expected_minimum(level, net, False, tie_break),
-                       expected_minimum(level, net, True, tie_break))
-                row[net] = {"values": tuple(round_half_up(x) for x in pts), "points": pts}
-            table[level] = row
-        _TABLE_CACHE[tie_break] = table
+        _TABLE_CACHE[tie_break] = {level: _table_row(level, tie_break) for level in LEVELS}
     return _TABLE_CACHE[tie_break]
+
+
+def _table_row(level: int, tie_break: str) -> dict:
+    """One level's row of ``expected_table``: each net modifier's points,
+    without and with Heroism, and their rounded values."""
+    row = {}
+    for net in range(-MAX_NET, MAX_NET + 1):
+        pts = (expected_minimum(level, net, False, tie_break),
+               expected_minimum(level, net, True, tie_break))
+        row[net] = {"values": tuple(round_half_up(x) for x in pts), "points": pts}
+    return row
 
 
 def table_comparison(tie_break: str = "best") -> dict:
@@ -694,7 +723,14 @@ def table_comparison(tie_break: str = "best") -> dict:
 
     ``cells``: list of ``{"level", "net", "heroic", "text", "computed",
     "point", "match"}``; ``matches``: how many of the 90 agree."""
-    table = expected_table(tie_break)
+    cells = _table_cells(expected_table(tie_break))
+    return {"cells": cells, "matches": sum(c["match"] for c in cells), "total": len(cells),
+            "differ": [c for c in cells if not c["match"]]}
+
+
+def _table_cells(table: dict) -> list:
+    """Every number of the computed ``table`` beside the text's, level by
+    level, net modifier by net modifier, without then with Heroism."""
     cells = []
     for level in LEVELS:
         for net in range(-MAX_NET, MAX_NET + 1):
@@ -704,5 +740,4 @@ def table_comparison(tie_break: str = "best") -> dict:
                 cells.append({"level": level, "net": net, "heroic": bool(h), "text": text,
                               "computed": comp, "point": table[level][net]["points"][h],
                               "match": text == comp})
-    return {"cells": cells, "matches": sum(c["match"] for c in cells), "total": len(cells),
-            "differ": [c for c in cells if not c["match"]]}
+    return cells

@@ -85,13 +85,19 @@ def modifier_text(names) -> str:
         return "no modifier"
     net = net_modifier(names)
     parts = " + ".join(f"{n.title()} ({_signed(MODIFIERS[n])})" for n in names)
+    if len(names) == 1:
+        return parts
+    return f"{parts} = {_net_text(names, net)}"
+
+
+def _net_text(names, net: int) -> str:
+    """What the named modifiers come to: the net modifier ``net`` by its
+    name, and the raw sum where the net is clamped."""
     raw = sum(MODIFIERS[n] for n in names)
     result = "no modifier (0)" if net == 0 else f"{NET_NAMES[net].title()} ({_signed(net)})"
     if raw != net:
         result += f", clamped from {_signed(raw)}"
-    if len(names) == 1:
-        return parts
-    return f"{parts} = {result}"
+    return result
 
 
 def _signed(n: int) -> str:
