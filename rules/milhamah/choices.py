@@ -89,6 +89,12 @@ def _reason(a: dict, b: dict, reactor: bool) -> str:
         if pa != pb:
             lead = "" if key == first[0] else f"{first[2]} {percent(_figure(a, first[0]))} either way; "
             return f"{lead}{words} {percent(pa)} against {percent(pb)}"
+    return _same_chances(a, b)
+
+
+def _same_chances(a: dict, b: dict) -> str:
+    """What separates ``a`` from ``b`` when their chances are the same:
+    fewer dice (or none), the Merit Point, or nothing."""
     if _dice(a) < _dice(b):
         return "the same chances, with " + ("no reroll spent" if not _dice(a) else "fewer dice")
     if a["action"].get("reward") == "merit":

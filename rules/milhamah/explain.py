@@ -126,17 +126,19 @@ def _rerolled(t: _Turn) -> bool:
 
 def _counts(t: _Turn) -> list:
     me = t.me
-    faces = me["faces"]
-    if me["matches"]:
-        shown = list(dict.fromkeys(faces[i] for i in me["matches"]))
-        parts = [" ".join(shown) + (" match" if len(shown) > 1 else " matches")
-                 + f" ({plural(len(me['matches']), 'die')})"]
-    else:
-        parts = ["no die shows a shoresh letter"]
+    parts = [_matches_phrase(me)]
     if me["wilds"]:
         parts.append(_wilds_phrase(len(me["wilds"]), me["wilds_count"], "because you are"))
     text = "; ".join(parts)
     return [text[0].upper() + text[1:] + f": {plural(me['successes'], 'success')}."]
+
+
+def _matches_phrase(me: dict) -> str:
+    """The shoresh letters the dice show, and on how many dice."""
+    if not me["matches"]:
+        return "no die shows a shoresh letter"
+    shown = list(dict.fromkeys(me["faces"][i] for i in me["matches"]))
+    return " ".join(shown) + (" match" if len(shown) > 1 else " matches") + f" ({plural(len(me['matches']), 'die')})"
 
 
 def _wilds_phrase(n: int, count: bool, why: str) -> str:
@@ -177,15 +179,20 @@ def _bonuses(t: _Turn) -> list:
 def _opposed(t: _Turn) -> list:
     if not t.opp:
         return []
-    mod = t.result["modifier"]
-    lines = [f"Opposed: {t.spec['rerolls']} vs {t.opp['rerolls']} gives the initiator a {mod:+d} modifier"
-             + (" (added to X of the side that has it)." if t.spec["modifier_to_x"] and mod else ".")]
+    lines = [_modifier_line(t)]
     if t.ev["voided"]:
         return lines + ["The opponent's reaction is void."]
     o = t.ev["opponent"]
     wilds = f"; {_wilds_phrase(len(o['wilds']), False, 'when')}" if o["wilds"] else ""
     lines.append(f"The opponent ({written(t.opp['shoresh'])}) has {plural(len(o['matches']), 'success')}{wilds}.")
     return lines + _whose_turn(t)
+
+
+def _modifier_line(t: _Turn) -> str:
+    """The opposed modifier: the difference of the rerolls, and where it goes."""
+    mod = t.result["modifier"]
+    return (f"Opposed: {t.spec['rerolls']} vs {t.opp['rerolls']} gives the initiator a {mod:+d} modifier"
+            + (" (added to X of the side that has it)." if t.spec["modifier_to_x"] and mod else "."))
 
 
 def _whose_turn(t: _Turn) -> list:
@@ -216,11 +223,16 @@ def _verdict(t: _Turn) -> list:
         return [_critical_line(t)]
     words = OUTCOME_WORDS[outcome]
     if t.opp:
-        bar = f"the opponent's {ev['opponent']['successes']}"
-        if ev["adj"]:
-            bar = f"{ev['needed']} ({bar}, {ev['adj']:+d} combat)"
-        return [f"{ev['total']} against {bar}: {words}."]
+        return [f"{ev['total']} against {_opposed_bar(ev)}: {words}."]
     return [f"{ev['total']} of {ev['needed']} needed: {words}."]
+
+
+def _opposed_bar(ev: dict) -> str:
+    """The opponent's successes as the bar, moved by combat when it is."""
+    bar = f"the opponent's {ev['opponent']['successes']}"
+    if ev["adj"]:
+        bar = f"{ev['needed']} ({bar}, {ev['adj']:+d} combat)"
+    return bar
 
 
 def _botch_line(wilds: int) -> str:
@@ -255,17 +267,25 @@ def _hit(t: _Turn) -> list:
     h = t.result.get("hit")
     if not h:
         return []
-    w = ", ".join(f"{n} {k}" for k, n in h["wounds"].items() if n) or "no wounds"
     beyond = f", {h['beyond']} beyond the wound track." if h["beyond"] else "."
     return [f"Hit location {h['letter']}: {h['location']}. Margin {h['margin']}: "
-            f"{h['armour']} to armour, {h['vig']} to VIG soak, {w}{beyond}"]
+            f"{h['armour']} to armour, {h['vig']} to VIG soak, {_wounds(h)}{beyond}"]
+
+
+def _wounds(h: dict) -> str:
+    """The wounds a hit deals, in words ("1 light, 2 serious")."""
+    return ", ".join(f"{n} {k}" for k, n in h["wounds"].items() if n) or "no wounds"
 
 
 def _first_left(t: _Turn) -> list:
-    if t.ev["first_bonus_kept"] and any(a["do"] == "reroll" and a.get("side", "initiator") == "initiator"
-                                        for a in t.result["allowed"]):
+    if t.ev["first_bonus_kept"] and _may_reroll(t):
         return ["You may stop and keep the first-roll bonus, or reroll and forfeit it."]
     return []
+
+
+def _may_reroll(t: _Turn) -> bool:
+    """The initiator may still reroll (a reroll is among the allowed steps)."""
+    return any(a["do"] == "reroll" and a.get("side", "initiator") == "initiator" for a in t.result["allowed"])
 
 
 _PARTS = (_shoresh, _pool, _steps, _counts, _natural, _bonuses, _opposed, _combat, _verdict, _after,

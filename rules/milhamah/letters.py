@@ -36,19 +36,29 @@ def load_dice(path: str = DATA_FILE) -> dict:
     with open(path, encoding="utf-8") as f:
         data = json.load(f)
     letters = data["letters"]
-    if len(letters) != 22 or len(set(letters)) != 22:
-        raise ValueError(f"{path}: 'letters' must hold the 22 Hebrew letters")
+    _check_letters(path, letters)
     for colour, c in data["colours"].items():
         _check_colour(path, colour, c, set(letters) | {data["wild"]})
     return data
 
 
+def _check_letters(path: str, letters: str) -> None:
+    """The data names the 22 letters, each once."""
+    if len(letters) != 22 or len(set(letters)) != 22:
+        raise ValueError(f"{path}: 'letters' must hold the 22 Hebrew letters")
+
+
 def _check_colour(path: str, colour: str, c: dict, faces_allowed: set) -> None:
-    for name, faces in c["designs"].items():
-        if len(faces) != SIDES or not set(faces) <= faces_allowed:
-            raise ValueError(f"{path}: {colour} design {name} must have {SIDES} letter or wild faces")
+    _check_designs(path, colour, c["designs"], faces_allowed)
     if len(c["dice"]) != DICE_PER_COLOUR or not set(c["dice"]) <= set(c["designs"]):
         raise ValueError(f"{path}: {colour} must name the design of each of its {DICE_PER_COLOUR} dice")
+
+
+def _check_designs(path: str, colour: str, designs: dict, faces_allowed: set) -> None:
+    """Each design of a colour has 12 faces, each a letter or the wild."""
+    for name, faces in designs.items():
+        if len(faces) != SIDES or not set(faces) <= faces_allowed:
+            raise ValueError(f"{path}: {colour} design {name} must have {SIDES} letter or wild faces")
 
 
 DATA = load_dice()

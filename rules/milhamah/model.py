@@ -58,7 +58,7 @@ __all__ = ["NAME", "TITLE", "OUTCOMES", "DEFAULT_SPEC", "STEPS", "LETTERS", "WIL
            "normalize", "roll", "act", "fold_shoresh", "die_faces", "spelled",
            "faces_table", "written", "dice_of", "pool_from_pair", "load_dice", "load_roots",
            "effective_difficulty", "load_track", "evaluate", "allowed_verbs", "open_actions", "whose_turn", "x_per_side",
-           "side_spec", "needed_successes", "letters_needed", "is_die_index"]
+           "side_spec", "needed_successes", "letters_needed", "is_die_index", "side_named"]
 
 NAME = "milhamah"
 TITLE = "Milhamah RPG"
@@ -123,10 +123,16 @@ def load_roots(path: str = ROOTS_FILE) -> list:
     with open(path, encoding="utf-8") as f:
         data = json.load(f)
     rows = [(r["root"], r["gloss"]) for r in data["roots"]]
-    bad = [r for r, _g in rows if len(r) != 3 or not set(r) <= set(LETTERS)]
+    _check_roots([r for r, _g in rows], path)
+    return [(r, g, frozenset(r), letters_needed(r)) for r, g in rows]
+
+
+def _check_roots(roots: list, path: str) -> None:
+    """Every root is three base letters (a ValueError naming the first few
+    that are not)."""
+    bad = [r for r in roots if len(r) != 3 or not set(r) <= set(LETTERS)]
     if bad:
         raise ValueError(f"{path}: roots must be three base letters (not {', '.join(bad[:3])})")
-    return [(r, g, frozenset(r), letters_needed(r)) for r, g in rows]
 
 
 # --------------------------------------------------------------------------
@@ -146,14 +152,19 @@ def fold_shoresh(text: Any, field: str = "shoresh") -> str:
     ...
     rules.dice.SpecError: shoresh: 'X' is not a Hebrew letter; use 2 to 4 of א-ת (final forms ך ם ן ף ץ fold)
     """
-    if not isinstance(text, str):
-        raise SpecError(field, f"must be {SHORESH_MIN} to {SHORESH_MAX} Hebrew letters (got {type(text).__name__})")
-    if len(text) > 60:
-        raise SpecError(field, f"is too long: a shoresh has {SHORESH_MIN} to {SHORESH_MAX} letters")
+    _check_text(text, field)
     out = [_letter(ch, field) for ch in text if not _ignored(ch)]
     if not SHORESH_MIN <= len(out) <= SHORESH_MAX:
         raise SpecError(field, f"must have {SHORESH_MIN} to {SHORESH_MAX} letters (got {len(out)})")
     return "".join(out)
+
+
+def _check_text(text: Any, field: str) -> None:
+    """A shoresh is text, and not a long one (before any letter is read)."""
+    if not isinstance(text, str):
+        raise SpecError(field, f"must be {SHORESH_MIN} to {SHORESH_MAX} Hebrew letters (got {type(text).__name__})")
+    if len(text) > 60:
+        raise SpecError(field, f"is too long: a shoresh has {SHORESH_MIN} to {SHORESH_MAX} letters")
 
 
 def _ignored(ch: str) -> bool:
@@ -222,10 +233,15 @@ def _forbid(spec: dict, pre: str, pool: dict) -> list:
     error at the pool."""
     named = _names(spec.get("forbid"), pre + "forbid", len(COLOURS), "must list colours a status forbids")
     forbid = {_colour(x, pre + "forbid") for x in named}
+    _check_allowed(pool, forbid, pre)
+    return [c for c in COLOURS if c in forbid]
+
+
+def _check_allowed(pool: dict, forbid: set, pre: str) -> None:
+    """No colour of the pool is one a status forbids (an error at the pool)."""
     for c in COLOURS:
         if c in forbid and pool[c]:
             raise SpecError(pre + "pool", f"{c} is forbidden by a status; choose other colours")
-    return [c for c in COLOURS if c in forbid]
 
 
 def _side(spec: Any, field: str, keys: tuple) -> dict:
@@ -324,13 +340,19 @@ def pool_from_pair(pair: Any, field: str = "pair") -> dict:
     >>> pool_from_pair("red+blue")
     {'red': 4, 'green': 0, 'blue': 4}
     """
-    names = re.findall(r"[^+,&\s]+", pair) if isinstance(pair, str) else pair
-    if not isinstance(names, (list, tuple)) or len(names) != COLOURS_ROLLED:
-        raise SpecError(field, "must be two colours, e.g. red+green")
-    chosen = {_colour(p, field) for p in names}
+    chosen = {_colour(p, field) for p in _pair_names(pair, field)}
     if len(chosen) != COLOURS_ROLLED:
         raise SpecError(field, "must be two different colours")
     return {c: DICE_PER_COLOUR * (c in chosen) for c in COLOURS}
+
+
+def _pair_names(pair: Any, field: str) -> list:
+    """The two names of a pair: "red+green" (or with a comma, & or
+    spaces), or a list of two."""
+    names = re.findall(r"[^+,&\s]+", pair) if isinstance(pair, str) else pair
+    if not isinstance(names, (list, tuple)) or len(names) != COLOURS_ROLLED:
+        raise SpecError(field, "must be two colours, e.g. red+green")
+    return names
 
 
 def _apply_change(side: dict, pre: str = "") -> dict:
@@ -557,14 +579,21 @@ def act(spec: dict, result: dict, action: dict, rng) -> dict:
 
 def _step(spec: dict, track: dict, action: dict, rng) -> dict:
     verb = check_action(action, STEPS, TITLE)["do"]
-    side = action.get("side", "initiator")
-    if not isinstance(side, str) or side not in track["sides"]:
-        raise SpecError("side", "must be initiator" + (" or opponent" if spec["opponent"] else ""))
+    side = side_named(action, track["sides"])
     if verb not in allowed_verbs(spec, track)[side]:
         raise SpecError("action", f"{verb} is not allowed now for the {side}: " + _why_not(spec, track, side, verb))
     done = _STEPS[verb](spec, track, side, action, rng)
     track["log"].append({"do": verb, "side": side, **done})
     return track
+
+
+def side_named(action: dict, sides: dict) -> str:
+    """The side an action names (the initiator unless it says), checked
+    against the sides of this roll (the opponent's only when opposed)."""
+    side = action.get("side", "initiator")
+    if not isinstance(side, str) or side not in sides:
+        raise SpecError("side", "must be initiator" + (" or opponent" if "opponent" in sides else ""))
+    return side
 
 
 def _dice_named(action: dict, n: int, what: str) -> list:
@@ -699,14 +728,20 @@ def _why_not(spec: dict, track: dict, side: str, verb: str) -> str:
 def _turn_over(spec: dict, track: dict, ev: dict, side: str) -> str:
     s = track["sides"][side]
     if s["closed"]:
-        if s["reward"]:
-            return "the turn ended with the natural shoresh reward"
-        return "the turn is over (stood)" if spec["opponent"] else "the turn is over (accepted)"
+        return _closed(spec, s)
     if side == "opponent" and ev["voided"]:
         return "the reaction is void: the initiator took +1 and cannot be countered"
     if side == "opponent" and _open_steps(spec, track, ev, "initiator"):
         return "the initiator's turn comes first; the opponent reacts once the initiator stands or has no step left"
     return ""
+
+
+def _closed(spec: dict, s: dict) -> str:
+    """How a side's closed turn ended: with the natural's reward, or stood
+    (opposed) or accepted (unopposed)."""
+    if s["reward"]:
+        return "the turn ended with the natural shoresh reward"
+    return "the turn is over (stood)" if spec["opponent"] else "the turn is over (accepted)"
 
 
 def _spent(spec: dict, track: dict, side: str, verb: str) -> str:
@@ -806,10 +841,14 @@ def _outcome(me: dict, reward: str, total: int, needed: int, them: dict | None) 
     if not me["matches"]:
         return "botch"
     verdict = _opposed_natural(reward, them) if me["natural"] else None
-    if verdict:
-        return verdict
+    return verdict or _against_bar(total, needed, me["natural"])
+
+
+def _against_bar(total: int, needed: int, natural: bool) -> str:
+    """Over the bar a success (a natural one with the shoresh complete),
+    level with it a success at a cost, under it a failure."""
     if total > needed:
-        return "natural_success" if me["natural"] else "success"
+        return "natural_success" if natural else "success"
     return "success_at_cost" if total == needed else "failure"
 
 
@@ -836,14 +875,20 @@ def _dice_out(spec: dict, side: str, s: dict, c: dict, dropped: bool) -> list:
     out = []
     for i, ((colour, design), idx) in enumerate(zip(dice_of(side_spec(spec, side)), s["idx"])):
         faces = die_faces(colour, design)
-        extra = {"colour": colour, "design": design, "index": idx,
-                 "success": i in c["matches"] or (c["wilds_count"] and i in c["wilds"]),
-                 "wild": i in c["wilds"], "match": i in c["matches"], "events": list(s["how"][i])}
-        if "cipher" in s["how"][i]:
-            extra["ciphered"] = True
+        extra = {"colour": colour, "design": design, "index": idx, **_die_flags(s, c, i)}
         out.append(Die(face=faces[idx - 1], role=_role(s, i, dropped), faces=tuple(faces),
                        history=tuple(faces[h - 1] for h in s["hist"][i]), extra=extra).to_dict())
     return out
+
+
+def _die_flags(s: dict, c: dict, i: int) -> dict:
+    """What the page marks on die i of a side (its track ``s``, its counts
+    ``c``): a success, a wild, a match, its events, a cipher flip."""
+    flags = {"success": i in c["matches"] or (c["wilds_count"] and i in c["wilds"]),
+             "wild": i in c["wilds"], "match": i in c["matches"], "events": list(s["how"][i])}
+    if "cipher" in s["how"][i]:
+        flags["ciphered"] = True
+    return flags
 
 
 def _side_out(spec: dict, track: dict, ev: dict, side: str) -> dict:

@@ -191,11 +191,13 @@ def _bonus(spec: dict, reward: str, natural: bool, first: bool) -> int:
     """Successes the rules add on top of the dice: pocketed ones, the
     first-roll bonus, the natural's reward."""
     bonus = spec["pocketed"]
-    if natural and first:
+    if not natural:
+        return bonus
+    if first:
         bonus += spec["first_bonus"]
-    if natural and spec["opponent"] and reward == "uncounterable":
+    if spec["opponent"] and reward == "uncounterable":
         bonus += 1
-    elif natural and not spec["opponent"] and reward == "successes":
+    elif not spec["opponent"] and reward == "successes":
         bonus += len(spec["shoresh"])
     return bonus
 
@@ -208,13 +210,29 @@ def _outcome(spec: dict, reward, matches: int, successes: int, natural: bool, fi
     reward = reward or M.rewards(spec)[0]
     if matches == 0:
         return _BOTCH
-    if opp and natural:
-        if reward == "uncounterable":
-            return _NATS
-        if reward == "critical" and opp_matches == 0:
-            return _CRIT
+    settled = _opposed_natural(reward, opp_matches) if opp and natural else None
+    if settled is not None:
+        return settled
     total = successes + _bonus(spec, reward, natural, first)
     needed = M.needed_successes(spec, opp_matches if opp else spec["difficulty"])[0]
+    return _graded(total, needed, natural)
+
+
+def _opposed_natural(reward: str, opp_matches) -> int | None:
+    """The outcome an opposed natural's reward settles without counting:
+    "+1 and uncounterable" a natural success, "let them react" a critical
+    when the opponent shows no letter (None: the successes decide)."""
+    if reward == "uncounterable":
+        return _NATS
+    if reward == "critical" and opp_matches == 0:
+        return _CRIT
+    return None
+
+
+def _graded(total: int, needed: int, natural: bool) -> int:
+    """The outcome of ``total`` successes against the ``needed``: over it a
+    success (natural when the shoresh is complete), level with it success
+    at a cost, under it failure."""
     if total > needed:
         return _NATS if natural else _PLAIN
     return OUTCOMES.index("success_at_cost" if total == needed else "failure")
@@ -285,10 +303,7 @@ class _Model:
         renum = {types[w]: i for i, w in enumerate(ranked)}
         self.die_type = [None if t is None else renum[t] for t in self.die_type]
         self.weights = ranked
-        self.type_cats = {}
-        for die, t in enumerate(self.die_type):
-            if t is not None:
-                self.type_cats.setdefault(t, self.face_cat[die])
+        self.type_cats = self._type_cats()
         self.designs = list(designs)
         self.ntypes = len(types)
         self.count = [self.die_type.count(t) for t in range(self.ntypes)]
@@ -323,6 +338,15 @@ class _Model:
             self.die_type.append(None if w[k + 1] == SIDES else types.setdefault(w, len(types)))
         return types
 
+    def _type_cats(self) -> dict:
+        """Each live type's category per face, read off its first die:
+        what a fresh die of that type shows."""
+        out: dict = {}
+        for die, t in enumerate(self.die_type):
+            if t is not None:
+                out.setdefault(t, self.face_cat[die])
+        return out
+
     def _slots(self):
         """Each type's slots (type, category) where its faces show, the
         slot of its blanks and its rerollable success slots."""
@@ -332,31 +356,36 @@ class _Model:
         self.oslot = []
         self.succ = []
         for t, w in enumerate(self.weights):
-            ids = []
-            for c in range(k + 2):
-                if w[c]:
-                    ids.append(len(self.slots))
-                    self.slots.append((t, c))
+            ids = self._add_slots(t, w)
             self.tslots.append(ids)
             self.oslot.append(ids[-1] if w[k + 1] else None)
-            live = [i for i in ids if self.slots[i][1] <= k]
-            # A success die is worth rerolling only if its type can show
-            # something else that counts (else keeping it is never worse).
-            self.succ.append(live if len(live) > 1 else [])
+            self.succ.append(self._rerollable(ids))
         #: each type's slots are consecutive: [a, b)
         self.tspan = [(ids[0], ids[-1] + 1) if ids else (0, 0) for ids in self.tslots]
+
+    def _add_slots(self, t: int, w: tuple) -> list:
+        """Type t's slots (face counts ``w``), one per category its faces
+        show, appended to ``slots``; returns their numbers."""
+        ids = []
+        for c in range(self.k + 2):
+            if w[c]:
+                ids.append(len(self.slots))
+                self.slots.append((t, c))
+        return ids
+
+    def _rerollable(self, ids: list) -> list:
+        """A type's success slots (among its slots ``ids``) worth rerolling:
+        only if its type can show something else that counts (else keeping
+        the success is never worse)."""
+        live = [i for i in ids if self.slots[i][1] <= self.k]
+        return live if len(live) > 1 else []
 
     def _units(self):
         """The place values that pack states, aggs and choices into
         integers (digits in base B), and the empty memos."""
         k, B = self.k, self.B
         self.sunit = [B ** i for i in range(len(self.slots))]
-        #: a choice counts its dice (and blanks) per type as one integer,
-        #: a digit in base B per type
-        self.tunit = [B ** t for t in range(self.ntypes)]
-        self.tshifts = [u.bit_length() - 1 for u in self.tunit]
-        #: the choice of every live die (the first roll)
-        self.every = sum(n * u for n, u in zip(self.count, self.tunit))
+        self._choice_units()
         #: bits of a state or an agg (the memo of a reroll keys the dice
         #: kept and the dice rerolled as one integer)
         self.kw = (B.bit_length() - 1) * max(len(self.slots), k + 1)
@@ -371,14 +400,25 @@ class _Model:
         self.capless = max(self.count, default=0) <= self.xe
         self.cat_unit = [B ** c for c in range(k + 1)]
 
+    def _choice_units(self):
+        """A choice counts its dice (and blanks) per type as one integer, a
+        digit in base B per type: the place values, their shifts, and the
+        choice of every live die (the first roll)."""
+        self.tunit = [self.B ** t for t in range(self.ntypes)]
+        self.tshifts = [u.bit_length() - 1 for u in self.tunit]
+        self.every = sum(n * u for n, u in zip(self.count, self.tunit))
+
     def _dominance(self):
         """``dom[t]``: the types whose every counting face count is at least
         t's (in the last round a reroll of one of them is at least as good
         as one of t); types are numbered so that dominators come first."""
-        w = self.weights
-        self.dom = [[u for u in range(self.ntypes) if u != t and _dominates(w[u], w[t], self.k)]
-                    for t in range(self.ntypes)]
+        self.dom = [self._dominators(t) for t in range(self.ntypes)]
         self.dommask = [sum(1 << u for u in d) for d in self.dom]
+
+    def _dominators(self, t: int) -> list:
+        """The other types whose every counting face count is at least t's."""
+        w = self.weights
+        return [u for u in range(self.ntypes) if u != t and _dominates(w[u], w[t], self.k)]
 
     def type_draws(self, t: int, n: int) -> list:
         """(state add, agg add, weight) for ``n`` fresh dice of type t."""
@@ -386,13 +426,14 @@ class _Model:
         if key not in self._draws:
             ids = self.tslots[t]
             w = [self.weights[t][self.slots[i][1]] for i in ids]
-            out = []
-            for comp, p in _multinomials(n, w):
-                sa = sum(e * self.sunit[i] for e, i in zip(comp, ids))
-                aa = sum(e * self.aunit[i] for e, i in zip(comp, ids))
-                out.append((sa, aa, p))
-            self._draws[key] = out
+            self._draws[key] = [self._packed(comp, ids) + (p,) for comp, p in _multinomials(n, w)]
         return self._draws[key]
+
+    def _packed(self, comp: tuple, ids: list) -> tuple:
+        """(state add, agg add) of dice counted per slot (``comp`` over the
+        slots ``ids``)."""
+        return (sum(e * self.sunit[i] for e, i in zip(comp, ids)),
+                sum(e * self.aunit[i] for e, i in zip(comp, ids)))
 
     def draws(self, m: int, full: bool) -> list:
         """The merged outcomes of rerolling the dice m counts per type (one
@@ -403,16 +444,20 @@ class _Model:
         if key not in self._draws:
             acc = {(0, 0): 1}
             for t, n in enumerate(self.per_type(m)):
-                if not n:
-                    continue
-                new: dict = {}
-                for sa, aa, p in self.type_draws(t, n):
-                    for (s0, a0), p0 in acc.items():
-                        kk = (s0 + sa, a0 + aa) if full else (0, a0 + aa)
-                        new[kk] = new.get(kk, 0) + p0 * p
-                acc = new
+                if n:
+                    acc = self._with_draws(acc, t, n, full)
             self._draws[key] = [(s if full else a, a, p) for (s, a), p in acc.items()]
         return self._draws[key]
+
+    def _with_draws(self, acc: dict, t: int, n: int, full: bool) -> dict:
+        """{(state, agg): weight} of ``acc`` with ``n`` fresh dice of type t
+        added (by agg alone, the state left 0, unless ``full``)."""
+        new: dict = {}
+        for sa, aa, p in self.type_draws(t, n):
+            for (s0, a0), p0 in acc.items():
+                kk = (s0 + sa, a0 + aa) if full else (0, a0 + aa)
+                new[kk] = new.get(kk, 0) + p0 * p
+        return new
 
     def first_roll(self) -> dict:
         """{(state, agg): weight} of the first roll; weights sum to 12^live."""
@@ -465,7 +510,7 @@ class _Model:
         """``cands`` less those that a mirror image of these dice (one that
         maps them onto themselves) makes of an earlier one; a choice is
         known by the state it removes."""
-        fix = [i for i in range(len(self.mirrors)) if self.image(state, i) == state]
+        fix = self._fixing(state)
         if not fix:
             return cands
         seen: set = set()
@@ -475,6 +520,10 @@ class _Model:
                 out.append(c)
                 seen.update(self.image(c[1], i) for i in fix)
         return out
+
+    def _fixing(self, state: int) -> list:
+        """The mirrors that map these dice onto themselves."""
+        return [i for i in range(len(self.mirrors)) if self.image(state, i) == state]
 
     def split(self, agg: int) -> tuple:
         """(letter counts, wilds) of an agg."""
@@ -493,8 +542,7 @@ class _Model:
             if t is None:
                 where.append(None)
                 continue
-            c = self.cat_of.get(face, self.other)
-            slot = next(s for s in self.tslots[t] if self.slots[s][1] == c)
+            slot = self.slot_of[(t, self.cat_of.get(face, self.other))]
             where.append(slot)
             state += self.sunit[slot]
             agg += self.aunit[slot]
@@ -507,8 +555,12 @@ class _Model:
         them and some of its rerollable successes; fewest dice first."""
         key = (t, sub)
         hit = self._opt_memo.get(key)
-        if hit is not None:
-            return hit
+        if hit is None:
+            hit = self._opt_memo[key] = self._options(t, sub)
+        return hit
+
+    def _options(self, t: int, sub: tuple) -> list:
+        """The options ``_type_opts`` keeps, worked out."""
         xe = self.xe
         ids = self.tslots[t]
         cnt = dict(zip(ids, sub))
@@ -521,14 +573,19 @@ class _Model:
             if nb < o:
                 out.append((nb, s0, 0, nb, False, nb * u, nb * u))
                 continue
-            subsets = [(0, 0, 0)]
-            for i in self.succ[t]:
-                subsets = [(n + e, s + e * self.sunit[i], a + e * self.aunit[i])
-                           for n, s, a in subsets for e in range(min(cnt[i], xe - nb - n) + 1)]
+            subsets = self._success_subsets(t, cnt, xe - nb)
             out += [(nb + n, s0 + s, a, nb, True, (nb + n) * u, nb * u) for n, s, a in subsets]
         out.sort(key=lambda x: x[0])
-        self._opt_memo[key] = out
         return out
+
+    def _success_subsets(self, t: int, cnt: dict, room: int) -> list:
+        """(dice, state removed, agg removed) of each way to reroll at most
+        ``room`` of type t's rerollable successes (``cnt``: dice per slot)."""
+        subsets = [(0, 0, 0)]
+        for i in self.succ[t]:
+            subsets = [(n + e, s + e * self.sunit[i], a + e * self.aunit[i])
+                       for n, s, a in subsets for e in range(min(cnt[i], room - n) + 1)]
+        return subsets
 
     def choices(self, counts: list, last: bool) -> list:
         """The non-empty choices that cannot take one more blank die
@@ -563,6 +620,9 @@ class _Model:
         return tuple(key)
 
     def _maximal(self, counts: list, last: bool) -> list:
+        """The choices (``choices``) of these counts: the partial choices
+        over all types but the last (``_prefix``), each filled with the last
+        type's options, or standing alone where pruning 3 skips that type."""
         xe = self.xe
         subs = tuple(tuple(counts[a:b]) for a, b in self.tspan)
         t = len(subs) - 1
@@ -587,18 +647,22 @@ class _Model:
         key = ("split", t, sub)
         split = self._opt_memo.get(key)
         if split is None:
-            xe = self.xe
             topts = self._type_opts(t, sub)
-            exact = [[] for _ in range(xe + 1)]
-            upto = [[] for _ in range(xe + 1)]
-            for opt in topts:
-                exact[opt[0]].append(opt)
-                if opt[4]:
-                    for room in range(opt[0] + 1, xe + 1):
-                        upto[room].append(opt)
-            upto = [e + f for e, f in zip(exact, upto)]
-            split = self._opt_memo[key] = (exact, upto, topts[0][4])
+            split = self._opt_memo[key] = self._rooms(topts) + (topts[0][4],)
         return split
+
+    def _rooms(self, topts: list) -> tuple:
+        """(exact, upto): per room 0 to X, the options (``topts``) of exactly
+        that many dice, and those plus the ones of fewer that keep no blank."""
+        xe = self.xe
+        exact = [[] for _ in range(xe + 1)]
+        upto = [[] for _ in range(xe + 1)]
+        for opt in topts:
+            exact[opt[0]].append(opt)
+            if opt[4]:
+                for room in range(opt[0] + 1, xe + 1):
+                    upto[room].append(opt)
+        return exact, [e + f for e, f in zip(exact, upto)]
 
     def _prefix(self, n: int, subs: tuple, last: bool) -> list:
         """The partial choices over the first n types (shared by every state
@@ -611,12 +675,20 @@ class _Model:
         if hit is not None:
             return hit
         t = n - 1
-        topts = self._type_opts(t, subs[t])
+        new = self._extend(self._prefix(t, subs, last), t, self._type_opts(t, subs[t]), last)
+        self._prefix_memo[key] = new
+        return new
+
+    def _extend(self, prefix: list, t: int, topts: list, last: bool) -> list:
+        """The partial choices over types 0 to t: each over the types before
+        t (``prefix``) with each of type t's options (``topts``) that fits
+        within X; in the last round no die of type t while a type that
+        dominates it keeps a blank (pruning 3 of ``_Engine``)."""
         dm = self.dommask[t] if last else 0
         none_left = topts[0][4]
         xe = self.xe
         new = []
-        for size, rs, ra, m, oth, left, fm in self._prefix(t, subs, last):
+        for size, rs, ra, m, oth, left, fm in prefix:
             if dm & ~fm:
                 new.append((size, rs, ra, m, oth, left or not none_left, fm | (none_left << t)))
                 continue
@@ -625,7 +697,6 @@ class _Model:
                 if k > room:
                     break
                 new.append((size + k, rs + s, ra + a, m + km, oth + om, left or not full, fm | (full << t)))
-        self._prefix_memo[key] = new
         return new
 
     def states(self, rounds: int) -> int:
@@ -646,11 +717,16 @@ class _Model:
         if rounds <= 0 or not self.xe:
             return 0
         dec, chance, draws, moves = self._census()
+        last = dec * (1 + moves) + min(chance, self._reading_count() * moves)
+        return last + (rounds - 1) * (dec * (DEC_STATES + moves) + draws)
+
+    def _reading_count(self) -> int:
+        """At most how many readings the outcome takes of the dice: letters
+        up to their need, a letter shown, successes."""
         reads = (self.live + 1) * 2
         for n in self.need or []:
             reads *= min(n, self.live) + 1
-        last = dec * (1 + moves) + min(chance, reads * moves)
-        return last + (rounds - 1) * (dec * (DEC_STATES + moves) + draws)
+        return reads
 
     def _census(self) -> tuple:
         """(dice states, chance states, the states their draws lead to,
@@ -682,11 +758,9 @@ class _Model:
         """The advice when searching every choice would take too long: the
         blank dice, those whose design shows the most counting faces first,
         as many as X allows; every success kept (None: nothing blank)."""
-        ranked = sorted((t for t in range(self.ntypes) if self.oslot[t] is not None),
-                        key=lambda t: -(SIDES - self.weights[t][self.other]))
         left = self.xe
         m = rs = 0
-        for t in ranked:
+        for t in self._blank_types():
             n = min(left, counts[self.oslot[t]])
             m += n * self.tunit[t]
             rs += n * self.sunit[self.oslot[t]]
@@ -694,9 +768,23 @@ class _Model:
         size = self.xe - left
         return (size, rs, 0, m, m) if size else None
 
+    def _blank_types(self) -> list:
+        """The types that can show a blank, those whose design shows the
+        most counting faces first (the heuristic's order)."""
+        return sorted((t for t in range(self.ntypes) if self.oslot[t] is not None),
+                      key=lambda t: -(SIDES - self.weights[t][self.other]))
+
 
 # --------------------------------------------------------------------------
 # The dynamic programme.
+
+def _fewest_best(tied: list, values: list) -> tuple:
+    """(score, winners): among the choices ``tied`` (their scores
+    ``values``) of the fewest dice, those of the best score."""
+    n = min(c[0] for c in tied)
+    top = max(v for v, c in zip(values, tied) if c[0] == n)
+    return top, [c for v, c in zip(values, tied) if c[0] == n and v == top]
+
 
 class _Engine:
     """Best play for one side against one terminal (the side's final agg
@@ -901,9 +989,7 @@ class _Engine:
         for c in self._fewer(r, state, agg, tied, best_p):
             tied.append(c)
             values.append(self.cand_value(r, state, agg, c))
-        n = min(c[0] for c in tied)
-        top = max(v for v, c in zip(values, tied) if c[0] == n)
-        return top, [c for v, c in zip(values, tied) if c[0] == n and v == top]
+        return _fewest_best(tied, values)
 
     def _top(self, r: int, state: int, agg: int, cands: list) -> tuple:
         """(main part, choices, their scores) of the candidates whose
@@ -956,20 +1042,27 @@ class _Engine:
         while frontier:
             nxt = []
             for c in frontier:
-                if not c[4] or c[0] == 1:
-                    continue  # no blank die to keep, or none would be left
-                for t, o in enumerate(self.md.per_type(c[4])):
-                    if not o:
-                        continue
-                    c2 = self._less(c, t)
-                    if c2[1] in seen:  # the dice removed name the choice
-                        continue
-                    seen.add(c2[1])
+                for c2 in self._smaller(c, seen):
                     if self.cand_value(r, state, agg, c2) >> self.low == best_p:
                         nxt.append(c2)
             found += nxt
             frontier = nxt
         return found
+
+    def _smaller(self, c: tuple, seen: set) -> list:
+        """The choices one blank die smaller than c not seen yet (and now
+        seen: the dice removed name the choice)."""
+        if not c[4] or c[0] == 1:
+            return []  # no blank die to keep, or none would be left
+        out = []
+        for t, o in enumerate(self.md.per_type(c[4])):
+            if not o:
+                continue
+            c2 = self._less(c, t)
+            if c2[1] not in seen:
+                seen.add(c2[1])
+                out.append(c2)
+        return out
 
     def _less(self, c: tuple, t: int) -> tuple:
         """The choice c with one blank die of type t kept instead."""
@@ -994,15 +1087,27 @@ class _Engine:
             self._push(r, w, state, agg, first, choice, (ends, last, nxt))
         while nxt and r > 1:
             r -= 1
-            cur, nxt = self._canonical(nxt), {}
-            for state, (agg, w) in cur.items():
-                self._push(r, w, state, agg, False, self.choose(r, state, agg, False)[1], (ends, last, nxt))
+            nxt = self._play_round(r, nxt, ends, last)
+        self._draw_last(last, ends)
+        term = self.term
+        return sum(w * term(agg, first)[1] for (agg, first), w in ends.items())
+
+    def _play_round(self, r: int, level: dict, ends: dict, last: dict) -> dict:
+        """The weights at the states of ``level`` (r rounds left) carried
+        one round on by best play: onto the final dice (``ends``), the last
+        round's rerolls (``last``) or the next round's states (returned)."""
+        nxt: dict = {}
+        for state, (agg, w) in self._canonical(level).items():
+            self._push(r, w, state, agg, False, self.choose(r, state, agg, False)[1], (ends, last, nxt))
+        return nxt
+
+    def _draw_last(self, last: dict, ends: dict):
+        """The last round's rerolls (``last``: {(kept agg, m): weight})
+        drawn onto the final dice (``ends``: {(agg, first): weight})."""
         for (ka, m), w in last.items():
             for _s, a, p in self.md.draws(m, False):
                 key = (ka + a, False)
                 ends[key] = ends.get(key, 0) + w * p
-        term = self.term
-        return sum(w * term(agg, first)[1] for (agg, first), w in ends.items())
 
     def _canonical(self, level: dict) -> dict:
         """{state: [agg, weight]} with each state's weight moved to its
@@ -1036,8 +1141,12 @@ class _Engine:
             key = (ka, choice[3])
             last[key] = last.get(key, 0) + w
             return
-        ks = state - choice[1]
-        for s, a, p in self.md.draws(choice[3], True):
+        self._draw_next(nxt, w, state - choice[1], ka, choice[3])
+
+    def _draw_next(self, nxt: dict, w: int, ks: int, ka: int, m: int):
+        """Weight w of the dice kept (state ``ks``, agg ``ka``) with the dice
+        ``m`` rerolled, drawn onto the next round's states (``nxt``)."""
+        for s, a, p in self.md.draws(m, True):
             hit = nxt.get(ks + s)
             if hit is None:
                 nxt[ks + s] = [ka + a, w * p]
@@ -1063,14 +1172,19 @@ class _Engine:
         if choice is None:
             d = self.term(agg, first)[1] * SIDES ** (self.md.xe * r)
         else:
-            d = 0
-            for s, a, p in self.md.draws(choice[3], True):
-                d += p * self.policy_dist(r - 1, state - choice[1] + s, agg - choice[2] + a, False, h)
-            d *= self.pows[choice[0]]
+            d = self.then_advice(r, state, agg, choice, h)
             self._spend(len(self.md.draws(choice[3], True)))
         if not first:
             self.pd[key] = d
         return d
+
+    def then_advice(self, r: int, state: int, agg: int, choice: tuple, h: int) -> int:
+        """The packed distribution of playing ``choice`` with r rounds left
+        and then the advice that looks h rounds ahead (``policy_dist``)."""
+        d = 0
+        for s, a, p in self.md.draws(choice[3], True):
+            d += p * self.policy_dist(r - 1, state - choice[1] + s, agg - choice[2] + a, False, h)
+        return d * self.pows[choice[0]]
 
     # -- the tie-break: whole distributions, packed narrow ---------------
     def tie_dist(self, r: int, state: int, agg: int) -> int:
@@ -1086,13 +1200,17 @@ class _Engine:
         if c != state:
             d = self.tie_dist(r, c, self.md.agg_of(c))
         else:
-            choice = self.choose(r, state, agg, False)[1] if r > 0 else None
-            if choice is None:
-                d = self._narrow(self.term(agg, False)[1]) * SIDES ** (self.md.xe * r)
-            else:
-                d = self._dist_of(r, state, agg, choice)
+            d = self._tie_dist_played(r, state, agg)
         self.dist_memo[key] = d
         return d
+
+    def _tie_dist_played(self, r: int, state: int, agg: int) -> int:
+        """``tie_dist`` of dice that are their own smallest mirror image:
+        best play's choice played, or the dice kept as they lie."""
+        choice = self.choose(r, state, agg, False)[1] if r > 0 else None
+        if choice is None:
+            return self._narrow(self.term(agg, False)[1]) * SIDES ** (self.md.xe * r)
+        return self._dist_of(r, state, agg, choice)
 
     def _dist_of(self, r: int, state: int, agg: int, choice: tuple) -> int:
         size, rs, ra, m = choice[:4]
@@ -1152,19 +1270,23 @@ class _Ctx:
         self.wc = not spec["reaction"]
         self.md = _model(M.dice_of(spec), self.letters, self.wc, self.xs["initiator"], self.need)
         self.R = spec["rounds"] if self.md.xe else 0
-        opp = spec["opponent"]
-        self.mo = None
-        self.Ro = 0
+        self.mo, self.Ro = self._reactor_model(spec["opponent"])
         span = self.md.live + self.md.xe * self.R
-        if opp:
-            self.mo = _model(M.dice_of(opp), ["".join(M.letters_needed(opp["shoresh"]))], False,
-                             self.xs["opponent"])
-            self.Ro = opp["rounds"] if self.mo.xe else 0
+        if self.mo is not None:
             span += self.mo.live + self.mo.xe * self.Ro
         # room for every weight of a whole turn, times a sample count
         self.F = (SIDES ** span).bit_length() + 14
         self.engines: dict = {}
         self.budget = _Budget()
+
+    def _reactor_model(self, opp) -> tuple:
+        """(model, reroll rounds) of the opponent's dice, where any letter
+        of its shoresh counts alike and wilds never do ((None, 0)
+        unopposed)."""
+        if not opp:
+            return None, 0
+        mo = _model(M.dice_of(opp), ["".join(M.letters_needed(opp["shoresh"]))], False, self.xs["opponent"])
+        return mo, opp["rounds"] if mo.xe else 0
 
     def reward(self, chosen=None) -> str:
         return chosen or M.rewards(self.spec)[0]
@@ -1205,6 +1327,12 @@ class _Ctx:
         matches = sum(cnt)
         natural = all(c >= n for c, n in zip(cnt, self.need))
         return matches, matches + (wilds if self.wc else 0), natural
+
+    def responses(self, reward, matches: int, successes: int, natural: bool, first: bool) -> tuple:
+        """The initiator's outcome (``_outcome``) against each count of the
+        opponent's successes, none to all its live dice."""
+        return tuple(_outcome(self.spec, reward, matches, successes, natural, first, mo)
+                     for mo in range(self.mo.live + 1))
 
     # -- engines ---------------------------------------------------------
     def engine(self, key, make) -> _Engine:
@@ -1267,15 +1395,13 @@ class _Ctx:
         sure to succeed and may be critical)."""
         chosen = reward
         reward = self.reward(reward)
-        spec = self.spec
         F = self.F
         dt = SIDES ** (self.mo.xe * left)
         n_o = self.mo.live
         h_o = self.mo.horizon(left)
 
         def answer(rw: str, matches: int, succ: int, natural: bool, first: bool) -> tuple:
-            resp = tuple(_outcome(spec, rw, matches, succ, natural, first and natural, mo)
-                         for mo in range(n_o + 1))
+            resp = self.responses(rw, matches, succ, natural, first and natural)
             if len(set(resp)) == 1:
                 return self.score(resp[0], natural) * dt, (1 << (F * _field(succ, resp[0], natural))) * dt
             d = self.reactor(resp).policy_dist(left, opp_state, opp_agg, False, h_o)
@@ -1362,11 +1488,8 @@ def _opp_groups(ctx: _Ctx) -> list:
         return [(1, 0, 0)]
     groups: dict = {}
     for (s, a), w in ctx.mo.first_roll().items():
-        key = ctx.opp_class(s, a, ctx.Ro)
-        if key in groups:
-            groups[key][0] += w
-        else:
-            groups[key] = [w, s, a]
+        # the first roll of a class stands for it; the weights add up
+        groups.setdefault(ctx.opp_class(s, a, ctx.Ro), [0, s, a])[0] += w
     return [tuple(g) for g in groups.values()]
 
 
@@ -1426,12 +1549,12 @@ def _readings(ctx: _Ctx) -> dict:
     hit = getattr(ctx, "_reads", None)
     if hit is not None:
         return hit
-    md, spec, reward = ctx.md, ctx.spec, ctx.reward()
+    md, reward = ctx.md, ctx.reward()
     every = md.every
     reads: dict = {}
     for _s, a, p in md.draws(every, False):
         matches, succ, natural = ctx.read(a)
-        resp = tuple(_outcome(spec, reward, matches, succ, natural, natural, mo) for mo in range(ctx.mo.live + 1))
+        resp = ctx.responses(reward, matches, succ, natural, natural)
         key = (resp, succ, natural)
         reads[key] = reads.get(key, 0) + p
     ctx._reads = reads
@@ -1452,12 +1575,19 @@ def _first_exact(ctx: _Ctx) -> tuple:
     if ctx.mo is None:
         eng = ctx.solo()
         return sum(p * eng.term(a, True)[1] for _s, a, p in mine), total
+    out, den_o = _first_exact_opposed(ctx)
+    return out, total * den_o
+
+
+def _first_exact_opposed(ctx: _Ctx) -> tuple:
+    """(packed distribution, denominator of the opponent's part) of the
+    initiator's first-roll readings against each class of the opponent's
+    first roll and its best reaction."""
     F = ctx.F
     n_o = ctx.mo.live
     reads = _readings(ctx)
     dt = SIDES ** (ctx.mo.xe * ctx.Ro)
     h_o = ctx.mo.horizon(ctx.Ro)
-    mask = (1 << F) - 1
     out = 0
     for w, so, ao in _opp_groups(ctx):
         for (resp, succ, natural), p in reads.items():
@@ -1465,11 +1595,9 @@ def _first_exact(ctx: _Ctx) -> tuple:
                 out += w * p * dt << (F * _field(succ, resp[0], natural))
                 continue
             d = ctx.reactor(resp).policy_dist(ctx.Ro, so, ao, False, h_o)
-            for mo in range(n_o + 1):
-                x = (d >> (F * mo)) & mask
-                if x:
-                    out += w * p * x << (F * _field(succ, resp[mo], natural))
-    return out, total * SIDES ** n_o * dt
+            for mo, x in _fields(d, F):
+                out += w * p * x << (F * _field(succ, resp[mo], natural))
+    return out, SIDES ** n_o * dt
 
 
 def _upper(ctx: _Ctx, aggs=None, rounds=None, opp=None) -> dict:
@@ -1487,29 +1615,49 @@ def _upper(ctx: _Ctx, aggs=None, rounds=None, opp=None) -> dict:
     (``aggs`` {agg: 1}), ``rounds`` left, the opponent's successes now
     (``opp`` {m: 1})."""
     md, spec = ctx.md, ctx.spec
-    k, need, wc = md.k, ctx.need, ctx.wc
     reward = ctx.reward()
     opp = opp or _opp_successes(ctx)
     cap = _success_cap(spec, opp)
-    feats, index, nxt = _relaxed_moves(need, cap, k, wc)
-    # a design whose every counting face count is at least another's is never worse to add
-    ws = [w for t, w in enumerate(md.weights) if not md.dom[t]]
-    steps = md.xe * (ctx.R if rounds is None else rounds)
+    game = _relaxed_game(ctx, cap, rounds)
     aggs = aggs or {a: p for _s, a, p in md.draws(md.every, False)}
-    start = _start_features(md, aggs, need, cap, wc)
+    start = _start_features(md, aggs, ctx.need, cap, ctx.wc)
     den = sum(aggs.values()) * sum(opp.values())
     out = {}
     for name, test in (("meets", _MEET_IDX), ("success", _SUCC_IDX), ("natural", None)):
-        tot = 0
-        tables: dict = {}
-        for m, pm in opp.items():
-            term = tuple(_relaxed_terminal(spec, reward, f, need, test, m) for f in feats)
-            if term not in tables:
-                tables[term] = _relaxed_value(list(term), nxt, ws, steps)
-            v = tables[term]
-            tot += pm * sum(p * v[index[f]] for f, p in start.items())
+        tot = _relaxed_chance(spec, reward, ctx.need, test, opp, start, game)
         out[name] = min(1.0, tot / den * (1 + 1e-12))
     return out
+
+
+def _relaxed_game(ctx: _Ctx, cap: int, rounds) -> tuple:
+    """The relaxed game of the initiator's dice, successes counted up to
+    ``cap``: its readings, their index, the reading each die leads to, the
+    designs a fresh die may be, and the fresh dice to come (X for each of
+    ``rounds``, None: the turn's)."""
+    md = ctx.md
+    feats, index, nxt = _relaxed_moves(ctx.need, cap, md.k, ctx.wc)
+    # a design whose every counting face count is at least another's is never worse to add
+    ws = [w for t, w in enumerate(md.weights) if not md.dom[t]]
+    steps = md.xe * (ctx.R if rounds is None else rounds)
+    return feats, index, nxt, ws, steps
+
+
+def _relaxed_chance(spec: dict, reward: str, need: list, test, opp: dict, start: dict, game: tuple) -> float:
+    """The relaxed game's weighted chance, best play, of ``test`` (outcome
+    indices; None: a natural) from the ``start`` readings against each of
+    the opponent's successes (``opp``); ``game``: its readings, their
+    index, their moves, the designs' face counts and the dice to come.
+    Opponent rolls that read alike share one table of values."""
+    feats, index, nxt, ws, steps = game
+    tot = 0
+    tables: dict = {}
+    for m, pm in opp.items():
+        term = tuple(_relaxed_terminal(spec, reward, f, need, test, m) for f in feats)
+        if term not in tables:
+            tables[term] = _relaxed_value(list(term), nxt, ws, steps)
+        v = tables[term]
+        tot += pm * sum(p * v[index[f]] for f, p in start.items())
+    return tot
 
 
 def _relaxed_moves(need: list, cap: int, k: int, wc: bool) -> tuple:
@@ -1584,13 +1732,25 @@ def _relaxed_value(v: list, nxt: list, ws: list, steps: int) -> list:
     """The relaxed game's best value from every reading with ``steps``
     fresh dice to come (floats, each step rounded up by a relative 1e-12
     so that the bound stays a bound)."""
-    laws = [[(c, w / SIDES) for c, w in enumerate(wt) if w] for wt in ws]
-    rows = [[[(row[c], p) for c, p in law] for law in laws] for row in nxt]
+    rows = _relaxed_rows(nxt, ws)
     v = [float(x) for x in v]
     up = 1 + 1e-12
     for _ in range(steps):
         v = [min(1.0, max(sum(p * v[j] for j, p in law) for law in row) * up) for row in rows]
     return v
+
+
+def _relaxed_rows(nxt: list, ws: list) -> list:
+    """Per reading, per design (its face counts ``ws``): the readings one
+    more die of that design leads to (``nxt``), each with its chance."""
+    laws = _laws(ws)
+    return [[[(row[c], p) for c, p in law] for law in laws] for row in nxt]
+
+
+def _laws(ws: list) -> list:
+    """Per design (its face counts ``ws``): (category, chance) of each
+    category it shows."""
+    return [[(c, w / SIDES) for c, w in enumerate(wt) if w] for wt in ws]
 
 
 def _prior_exact(ctx: _Ctx) -> dict:
@@ -1623,8 +1783,8 @@ def _mirrors(md: _Model, need: list) -> list:
     same odds, so only one of them is valued."""
     k = md.k
     out = []
-    for q in permutations(range(k)):
-        if q == tuple(range(k)) or any(need[q[j]] != need[j] for j in range(k)):
+    for q in _relabellings(need):
+        if q == tuple(range(k)):
             continue
         cat = list(q) + [k, k + 1]
         tmap = _type_map(md, cat)
@@ -1633,20 +1793,33 @@ def _mirrors(md: _Model, need: list) -> list:
     return out
 
 
+def _relabellings(need: list) -> list:
+    """The permutations of the letters that send each letter to one of
+    equal need (the identity among them): relabellings that leave the odds
+    as they are."""
+    k = len(need)
+    return [q for q in permutations(range(k)) if all(need[q[j]] == need[j] for j in range(k))]
+
+
 def _type_map(md: _Model, cat: list) -> list:
     """The type each type becomes when its categories are relabelled by
     ``cat``, or None when some image is not a type with as many dice."""
     index = {w: t for t, w in enumerate(md.weights)}
     tmap = []
     for t, w in enumerate(md.weights):
-        w2 = [0] * len(cat)
-        for c, image in enumerate(cat):
-            w2[image] = w[c]
-        u = index.get(tuple(w2))
+        u = index.get(_relabelled(w, cat))
         if u is None or md.count[u] != md.count[t]:
             return None
         tmap.append(u)
     return tmap
+
+
+def _relabelled(w: tuple, cat: list) -> tuple:
+    """A type's face counts with category c moved to ``cat[c]``."""
+    w2 = [0] * len(cat)
+    for c, image in enumerate(cat):
+        w2[image] = w[c]
+    return tuple(w2)
 
 
 def _canonical_first_rolls(ctx: _Ctx) -> dict:
@@ -1666,15 +1839,21 @@ def _canonical_first_rolls(ctx: _Ctx) -> dict:
     fw = fa + sh * len(md.slots)
     acc = {0: 1}
     for t, n in enumerate(md.count):
-        new: dict = {}
-        for sa, aa, p in md.type_draws(t, n):
-            key = _images(md, t, sa, aa, fa, fw)
-            for k0, w0 in acc.items():
-                k = k0 + key
-                new[k] = new.get(k, 0) + w0 * p
-        acc = new
+        acc = _with_images(acc, md, t, n, fa, fw)
     md.first_canon = _smallest_images(acc, len(perms) + 1, fa, fw)
     return md.first_canon
+
+
+def _with_images(acc: dict, md: _Model, t: int, n: int, fa: int, fw: int) -> dict:
+    """{packed roll and images: weight} of ``acc`` with the n dice of type
+    t added (adding their packed images adds them under every mirror)."""
+    new: dict = {}
+    for sa, aa, p in md.type_draws(t, n):
+        key = _images(md, t, sa, aa, fa, fw)
+        for k0, w0 in acc.items():
+            k = k0 + key
+            new[k] = new.get(k, 0) + w0 * p
+    return new
 
 
 def _smallest_images(acc: dict, n: int, fa: int, fw: int) -> dict:
@@ -1740,26 +1919,39 @@ def _prior_played(ctx: _Ctx, most: int = MAX_PLAYS) -> dict:
     dice into, fewer than ``PLAY_STATES`` states (counted, never timed).
     The margin is that of a proportion (95 %)."""
     rng = random.Random(spec_seed("milhamah", ctx.spec, ["priced", ctx.R]))
-    md = ctx.md
-    every = (md.live, 0, 0, md.every)
-
-    def pick(rng):  # the first roll, die by die
-        return _reroll(md, 0, 0, every, rng)
-
     pick_o = _picker({(s, a): w for w, s, a in _opp_groups(ctx)}) if ctx.mo is not None else None
     h = ctx.md.horizon(ctx.R)
     tot = n = drawn = 0
     while n < MIN_PLAYS or (n < most and _valued(ctx) + drawn < PLAY_STATES):
-        for _ in range(100):
-            si = pick(rng)
-            eng = _engine_for(ctx, pick_o(rng) if pick_o else None)
-            _score, dist, k = _play(eng, ctx.R, si[0], si[1], True, h, rng)
-            tot += dist
-            drawn += k
+        dist, k = _hundred_turns(ctx, rng, pick_o, h)
+        tot += dist
+        drawn += k
         n += 100
     dt = _turn_den(ctx) // SIDES ** (ctx.md.xe * ctx.R)
     return {"dist": tot, "den": n * dt, "sampled": n,
-            "margin": round(1.96 * (0.25 / n) ** 0.5, 4), "played": True, "h": h}
+            "margin": _margin(n), "played": True, "h": h}
+
+
+def _margin(n: int) -> float:
+    """The 95 % margin of a proportion sampled ``n`` times (at its widest, p = 1/2)."""
+    return round(1.96 * (0.25 / n) ** 0.5, 4)
+
+
+def _hundred_turns(ctx: _Ctx, rng, pick_o, h: int) -> tuple:
+    """A hundred turns played out by the advice (looking ``h`` rounds
+    ahead), each from a first roll drawn die by die and, opposed, an
+    opponent's first roll drawn by ``pick_o``: (their summed distributions,
+    the dice drawn)."""
+    md = ctx.md
+    every = (md.live, 0, 0, md.every)
+    tot = drawn = 0
+    for _ in range(100):
+        si = _reroll(md, 0, 0, every, rng)
+        eng = _engine_for(ctx, pick_o(rng) if pick_o else None)
+        _score, dist, k = _play(eng, ctx.R, si[0], si[1], True, h, rng)
+        tot += dist
+        drawn += k
+    return tot, drawn
 
 
 def _valued(ctx: _Ctx) -> int:
@@ -1798,26 +1990,46 @@ def _reroll(md: _Model, state: int, agg: int, choice: tuple, rng) -> tuple:
 
 def _decode(ctx: _Ctx, packed: int, den: int) -> dict:
     """{value: p}, {outcome: p}, P(natural) of a packed distribution."""
-    F = ctx.F
-    mask = (1 << F) - 1
     value: dict = {}
     weight = {o: 0 for o in OUTCOMES}
     natural = 0
+    for idx, w in _fields(packed, ctx.F):
+        v, o, nat = _unfield(idx)
+        value[v] = value.get(v, 0) + w
+        weight[OUTCOMES[o]] += w
+        natural += w * nat
+    # each figure is one division of exact integer weights (no float sums)
+    figures = _figures(weight, den)
+    return {"value": {v: w / den for v, w in value.items()}, "outcome": figures["outcome"],
+            "natural": natural / den, "meets": figures["meets"], "success": figures["success"]}
+
+
+def _fields(packed: int, F: int) -> list:
+    """(index, weight) of each non-zero ``F``-bit field of a packed
+    distribution, the lowest first."""
+    mask = (1 << F) - 1
+    out = []
     idx = 0
     while packed:
         w = packed & mask
-        packed >>= F
         if w:
-            nat = idx % 2
-            o = (idx // 2) % len(OUTCOMES)
-            v = idx // 2 // len(OUTCOMES)
-            value[v] = value.get(v, 0) + w
-            weight[OUTCOMES[o]] += w
-            natural += w * nat
+            out.append((idx, w))
+        packed >>= F
         idx += 1
-    # each figure is one division of exact integer weights (no float sums)
-    return {"value": {v: w / den for v, w in value.items()}, "outcome": {o: w / den for o, w in weight.items()},
-            "natural": natural / den, "meets": sum(weight[o] for o in MEETS) / den,
+    return out
+
+
+def _unfield(idx: int) -> tuple:
+    """(successes on the dice, outcome, natural) of a field's index: the
+    inverse of ``_field``."""
+    v, rest = divmod(idx, 2 * len(OUTCOMES))
+    return v, rest // 2, rest % 2
+
+
+def _figures(weight: dict, den: int) -> dict:
+    """The outcomes' chances, the chance to meet and the chance of success
+    or better, of integer weights per outcome over ``den``."""
+    return {"outcome": {o: w / den for o, w in weight.items()}, "meets": sum(weight[o] for o in MEETS) / den,
             "success": sum(weight[o] for o in _SUCCEEDS) / den}
 
 
@@ -1840,15 +2052,21 @@ def _policy(spec: dict, ahead=None) -> str:
         text += (" Opposed: the initiator plays first, seeing the opponent's first roll; the opponent "
                  "then reacts to the initiator's final dice and plays to stop it: the lowest chance that "
                  "it meets, then succeeds, then is critical (wilds never count for the reactor).")
+    return text + _policy_ahead(ahead)
+
+
+def _policy_ahead(ahead) -> str:
+    """What the odds assume past the work limit: the advice looks ``ahead``
+    rounds ahead (0: it rerolls the blank dice; None: exact play, "")."""
     if ahead == 0:
-        text += (" With this many dice and this X, searching every choice would take too long: the "
-                 "advice rerolls the blank dice, those with the most useful faces first, and the odds "
-                 "are of that play.")
-    elif ahead is not None:
-        text += (f" With this many dice, rounds and X the advice looks {ahead} round"
-                 f"{'' if ahead == 1 else 's'} ahead (exact play would take too long), and the odds are "
-                 "of that play.")
-    return text
+        return (" With this many dice and this X, searching every choice would take too long: the "
+                "advice rerolls the blank dice, those with the most useful faces first, and the odds "
+                "are of that play.")
+    if ahead is None:
+        return ""
+    return (f" With this many dice, rounds and X the advice looks {ahead} round"
+            f"{'' if ahead == 1 else 's'} ahead (exact play would take too long), and the odds are "
+            "of that play.")
 
 
 def _design_name(design: tuple) -> str:
@@ -1881,6 +2099,11 @@ def _why(ctx: _Ctx, faces: list, dice: list, first: bool, left: int, stop_meets:
     parts = _why_parts(ctx, faces, dice)
     if first and natural_now:
         parts.append("this forfeits the first-roll bonus but gives the better chance")
+    return _sentence(parts)
+
+
+def _sentence(parts: list) -> str:
+    """The reasons (empty ones left out) as one sentence."""
     text = "; ".join(p for p in parts if p)
     return text[:1].upper() + text[1:] + "."
 
@@ -1899,14 +2122,21 @@ def _why_keep(ctx: _Ctx, first_natural: bool, stop_meets: float) -> str:
 def _why_parts(ctx: _Ctx, faces: list, dice: list) -> list:
     """A reason per kind of die advised: blank, wild, spare or needed letter."""
     missing = _missing(ctx, faces)
-    wild = M.WILD if ctx.wc else None
-    wilds = [i for i in dice if faces[i] == wild]
-    letters = [i for i in dice if faces[i] in ctx.letters]
-    blanks = [i for i in dice if i not in wilds and i not in letters]
+    wilds, letters, blanks = _advised_kinds(ctx, faces, dice)
     parts = [_why_blanks(ctx, faces, blanks, missing, dice)] if blanks else []
     if wilds:
         parts.append(_why_wilds(len(wilds), missing))
     return parts + [_why_letter(ctx, faces, faces[i], missing) for i in letters]
+
+
+def _advised_kinds(ctx: _Ctx, faces: list, dice: list) -> tuple:
+    """The advised dice by what they show: (wilds that count, letters of
+    the shoresh, the rest: blanks)."""
+    wild = M.WILD if ctx.wc else None
+    wilds = [i for i in dice if faces[i] == wild]
+    letters = [i for i in dice if faces[i] in ctx.letters]
+    blanks = [i for i in dice if i not in wilds and i not in letters]
+    return wilds, letters, blanks
 
 
 def _why_wilds(n: int, missing: list) -> str:
@@ -1931,8 +2161,7 @@ def _why_blanks(ctx: _Ctx, faces: list, blanks: list, missing: list, dice: list)
     advised dice)."""
     md = ctx.md
     n = len(blanks)
-    wild = M.WILD if ctx.wc else None
-    kept = [i for i in range(len(faces)) if i not in dice and faces[i] not in ctx.letters and faces[i] != wild]
+    kept = _blanks_kept(ctx, faces, dice)
     lead = "this die shows no letter of the shoresh" if n == 1 else f"these {n} dice show no letter of the shoresh"
     only = _only_on(ctx, faces, blanks, missing)
     if kept:
@@ -1940,27 +2169,45 @@ def _why_blanks(ctx: _Ctx, faces: list, blanks: list, missing: list, dice: list)
     return lead + only
 
 
+def _blanks_kept(ctx: _Ctx, faces: list, dice: list) -> list:
+    """The blank dice (no letter of the shoresh, no wild that counts) not
+    among the advised ``dice``."""
+    wild = M.WILD if ctx.wc else None
+    return [i for i in range(len(faces)) if i not in dice and faces[i] not in ctx.letters and faces[i] != wild]
+
+
 def _only_on(ctx: _Ctx, faces: list, blanks: list, missing: list) -> str:
     """", and ט and כ are only on red B" where the missing letters sit only
     on the designs of these dice (else "")."""
     md = ctx.md
     on = [set(M.die_faces(*design)) for design in md.designs]
-    rest = set().union(*(on[i] for i in range(len(faces)) if i not in blanks))
-    only = [ch for ch in dict.fromkeys(missing) if ch not in rest and any(ch in on[i] for i in blanks)]
+    only = _only_letters(on, len(faces), blanks, missing)
     if not only:
         return ""
     where = _listing(list(dict.fromkeys(_design_name(md.designs[i]) for i in blanks if set(only) & on[i])))
     return f", and {_listing(only)} {'is' if len(only) == 1 else 'are'} only on {where}"
 
 
+def _only_letters(on: list, n: int, blanks: list, missing: list) -> list:
+    """The missing letters (each once) that some of the ``blanks`` can
+    show and none of the other of the ``n`` dice can (``on``: each die's
+    faces as a set)."""
+    rest = set().union(*(on[i] for i in range(n) if i not in blanks))
+    return [ch for ch in dict.fromkeys(missing) if ch not in rest and any(ch in on[i] for i in blanks)]
+
+
 def _shows(ctx: _Ctx, design: tuple) -> str:
     """What of the shoresh a design can show: its letters, its wilds."""
     faces = M.die_faces(*design)
-    parts = [" ".join(ch for ch in ctx.letters if ch in faces)]
-    w = faces.count(M.WILD) if ctx.wc else 0
-    parts.append(f"{w} wild{'s' * (w != 1)}" if w else "")
+    parts = [" ".join(ch for ch in ctx.letters if ch in faces), _wilds_shown(ctx, faces)]
     text = ", ".join(p for p in parts if p)
     return text or "nothing that counts"
+
+
+def _wilds_shown(ctx: _Ctx, faces: list) -> str:
+    """"2 wilds": the wild faces of a design, when wilds count ("" else)."""
+    w = faces.count(M.WILD) if ctx.wc else 0
+    return f"{w} wild{'s' * (w != 1)}" if w else ""
 
 
 def _designs_shown(ctx: _Ctx, dice: list) -> str:
@@ -1990,18 +2237,23 @@ def _why_reactor(dice: list, left: int, now: int, kept_blank: bool) -> str:
     """Why the reaction: ``now`` is the initiator's outcome as the dice lie."""
     if left <= 0:
         return "No reroll is left for the opponent."
-    crit = now == _CRIT
     if not dice:
-        if now not in _MEET_IDX:
-            return "The initiator already misses: the opponent keeps the roll."
-        return "No reroll can stop the initiator: the opponent keeps the roll."
+        return _why_reactor_keeps(now)
     which = "the die" if len(dice) == 1 else f"the {len(dice)} dice"
     first = ", those most likely to show one first" if kept_blank else ""
-    if crit:
+    if now == _CRIT:
         return (f"Reroll {which} without a letter of the opponent's shoresh{first}: a success of the "
                 "opponent's is the one chance to stop the critical and its hit location.")
     return (f"Reroll {which} without a letter of the opponent's shoresh{first}: only its successes stop "
             "the initiator.")
+
+
+def _why_reactor_keeps(now: int) -> str:
+    """Why the opponent keeps its roll: the initiator misses already, or
+    no reroll can stop it."""
+    if now not in _MEET_IDX:
+        return "The initiator already misses: the opponent keeps the roll."
+    return "No reroll can stop the initiator: the opponent keeps the roll."
 
 
 # --------------------------------------------------------------------------
@@ -2033,8 +2285,13 @@ def _dice_of(md: _Model, where: list, choice) -> list:
     out = []
     for slot, n in enumerate(md.decode(choice[1])):
         if n:
-            out += [i for i, w in enumerate(where) if w == slot][:n]
+            out += _dice_in(where, slot)[:n]
     return sorted(out)
+
+
+def _dice_in(where: list, slot: int) -> list:
+    """The dice (in order) whose slot is ``slot`` (``where``: each die's)."""
+    return [i for i, w in enumerate(where) if w == slot]
 
 
 def _priced(eng: _Engine, r: int, state: int, agg: int, first: bool, choice, h: int, seed) -> tuple:
@@ -2042,26 +2299,34 @@ def _priced(eng: _Engine, r: int, state: int, agg: int, first: bool, choice, h: 
     and the advice afterwards: exact when the advice sees every round left
     (or all but this one: then the advised play is evaluated state by
     state), else played out ``SAMPLES`` times with a seed from the question."""
-    md = eng.md
-    den = SIDES ** (md.xe * r) * eng.dt
+    den = SIDES ** (eng.md.xe * r) * eng.dt
     if h >= r:
         return eng.dist(r, state, agg, first, choice), den, 0
     if h >= 1 and r <= h + 1:
-        if choice is None:
-            return eng.term(agg, first)[1] * SIDES ** (md.xe * r), den, 0
-        d = 0
-        for s, a, p in md.draws(choice[3], True):
-            d += p * eng.policy_dist(r - 1, state - choice[1] + s, agg - choice[2] + a, False, h)
-        return d * eng.pows[choice[0]], den, 0
+        return _priced_then_advice(eng, r, state, agg, first, choice, h), den, 0
+    return _priced_played(eng, r, state, agg, first, choice, h, seed), SAMPLES * eng.dt, SAMPLES
+
+
+def _priced_then_advice(eng: _Engine, r: int, state: int, agg: int, first: bool, choice, h: int) -> int:
+    """The packed distribution of ``choice`` now and then the advised play
+    (which sees every round after this one), evaluated state by state."""
+    if choice is None:
+        return eng.term(agg, first)[1] * SIDES ** (eng.md.xe * r)
+    return eng.then_advice(r, state, agg, choice, h)
+
+
+def _priced_played(eng: _Engine, r: int, state: int, agg: int, first: bool, choice, h: int, seed) -> int:
+    """The summed distributions of ``SAMPLES`` turns that play ``choice``
+    now and then the advice, on a stream seeded by the question."""
     rng = random.Random(seed)
     tot = 0
     for _ in range(SAMPLES):
         s, a, f, left = state, agg, first, r
         if choice is not None:
-            s, a = _reroll(md, s, a, choice, rng)
+            s, a = _reroll(eng.md, s, a, choice, rng)
             f, left = False, r - 1
         tot += _play(eng, left, s, a, f, h, rng)[1]
-    return tot, SAMPLES * eng.dt, SAMPLES
+    return tot
 
 
 def _who(st: dict, action) -> tuple:
@@ -2069,9 +2334,7 @@ def _who(st: dict, action) -> tuple:
     sides = st["sides"]
     if action is None:
         return _side_to_play(sides), "best", None
-    side = action.get("side", "initiator")
-    if not isinstance(side, str) or side not in sides:
-        raise SpecError("side", "must be initiator" + (" or opponent" if "opponent" in sides else ""))
+    side = M.side_named(action, sides)
     verb = action.get("do")
     if verb not in ("reroll", "best"):
         raise SpecError("action", "odds are given for a reroll or the best play ('best')")
@@ -2138,8 +2401,7 @@ def _advise_initiator(ctx: _Ctx, st: dict) -> dict:
 def _reactor_engine(ctx: _Ctx, st: dict) -> tuple:
     si = st["sides"]["initiator"]
     matches, succ, natural = ctx.read(ctx.md.of_faces(si["faces"])[1])
-    resp = tuple(_outcome(ctx.spec, si["reward"], matches, succ, natural, si["first"] and natural, mo)
-                 for mo in range(ctx.mo.live + 1))
+    resp = ctx.responses(si["reward"], matches, succ, natural, si["first"] and natural)
     so, ao, where = ctx.mo.of_faces(st["sides"]["opponent"]["faces"])
     return ctx.reactor(resp), resp, so, ao, where
 
@@ -2151,10 +2413,14 @@ def _advise_opponent(ctx: _Ctx, st: dict) -> dict:
     choice = eng.decide(r, so, ao, False, h)
     dice = _dice_of(ctx.mo, where, choice)
     now = resp[min(ao, len(resp) - 1)]
-    kept_blank = any(w is not None and i not in dice and ctx.mo.slots[w][1] == ctx.mo.other
-                     for i, w in enumerate(where))
     return {"eng": eng, "resp": resp, "state": (so, ao, where), "r": r, "h": h, "choice": choice,
-            "dice": dice, "why": _why_reactor(dice, r, now, kept_blank)}
+            "dice": dice, "why": _why_reactor(dice, r, now, _blank_kept(ctx.mo, where, dice))}
+
+
+def _blank_kept(md: _Model, where: list, dice: list) -> bool:
+    """Some live die that shows no letter (``where``: each die's slot) is
+    kept, not among the ``dice`` rerolled."""
+    return any(w is not None and i not in dice and md.slots[w][1] == md.other for i, w in enumerate(where))
 
 
 def _odds_initiator(ctx: _Ctx, st: dict, dice) -> dict:
@@ -2162,23 +2428,28 @@ def _odds_initiator(ctx: _Ctx, st: dict, dice) -> dict:
     eng, (s, a, where), r, h = adv["eng"], adv["state"], adv["r"], adv["h"]
     first = st["sides"]["initiator"]["first"]
     seed = spec_seed("milhamah", ctx.spec, [st["sides"]["initiator"]["faces"], dice])
-    best_choice = adv["choice"]
-    choice = best_choice if dice is None else _choice_of(ctx.md, where, dice)
+    choice = adv["choice"] if dice is None else _choice_of(ctx.md, where, dice)
     d, den, n = _priced(eng, r, s, a, first, choice, h, seed)
     out = _summary_of(ctx, d, den)
-    out.update({"dice": adv["dice"] if dice is None else dice, "exact": not n, "why": adv["why"],
-                "_ahead": h if h < r else None})
+    out.update(_priced_how(adv, dice, n))
     if n:
         upper = _upper_now(ctx, st, a, r)
-        out.update({"sampled": n, "margin": round(1.96 * (0.25 / n) ** 0.5, 4), "upper": _clamp(out, upper, "meets")})
+        out.update({"sampled": n, "margin": _margin(n), "upper": _clamp(out, upper, "meets")})
     if dice is not None:
-        bd, bden, _n = _priced(eng, r, s, a, first, best_choice, h, seed)
-        best = _summary_of(ctx, bd, bden)
-        if _n:
-            _clamp(best, _upper_now(ctx, st, a, r), "meets")
-        out["best"] = {"dice": adv["dice"], "meets": best["meets"], "success": best["success"],
-                       "natural": best["natural"], "why": adv["why"]}
+        out["best"] = _initiator_best(ctx, st, adv, seed)
     return out
+
+
+def _initiator_best(ctx: _Ctx, st: dict, adv: dict, seed) -> dict:
+    """Best play's figures, shown beside those of the reroll a question
+    names (a sample held under its exact bounds, as the named one is)."""
+    eng, (s, a, _where), r, h = adv["eng"], adv["state"], adv["r"], adv["h"]
+    bd, bden, n = _priced(eng, r, s, a, st["sides"]["initiator"]["first"], adv["choice"], h, seed)
+    best = _summary_of(ctx, bd, bden)
+    if n:
+        _clamp(best, _upper_now(ctx, st, a, r), "meets")
+    return {"dice": adv["dice"], "meets": best["meets"], "success": best["success"],
+            "natural": best["natural"], "why": adv["why"]}
 
 
 def _upper_now(ctx: _Ctx, st: dict, agg: int, r: int) -> dict:
@@ -2197,36 +2468,44 @@ def _odds_opponent(ctx: _Ctx, st: dict, dice) -> dict:
     choice = adv["choice"] if dice is None else _choice_of(ctx.mo, where, dice)
     d, den, n = _priced(eng, r, so, ao, False, choice, h, seed)
     out = _reaction_summary(ctx, d, den, resp)
-    out.update({"dice": adv["dice"] if dice is None else dice, "exact": not n, "why": adv["why"],
-                "_ahead": h if h < r else None})
+    out.update(_priced_how(adv, dice, n))
     if n:
-        out.update({"sampled": n, "margin": round(1.96 * (0.25 / n) ** 0.5, 4)})
+        out.update({"sampled": n, "margin": _margin(n)})
     if dice is not None:
-        best = _reaction_summary(ctx, *_priced(eng, r, so, ao, False, adv["choice"], h, seed)[:2], resp)
-        out["best"] = {"dice": adv["dice"], "meets": best["meets"], "success": best["success"],
-                       "why": adv["why"]}
+        out["best"] = _opponent_best(ctx, adv, seed)
     return out
+
+
+def _priced_how(adv: dict, dice, n: int) -> dict:
+    """What the odds after a roll price (the dice named, else the advice's),
+    whether exactly (``n`` samples), the advice's why, and the rounds the
+    advice looks ahead when fewer than are left (``_ahead``, else None)."""
+    r, h = adv["r"], adv["h"]
+    return {"dice": adv["dice"] if dice is None else dice, "exact": not n, "why": adv["why"],
+            "_ahead": h if h < r else None}
+
+
+def _opponent_best(ctx: _Ctx, adv: dict, seed) -> dict:
+    """The reaction best play makes, beside a named reroll's figures."""
+    eng, (so, ao, _where), r, h = adv["eng"], adv["state"], adv["r"], adv["h"]
+    best = _reaction_summary(ctx, *_priced(eng, r, so, ao, False, adv["choice"], h, seed)[:2], adv["resp"])
+    return {"dice": adv["dice"], "meets": best["meets"], "success": best["success"], "why": adv["why"]}
 
 
 def _reaction_summary(ctx: _Ctx, packed: int, den: int, resp: tuple) -> dict:
     """The opponent's successes (``value``) and the initiator's outcome."""
-    F = ctx.F
-    mask = (1 << F) - 1
     value = {}
     weight = {o: 0 for o in OUTCOMES}
-    for mo in range(len(resp)):
-        w = (packed >> (F * mo)) & mask
-        if w:
-            value[mo] = w / den
-            weight[OUTCOMES[resp[mo]]] += w
-    return {"value": dist_to_json(value), "outcome": {o: w / den for o, w in weight.items()},
-            "meets": sum(weight[o] for o in MEETS) / den, "success": sum(weight[o] for o in _SUCCEEDS) / den}
+    for mo, w in _fields(packed, ctx.F):
+        value[mo] = w / den
+        weight[OUTCOMES[resp[mo]]] += w
+    return {"value": dist_to_json(value), **_figures(weight, den)}
 
 
 def _odds_after(spec: dict, result, action) -> dict:
     track = M.load_track(spec, result)
     st = _state(spec, track=track)
-    side, verb, dice = _who(st, action)
+    side, _verb, dice = _who(st, action)
     if dice is not None:
         _check_reroll(spec, st, side, dice)
     ctx = _ctx(spec)
@@ -2338,20 +2617,29 @@ def _decision(ctx: _Ctx, st: dict, track: dict) -> dict:
     elif turn == "opponent":
         out = _opponent_choices(ctx, st)
     elif "hit_location" in allowed["initiator"]:
-        act = _act(spec, {"do": "hit_location"}, "initiator")
-        o = OUTCOMES.index(st["outcome"])
-        summ = {"outcome": {x: float(i == o) for i, x in enumerate(OUTCOMES)}, "meets": float(o in _MEET_IDX),
-                "success": float(o in _SUCC_IDX)}
-        out = {"advice": act, "choices": [_entry(act, summ, 0)]}
+        out = _hit_location_choice(spec, st)
     else:
         return {"advice": None, "choices": []}
     reason = out.pop("dice_why", "") if (out["advice"] or {}).get("do") == "reroll" else ""
     return {"advice": out["advice"], **W.worded(out["choices"], out["advice"], spec), "dice_why": reason}
 
 
+def _hit_location_choice(spec: dict, st: dict) -> dict:
+    """The one step left after a final critical: rolling the hit location
+    (advised; the outcome is already sure)."""
+    act = _act(spec, {"do": "hit_location"}, "initiator")
+    return {"advice": act, "choices": [_entry(act, _certain(OUTCOMES.index(st["outcome"])), 0)]}
+
+
 def _act(spec: dict, action: dict, side: str) -> dict:
     """An action as ``rules.act`` takes it: with its side when opposed."""
     return {**action, "side": side} if spec["opponent"] else action
+
+
+def _certain(o: int) -> dict:
+    """The odds of an outcome already settled (index ``o``): it is sure."""
+    return {"outcome": {x: float(i == o) for i, x in enumerate(OUTCOMES)}, "meets": float(o in _MEET_IDX),
+            "success": float(o in _SUCC_IDX)}
 
 
 def _entry(action: dict, summ: dict, n: int, **extra) -> dict:
@@ -2362,9 +2650,15 @@ def _entry(action: dict, summ: dict, n: int, **extra) -> dict:
     if "natural" in summ:
         out["natural"] = summ["natural"]
     if n:
-        out.update(sampled=n, margin=round(1.96 * (0.25 / n) ** 0.5, 4))
+        out.update(sampled=n, margin=_margin(n))
     out.update(extra)
     return out
+
+
+def _reroll_listed(adv: dict, md: _Model) -> list:
+    """The dice of the reroll a side's choices list: the advised ones, or
+    when the advice keeps the roll the best reroll all the same."""
+    return adv["dice"] if adv["choice"] is not None else _listed_reroll(adv["eng"], md, adv)
 
 
 def _listed_reroll(eng: _Engine, md: _Model, adv: dict) -> list:
@@ -2389,6 +2683,13 @@ def _listed_reroll(eng: _Engine, md: _Model, adv: dict) -> list:
     scored = _scored_rerolls(eng, md, max(1, min(h, r)), s, a, h > 0)
     if dead:
         scored.append((eng.cand_value(max(1, min(h, r)), s, a, (0, 0, 0, 0, 0)), -1, None))
+    return _best_scored(eng, md, where, scored, dead)
+
+
+def _best_scored(eng: _Engine, md: _Model, where: list, scored: list, dead: list) -> list:
+    """The dice of the best of the ``scored`` rerolls by the side's order
+    (its chances, then the fewest dice, then the rest of the order); the
+    reroll of nothing is that of the first ``dead`` die ([] when none)."""
     if not scored:
         return []
     _v, _n, best = max(scored, key=lambda e: (e[0] >> eng.low, e[1], e[0]))
@@ -2403,10 +2704,16 @@ def _scored_rerolls(eng: _Engine, md: _Model, r: int, s: int, a: int, search: bo
     cands += _single_dice(md, md.decode(s))
     scored = [(eng.cand_value(r, s, a, c), -c[0], c) for c in cands]
     if scored and search:
-        top = max(v >> eng.low for v, _n, _c in scored)
-        tied = [c for v, _n, c in scored if v >> eng.low == top]
-        scored += [(eng.cand_value(r, s, a, c), -c[0], c) for c in eng._fewer(r, s, a, tied, top)]
+        scored += _fewer_tied(eng, r, s, a, scored)
     return scored
+
+
+def _fewer_tied(eng: _Engine, r: int, s: int, a: int, scored: list) -> list:
+    """(score, -dice, choice) of the rerolls of fewer dice that tie with
+    the best of the ``scored`` ones (the engine's ``_fewer``)."""
+    top = max(v >> eng.low for v, _n, _c in scored)
+    tied = [c for v, _n, c in scored if v >> eng.low == top]
+    return [(eng.cand_value(r, s, a, c), -c[0], c) for c in eng._fewer(r, s, a, tied, top)]
 
 
 def _single_dice(md: _Model, counts: list) -> list:
@@ -2423,15 +2730,9 @@ def _single_dice(md: _Model, counts: list) -> list:
 def _initiator_choices(ctx: _Ctx, st: dict, verbs: list) -> dict:
     """The initiator's choices: its best reroll, keeping the dice (accept,
     or stand opposed), each reward of a natural on the table."""
-    out = []
     adv = _advise_initiator(ctx, st) if "reroll" in verbs else None
-    if adv is not None:
-        dice = adv["dice"] if adv["choice"] is not None else _listed_reroll(adv["eng"], ctx.md, adv)
-        if dice:
-            out.append(_initiator_reroll(ctx, st, adv, dice))
-    for verb in ("accept", "stand"):
-        if verb in verbs:
-            out.append(_initiator_keep(ctx, st, verb))
+    out = _initiator_reroll(ctx, st, adv) if adv is not None else []
+    out += [_initiator_keep(ctx, st, verb) for verb in ("accept", "stand") if verb in verbs]
     rewards = [_reward_choice(ctx, st, rw) for rw in M.rewards(ctx.spec)] if "natural" in verbs else []
     out += rewards
     return {"advice": _initiator_advice(adv, out, rewards), "choices": out, "dice_why": adv["why"] if adv else ""}
@@ -2455,12 +2756,17 @@ def _reward_rank(c: dict) -> tuple:
     return key + (round(c["outcome"]["natural_success"], 12), c["action"].get("reward") == "merit")
 
 
-def _initiator_reroll(ctx: _Ctx, st: dict, adv: dict, dice: list) -> dict:
+def _initiator_reroll(ctx: _Ctx, st: dict, adv: dict) -> list:
+    """The initiator's reroll choice, priced: that of the advice, or the
+    best reroll when the advice keeps the roll ([] when none is listed)."""
+    dice = _reroll_listed(adv, ctx.md)
+    if not dice:
+        return []
     si = st["sides"]["initiator"]
     eng, (s, a, where), r, h = adv["eng"], adv["state"], adv["r"], adv["h"]
     seed = spec_seed("milhamah", ctx.spec, [si["faces"], dice])
     d, den, n = _priced(eng, r, s, a, si["first"], _choice_of(ctx.md, where, dice), h, seed)
-    return _entry(_act(ctx.spec, {"do": "reroll", "dice": dice}, "initiator"), _summary_of(ctx, d, den), n)
+    return [_entry(_act(ctx.spec, {"do": "reroll", "dice": dice}, "initiator"), _summary_of(ctx, d, den), n)]
 
 
 def _initiator_keep(ctx: _Ctx, st: dict, verb: str) -> dict:
@@ -2483,12 +2789,20 @@ def _reward_choice(ctx: _Ctx, st: dict, reward: str) -> dict:
     first = si["first"] and natural
     act = _act(spec, {"do": "natural", "reward": reward}, "initiator")
     if reward != "critical":
-        o = _outcome(spec, reward, matches, succ, natural, first, 0)
-        summ = {"outcome": {x: float(i == o) for i, x in enumerate(OUTCOMES)}, "natural": float(natural),
-                "meets": float(o in _MEET_IDX), "success": float(o in _SUCC_IDX)}
+        summ = {**_certain(_outcome(spec, reward, matches, succ, natural, first, 0)), "natural": float(natural)}
         extra = {"void_reaction": 1.0} if reward == "uncounterable" else {}
         return _entry(act, summ, 0, **extra)
-    resp = tuple(_outcome(spec, reward, matches, succ, natural, first, mo) for mo in range(ctx.mo.live + 1))
+    resp = ctx.responses(reward, matches, succ, natural, first)
+    summ, n = _reaction_to_critical(ctx, st, resp)
+    return _entry(act, summ, n, void_reaction=0.0)
+
+
+def _reaction_to_critical(ctx: _Ctx, st: dict, resp: tuple) -> tuple:
+    """(odds, samples) of "let them react" (``resp``: the initiator's
+    outcome per opponent successes): the opponent's best reaction, played
+    to stop the critical, priced from its dice as they lie."""
+    spec = ctx.spec
+    si = st["sides"]["initiator"]
     so_ = st["sides"]["opponent"]
     so, ao, _where = ctx.mo.of_faces(so_["faces"])
     eng = ctx.reactor(resp)
@@ -2498,7 +2812,7 @@ def _reward_choice(ctx: _Ctx, st: dict, reward: str) -> dict:
     d, den, n = _priced(eng, r, so, ao, False, eng.decide(r, so, ao, False, h), h, seed)
     summ = _reaction_summary(ctx, d, den, resp)
     summ["natural"] = 1.0
-    return _entry(act, summ, n, void_reaction=0.0)
+    return summ, n
 
 
 def _opponent_choices(ctx: _Ctx, st: dict) -> dict:
@@ -2506,7 +2820,7 @@ def _opponent_choices(ctx: _Ctx, st: dict) -> dict:
     adv = _advise_opponent(ctx, st)
     eng, resp, (so, ao, where), r, h = adv["eng"], adv["resp"], adv["state"], adv["r"], adv["h"]
     out = []
-    dice = adv["dice"] if adv["choice"] is not None else _listed_reroll(eng, ctx.mo, adv)
+    dice = _reroll_listed(adv, ctx.mo)
     if dice:
         seed = spec_seed("milhamah", ctx.spec, [st["sides"]["opponent"]["faces"], dice, "opponent"])
         d, den, n = _priced(eng, r, so, ao, False, _choice_of(ctx.mo, where, dice), h, seed)
@@ -2555,16 +2869,20 @@ def _signature(ctx: _Ctx) -> str:
     form: the odds do not depend on which letter is which) and their
     numbers, X, the rounds, and the spec's fields the outcome reads."""
     md = ctx.md
-    k = md.k
-    perms = [q for q in permutations(range(k)) if all(ctx.need[q[j]] == ctx.need[j] for j in range(k))]
-    types = min(tuple(sorted((tuple(w[q[j]] for j in range(k)) + w[k:], n)
-                             for w, n in zip(md.weights, md.count))) for q in perms)
     spec = ctx.spec
-    parts = [types, ctx.need, ctx.wc, md.xe, ctx.R, M.needed_successes(spec, 0)[1], spec["difficulty"],
-             spec["pocketed"], spec["first_bonus"], len(spec["shoresh"])]
+    parts = [_relabelled_types(md, ctx.need), ctx.need, ctx.wc, md.xe, ctx.R, M.needed_successes(spec, 0)[1],
+             spec["difficulty"], spec["pocketed"], spec["first_bonus"], len(spec["shoresh"])]
     if ctx.mo is not None:
         parts += [sorted(zip(ctx.mo.weights, ctx.mo.count)), ctx.mo.xe, ctx.Ro]
     return json.dumps(parts)
+
+
+def _relabelled_types(md: _Model, need: list) -> tuple:
+    """The dice types and their numbers, sorted, with the letters
+    relabelled (among letters of equal need) to the smallest form."""
+    k = md.k
+    return min(tuple(sorted((tuple(w[q[j]] for j in range(k)) + w[k:], n)
+                            for w, n in zip(md.weights, md.count))) for q in _relabellings(need))
 
 
 def odds(spec: dict, result=None, action=None) -> dict:
@@ -2605,13 +2923,19 @@ def _odds_before(spec: dict) -> dict:
         "rounds": spec["rounds"],
     }
     if "margin" in pr:
-        out["sampled"] = pr["sampled"]
-        out["margin"] = pr["margin"]
-        out["upper"] = _clamp(out, pr["upper"])
-        out["note"] = _sampled_note(pr, out["upper"])
+        _add_sampled(out, pr)
     out["colours_rounds"] = min(spec["rounds"], 1)
     out["colours"] = _colours(spec, pr if spec["rounds"] <= 1 else None)
     return out
+
+
+def _add_sampled(out: dict, pr: dict) -> None:
+    """A sampled prior's figures (in place): its turns, its margin, the
+    exact bounds it is held under, and the note that says so."""
+    out["sampled"] = pr["sampled"]
+    out["margin"] = pr["margin"]
+    out["upper"] = _clamp(out, pr["upper"])
+    out["note"] = _sampled_note(pr, out["upper"])
 
 
 def _clamp(out: dict, upper: dict, meets: str = "meets_final") -> dict:
@@ -2621,18 +2945,25 @@ def _clamp(out: dict, upper: dict, meets: str = "meets_final") -> dict:
     to success at a cost. Returns each bound and whether it bit."""
     bit = {}
     for name, kept, to in (("meets", MEETS, "failure"), ("success", _SUCCEEDS, "success_at_cost")):
-        have = sum(out["outcome"][o] for o in kept)
-        bit[name] = have > upper[name]
-        if bit[name]:
-            f = upper[name] / have
-            for o in kept:
-                out["outcome"][to] += out["outcome"][o] * (1 - f)
-                out["outcome"][o] *= f
+        bit[name] = _hold(out["outcome"], kept, to, upper[name])
     out[meets] = sum(out["outcome"][o] for o in MEETS)
     out["success"] = sum(out["outcome"][o] for o in _SUCCEEDS)
     bit["natural"] = out["natural"] > upper["natural"]
     out["natural"] = min(out["natural"], upper["natural"])
     return {name: {"p": upper[name], "clamped": bit[name]} for name in ("meets", "success", "natural")}
+
+
+def _hold(outcome: dict, kept: tuple, to: str, bound: float) -> bool:
+    """Hold the chance of the ``kept`` outcomes at ``bound``, each scaled
+    alike and the excess moved to outcome ``to``; True when it bit."""
+    have = sum(outcome[o] for o in kept)
+    if have <= bound:
+        return False
+    f = bound / have
+    for o in kept:
+        outcome[to] += outcome[o] * (1 - f)
+        outcome[o] *= f
+    return True
 
 
 def _sampled_note(pr: dict, upper: dict) -> str:
@@ -2652,12 +2983,23 @@ def _colours(spec: dict, own=None) -> list:
     order), each played best over at most one reroll round; pairs a status
     forbids are left out. Cached by the spec without its pool, so switching
     pairs on the tab reuses it."""
-    if sum(1 for c in M.COLOURS if spec["pool"].get(c)) != 2:
+    if not _two_colours(spec):
         return []  # not a choice of two colours (e.g. all three, 12 dice): nothing to rank
-    key = json.dumps({k: v for k, v in spec.items() if k != "pool"}, sort_keys=True, ensure_ascii=False)
+    key = _ranking_key(spec)
     if key not in _RANKING_CACHE:
         _keep(_RANKING_CACHE, 64, key, _rank_pairs(spec, own))
     return [dict(row) for row in _RANKING_CACHE[key]]
+
+
+def _two_colours(spec: dict) -> bool:
+    """The pool is of exactly two colours (a choice of a pair)."""
+    return sum(1 for c in M.COLOURS if spec["pool"].get(c)) == 2
+
+
+def _ranking_key(spec: dict) -> str:
+    """The ranking cache's key: the spec without its pool (every pair of
+    colours is ranked alike whichever pair is chosen)."""
+    return json.dumps({k: v for k, v in spec.items() if k != "pool"}, sort_keys=True, ensure_ascii=False)
 
 
 def _pair_specs(spec: dict) -> list:
@@ -2666,17 +3008,30 @@ def _pair_specs(spec: dict) -> list:
     of two colours, or when every pair gives the same dice (a +4D status
     fills all three colours): then no pair is better than another and
     nothing is ranked. A single pair left by a forbidden colour is listed."""
+    out = _allowed_pairs(spec)
+    if len(out) > 1 and len({json.dumps(d) for *_x, d in out}) == 1:
+        return []
+    return [(a, b, s2) for a, b, s2, _d in out]
+
+
+def _allowed_pairs(spec: dict) -> list:
+    """(a, b, spec, dice) of each pair of colours no status forbids whose
+    dice can be rolled (a pair that cannot is left out)."""
     out = []
     for a, b in combinations([c for c in M.COLOURS if c not in spec["forbid"]], 2):
-        s2 = {**spec, "pool": {c: M.DICE_PER_COLOUR if c in (a, b) else 0 for c in M.COLOURS},
-              "rounds": min(spec["rounds"], 1)}
+        s2 = _pair_spec(spec, a, b)
         try:
             out.append((a, b, s2, sorted(M.dice_of(s2))))
         except SpecError:
             continue
-    if len(out) > 1 and len({json.dumps(d) for *_x, d in out}) == 1:
-        return []
-    return [(a, b, s2) for a, b, s2, _d in out]
+    return out
+
+
+def _pair_spec(spec: dict, a: str, b: str) -> dict:
+    """The spec with colours a and b as its pool (every die of each) and at
+    most one reroll round: the roll a colour pair's row is ranked on."""
+    return {**spec, "pool": {c: M.DICE_PER_COLOUR if c in (a, b) else 0 for c in M.COLOURS},
+            "rounds": min(spec["rounds"], 1)}
 
 
 #: States each colour pair's prior may value exactly in the ranking (three
@@ -2690,12 +3045,19 @@ def _rank_pairs(spec: dict, own) -> list:
     rows = []
     for a, b, s2 in _pair_specs(spec):
         pr = own if own is not None and s2 == spec else _whole(s2, PAIR_LIMIT)
-        f = pr["final"]
-        row = {"pair": [a, b], "meets": f["meets"], "natural": f["natural"], "botch": f["outcome"]["botch"],
-               "exact": "margin" not in pr}
-        if "margin" in pr:
-            row.update({"meets": min(f["meets"], pr["upper"]["meets"]),
-                        "natural": min(f["natural"], pr["upper"]["natural"]), "margin": pr["margin"]})
-        rows.append(row)
+        rows.append(_pair_row(a, b, pr))
     rows.sort(key=lambda r: -round(r["meets"], 12))
     return rows
+
+
+def _pair_row(a: str, b: str, pr: dict) -> dict:
+    """A colour pair's row of the ranking from its prior; a sampled prior's
+    figures held under their exact bounds, with its margin."""
+    f = pr["final"]
+    row = {"pair": [a, b], "meets": f["meets"], "natural": f["natural"], "botch": f["outcome"]["botch"],
+           "exact": "margin" not in pr}
+    if "margin" in pr:
+        row.update({"meets": min(f["meets"], pr["upper"]["meets"]),
+                    "natural": min(f["natural"], pr["upper"]["natural"]), "margin": pr["margin"]})
+    return row
+

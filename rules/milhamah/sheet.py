@@ -87,14 +87,21 @@ def normalize_sheet(sheet: Any) -> dict:
             a["shoresh"] = fold_shoresh(a["shoresh"], f"attributes.{i}.shoresh")
     names = {key_of(a["name"]) for a in out["attributes"]}
     for i, ab in enumerate(out["abilities"]):
-        ab["shoresh"] = fold_shoresh(ab["shoresh"], f"abilities.{i}.shoresh")
-        attr = find_entry(out["attributes"], ab["attribute"], f"abilities.{i}.attribute")
-        ab["attribute"] = attr["name"]
-        if attr["rating"] + ab["skill"] > MAX_X:
-            raise SpecError(f"abilities.{i}.skill", f"makes X {attr['rating'] + ab['skill']}; X is at most {MAX_X}")
-        if key_of(ab["name"]) in names:
-            raise SpecError(f"abilities.{i}.name", f"{ab['name']!r} is an attribute's name; call it something else")
+        _normalize_ability(i, ab, out["attributes"], names)
     return out
+
+
+def _normalize_ability(i: int, ab: dict, attributes: list, names: set) -> None:
+    """Ability i (in place): its shoresh folded, its attribute one on the
+    sheet (by its own name), X at most ``MAX_X``, a name no attribute has
+    (``names``: theirs, as keys)."""
+    ab["shoresh"] = fold_shoresh(ab["shoresh"], f"abilities.{i}.shoresh")
+    attr = find_entry(attributes, ab["attribute"], f"abilities.{i}.attribute")
+    ab["attribute"] = attr["name"]
+    if attr["rating"] + ab["skill"] > MAX_X:
+        raise SpecError(f"abilities.{i}.skill", f"makes X {attr['rating'] + ab['skill']}; X is at most {MAX_X}")
+    if key_of(ab["name"]) in names:
+        raise SpecError(f"abilities.{i}.name", f"{ab['name']!r} is an attribute's name; call it something else")
 
 
 def _check(name: str, label: str, shoresh: str, x: int, colours: list, parts: list) -> dict:
@@ -105,20 +112,27 @@ def _check(name: str, label: str, shoresh: str, x: int, colours: list, parts: li
 
 def checks(sheet: dict) -> list:
     """Every ability, then every attribute that has a typical shoresh."""
-    out = []
-    for ab in sheet["abilities"]:
-        attr = find_entry(sheet["attributes"], ab["attribute"], "attribute")
-        x = attr["rating"] + ab["skill"]
-        parts = [applied(f"X {x}", f"{attr['name']} {attr['rating']} + {ab['name']} {ab['skill']}"),
-                 applied(written(ab["shoresh"]), "shoresh")]
-        out.append(_check(ab["name"], f"{ab['name']} ({attr['name']} {attr['rating']} + {ab['skill']})",
-                          ab["shoresh"], x, ab["colours"], parts))
-    for attr in sheet["attributes"]:
-        if attr["shoresh"]:
-            parts = [applied(f"X {attr['rating']}", f"{attr['name']} {attr['rating']}, no skill"),
-                     applied(written(attr["shoresh"]), "its typical shoresh")]
-            out.append(_check(attr["name"], attr["name"], attr["shoresh"], attr["rating"], list(COLOURS), parts))
-    return out
+    out = [_ability_check(sheet, ab) for ab in sheet["abilities"]]
+    return out + [_attribute_check(attr) for attr in sheet["attributes"] if attr["shoresh"]]
+
+
+def _ability_check(sheet: dict, ab: dict) -> dict:
+    """An ability's check: X is its attribute's rating plus its skill, on
+    the ability's own shoresh and colours."""
+    attr = find_entry(sheet["attributes"], ab["attribute"], "attribute")
+    x = attr["rating"] + ab["skill"]
+    parts = [applied(f"X {x}", f"{attr['name']} {attr['rating']} + {ab['name']} {ab['skill']}"),
+             applied(written(ab["shoresh"]), "shoresh")]
+    return _check(ab["name"], f"{ab['name']} ({attr['name']} {attr['rating']} + {ab['skill']})",
+                  ab["shoresh"], x, ab["colours"], parts)
+
+
+def _attribute_check(attr: dict) -> dict:
+    """An attribute's check on its typical shoresh: X is its rating (no
+    skill), any colours."""
+    parts = [applied(f"X {attr['rating']}", f"{attr['name']} {attr['rating']}, no skill"),
+             applied(written(attr["shoresh"]), "its typical shoresh")]
+    return _check(attr["name"], attr["name"], attr["shoresh"], attr["rating"], list(COLOURS), parts)
 
 
 def _x(check: dict, modifier: int) -> int:
