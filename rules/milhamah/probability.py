@@ -196,7 +196,7 @@ def _bonus(spec: dict, reward: str, natural: bool, first: bool) -> int:
     if first:
         bonus += spec["first_bonus"]
     if spec["opponent"] and reward == "uncounterable":
-        bonus += 1
+        bonus += M.UNCOUNTERABLE_BONUS
     elif not spec["opponent"] and reward == "successes":
         bonus += len(spec["shoresh"])
     return bonus
