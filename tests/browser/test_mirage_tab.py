@@ -15,6 +15,11 @@ TRAY = "#tray-mirage"
 SLOW = 60_000  # the machine may be busy (other suites share it)
 #: The button that rolls the tie-break: among the choices, or its own.
 TIEBREAK = f'{TRAY} [data-act="tiebreak"], {TRAY} .choices button:has-text("Tie-break")'
+#: A roll's tray once best play has spoken: a step advised, or a success
+#: (which best play leaves as it is). Outcomes are marked by name in
+#: ``data-outcome``; their classes give only their rank's colour band.
+SETTLED = (f'{TRAY} [data-advised], {TRAY} .outcome[data-outcome="success"], '
+           f'{TRAY} .outcome[data-outcome="success_with_bonus"]')
 
 
 def _open(page):
@@ -150,8 +155,7 @@ def test_a_fourth_condition_breaks_the_character(watched):
     for _ in range(80):
         _roll(page)
         assert "3 physical Conditions \u22123" in page.inner_text(TRAY)
-        page.wait_for_selector(f"{TRAY} [data-advised], {TRAY} .outcome-success, "
-                               f"{TRAY} .outcome-success_with_bonus", timeout=SLOW)
+        page.wait_for_selector(SETTLED, timeout=SLOW)
         pray = page.locator(f'{TRAY} .choice-btn:has-text("Pray with")')  # best play's prayer, a choice
         if pray.count() == 0:
             continue
@@ -210,8 +214,7 @@ def _roll_until_advice(page, tries=60):
     the main button prays."""
     for _ in range(tries):
         _roll(page)
-        page.wait_for_selector(f"{TRAY} [data-advised], {TRAY} .outcome-success, "
-                               f"{TRAY} .outcome-success_with_bonus", timeout=SLOW)
+        page.wait_for_selector(SETTLED, timeout=SLOW)
         if page.locator(f'{TRAY} .choice-btn[data-advised]:has-text("Pray with")').count():
             return True
     return False
