@@ -15,10 +15,12 @@ TRAY = "#tray-mirage"
 SLOW = 60_000  # the machine may be busy (other suites share it)
 #: The button that rolls the tie-break: among the choices, or its own.
 TIEBREAK = f'{TRAY} [data-act="tiebreak"], {TRAY} .choices button:has-text("Tie-break")'
-#: A roll's tray once best play has spoken: a step advised, or a success
-#: (which best play leaves as it is). Outcomes are marked by name in
-#: ``data-outcome``; their classes give only their rank's colour band.
-SETTLED = (f'{TRAY} [data-advised], {TRAY} .outcome[data-outcome="success"], '
+#: A roll's tray once best play has spoken: a step advised, a success
+#: (which best play leaves as it is), or a failure no prayer can change
+#: (every die without a success shows 1: best play keeps the roll).
+#: Outcomes are marked by name in ``data-outcome``; their classes give only
+#: their rank's colour band.
+SETTLED = (f'{TRAY} [data-advised], {TRAY} [data-advice="keep"], {TRAY} .outcome[data-outcome="success"], '
            f'{TRAY} .outcome[data-outcome="success_with_bonus"]')
 
 
