@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from rules.milhamah import model as milhamah
 
-__all__ = ["die_svg", "tray", "thumbnails", "LAYOUTS", "shape_points", "HEBREW_NAMES", "COLOURS", "WILD",
+__all__ = ["die_svg", "tray", "drawn_keys", "thumbnails", "LAYOUTS", "shape_points", "HEBREW_NAMES", "COLOURS", "WILD",
            "describe", "escape"]
 
 #: What ``html.escape(text, quote=True)`` replaces. Importing ``html`` costs
@@ -473,6 +473,12 @@ def _row_head(lay: Layout, row_class: str, caption: str | None, attrs: dict | No
     head += ' role="group"' if lay.outer == "figure" else ""
     head += (f' aria-label="{escape(caption)}"' if caption else "") + _attrs_html(attrs) + ">"
     return head
+
+
+def drawn_keys(keys: list | None, dice: list) -> list | None:
+    """The keys of the entries of ``dice`` that are dice (an entry that is
+    not a die is not drawn); None: the row is not tappable."""
+    return None if keys is None else [k for k, d in zip(keys, dice) if isinstance(d, dict)]
 
 
 def tray(dice: list, keys: list | None = None, *, layout: str = "row", selected=(), size: int = 64,

@@ -249,18 +249,12 @@ def _shown(d: dict, choice: bool) -> dict:
     return out
 
 
-def _drawn_keys(keys: list | None, dice: list) -> list | None:
-    """The keys of the dice that are drawn (an entry that is not a die is
-    not); none: the row is not tappable."""
-    return [k for k, d in zip(keys, dice) if isinstance(d, dict)] if keys else keys
-
-
 def _row(dice: list, keys: list | None, selected, caption: str, size: int = 64,
          tappable: bool = True) -> str:
     """A row of dice with their symbols, each with a spoken label. Every die
     in the tray carries ``data-die`` (DESIGN.md markers); only a side that
     may choose its pair gets buttons."""
-    keys = _drawn_keys(keys, dice)
+    keys = draw.drawn_keys(keys, dice)
     dice = [d for d in dice if isinstance(d, dict)]
     choice = any(d.get("role") == "dropped" for d in dice)
     return draw.tray([_shown(d, choice) for d in dice], keys or None, selected=selected, size=size,

@@ -204,12 +204,6 @@ def _tag(die: dict, advised: bool = False) -> str:
         " \u00d72" if die.get("successes") == 2 else "") + (" \u21bb" if advised else "")
 
 
-def _drawn_keys(keys: list | None, dice: list) -> list | None:
-    """The keys of the dice that are drawn (an entry that is not a die is
-    not); None: the row is not tappable."""
-    return None if keys is None else [k for k, d in zip(keys, dice) if isinstance(d, dict)]
-
-
 def _labels(shown: list, advised) -> list[str]:
     """Each shown (position, die)'s spoken label, the advised ones said so."""
     return [_label(d) + (", advised for the prayer" if i in advised else "") for i, d in shown]
@@ -220,7 +214,7 @@ def dice_row(dice: list, *, keys: list | None = None, selected=(), caption: str 
     """A row of dice (``draw.tray``), each die named by its kind
     (attribute, skill, gear) for screen readers, with a kind tag under it;
     the ``advised`` positions (best play prays with them) tagged ↻."""
-    keys = _drawn_keys(keys, dice)
+    keys = draw.drawn_keys(keys, dice)
     shown = [(i, d) for i, d in enumerate(dice) if isinstance(d, dict)]
     dice = [d for _, d in shown]
     return draw.tray(dice, keys, selected=selected, size=size, caption=caption or None,
