@@ -1,12 +1,15 @@
 """The Mirage tab in Chromium: set skill and attribute, two helpers, roll,
-pray on the failures until a prayer shows a 1, and see the Condition appear
-in the form (it persists for the next roll); passive rolls offer no prayer;
-opposed mode shows the opponent; the tab fits 768x1024 and 390x844."""
+pray on the failures, a prayer shows a 1, and see the Condition appear in
+the form (it persists for the next roll); passive rolls offer no prayer;
+opposed mode shows the opponent, and a tie its tie-break; the tab fits
+768x1024 and 390x844. The dice of a roll, a prayer or a tie-break are
+forced (``scripted_dice``), each chosen so the rule under test applies."""
 
 from __future__ import annotations
 
 import pytest
-from conftest import open_app  # noqa: E402  (tests/browser/conftest.py)
+from conftest import open_app, watched_page  # noqa: E402  (tests/browser/conftest.py)
+from scripted_dice import SCRIPT, forced, form_spec, roll_dice, step_dice
 
 pytestmark = pytest.mark.browser
 
@@ -15,19 +18,35 @@ TRAY = "#tray-mirage"
 SLOW = 60_000  # the machine may be busy (other suites share it)
 #: The button that rolls the tie-break: among the choices, or its own.
 TIEBREAK = f'{TRAY} [data-act="tiebreak"], {TRAY} .choices button:has-text("Tie-break")'
-#: A roll's tray once best play has spoken: a step advised, a success
-#: (which best play leaves as it is), or a failure no prayer can change
-#: (every die without a success shows 1: best play keeps the roll).
-#: Outcomes are marked by name in ``data-outcome``; their classes give only
-#: their rank's colour band.
-SETTLED = (f'{TRAY} [data-advised], {TRAY} [data-advice="keep"], {TRAY} .outcome[data-outcome="success"], '
-           f'{TRAY} .outcome[data-outcome="success_with_bonus"]')
+
+#: Might (Strength) with d8 & d6, two helpers (the form's fields).
+MIGHT = {"skill_name": "might", "attribute_name": "strength", "attribute": "8", "skill": "6", "helpers": "2"}
+#: Opposed, against the form's opponent (attribute d8, skill d6).
+OPPOSED = form_spec("mirage", {"opposed": "on"})
+#: A tie, one success each: you d10:6 & d8:2, the opponent d8:7 & d6:3.
+TIED = [6, 2, 7, 3]
+
+
+@pytest.fixture(scope="module")
+def app(browser, base_url):
+    """The module's page, its dice scriptable from the tests."""
+    with watched_page(browser, base_url, init_script=SCRIPT) as page:
+        yield page
 
 
 def _open(page):
+    """The tab, its form as the page opens it."""
     page.click("#tabbtn-mirage")
     page.wait_for_selector(f"{FORM} [data-roll]:not([disabled])", timeout=SLOW)
+    page.click("#tab-mirage [data-reset-form]")
     page.wait_for_selector("#odds-mirage svg.chart", timeout=SLOW)
+
+
+def _dice(page, where=TRAY):
+    """Each die's label up to its first comma ("Attribute die (Strength): red
+    d8 showing 3")."""
+    labels = page.eval_on_selector_all(f"{where} svg.die", "ds => ds.map(d => d.getAttribute('aria-label'))")
+    return [label.split(",")[0] for label in labels]
 
 
 def _roll(page):
@@ -38,11 +57,12 @@ def _roll(page):
 
 
 def test_roll_pray_and_gain_a_condition(watched):
-    """A walk-through: Might (Strength) with d8 & d6, two helpers;
-    roll; tap the dice without a success and pray. Repeat until a prayer
-    leaves a 1 (the rng is the page's own), then the tray names the
-    physical Condition and the form has Exhausted ticked; the next roll's
-    explanation counts it."""
+    """A walk-through: Might (Strength) with d8 & d6, two helpers (+2: d8
+    & d10); the dice d8:3 and d10:2, a failure; tap both and pray: the
+    prayer shows d8:1 and d10:4, so ("The Cost of Unanswered Prayer") the
+    tray names a physical Condition and the form has Exhausted ticked; the
+    next roll's explanation counts it and its dice are a step lower (d8 &
+    d8)."""
     page = watched
     _open(page)
     page.select_option(f"{FORM} [name=skill_name]", "might")
@@ -50,35 +70,30 @@ def test_roll_pray_and_gain_a_condition(watched):
     page.select_option(f"{FORM} [name=attribute]", "8")
     page.select_option(f"{FORM} [name=skill]", "6")
     page.select_option(f"{FORM} [name=helpers]", "2")
-    gained = False
-    for _ in range(60):
+    spec = form_spec("mirage", MIGHT)
+    with forced(page, roll_dice("mirage", spec, [3, 2])):
         _roll(page)
-        text = page.inner_text(TRAY)
-        assert "2 helpers +2" in text
-        dice = page.locator(f"{TRAY} svg[data-die]")
-        labels = [dice.nth(i).get_attribute("aria-label") for i in range(dice.count())]
-        assert labels[0].startswith("Attribute die (Strength)")
-        targets = [i for i, l in enumerate(labels) if "success" not in l and "showing 1," not in l
-                   and not l.endswith("showing 1")]
-        if not targets:
-            continue
-        for i in targets:  # tap the failures
-            dice.nth(i).click()
-        page.wait_for_selector(f'{TRAY} svg[data-die="{targets[-1]}"][aria-pressed="true"]')
-        assert "If you pray" in page.inner_text("#odds-mirage")
+    assert "2 helpers +2" in page.inner_text(TRAY)
+    assert _dice(page) == ["Attribute die (Strength): red d8 showing 3", "Skill die (Might): blue d10 showing 2"]
+    assert page.get_attribute(f"{TRAY} .outcome", "data-outcome") == "failure"
+    for i in (0, 1):  # tap the failures
+        page.click(f'{TRAY} svg[data-die="{i}"]')
+        page.wait_for_selector(f'{TRAY} svg[data-die="{i}"][aria-pressed="true"]')
+    assert "If you pray" in page.inner_text("#odds-mirage")
+    with forced(page, step_dice("mirage", spec, [3, 2], {"do": "pray", "dice": [0, 1]}, [1, 4])):
         page.click(f'{TRAY} [data-act="pray"]')
         page.wait_for_selector(f"{TRAY} svg.role-rerolled")
-        assert page.locator(f'{TRAY} [data-act="pray"]').count() == 0  # once only
-        assert "Before the prayer" in page.inner_text(TRAY)
-        if page.locator(f"{TRAY} [data-condition-gained]").count():
-            gained = True
-            break
-    assert gained, "no prayer left a 1 in 60 tries"
+    assert page.locator(f'{TRAY} [data-act="pray"]').count() == 0  # once only
+    assert "Before the prayer" in page.inner_text(TRAY)
+    after = f"{TRAY} figure:not([aria-label^='Before'])"
+    assert _dice(page, after) == ["Attribute die (Strength): red d8 showing 1", "Skill die (Might): blue d10 showing 4"]
     assert page.get_attribute(f"{TRAY} [data-condition-gained]", "data-condition-gained") == "physical"
     assert page.is_checked(f'{FORM} [name=conditions][value=exhausted]')
-    _roll(page)
+    assert not page.is_checked(f'{FORM} [name=conditions][value=battered]')
+    with forced(page, roll_dice("mirage", form_spec("mirage", {**MIGHT, "conditions": "exhausted"}), [6, 7])):
+        _roll(page)
     assert "1 physical Condition \u22121" in page.inner_text(TRAY)
-    page.uncheck(f'{FORM} [name=conditions][value=exhausted]')
+    assert _dice(page) == ["Attribute die (Strength): red d8 showing 6", "Skill die (Might): blue d8 showing 7"]
 
 
 def test_passive_roll_offers_no_prayer(watched):
@@ -94,10 +109,13 @@ def test_passive_roll_offers_no_prayer(watched):
 
 
 def test_broken_blocks_the_roll(watched):
-    """A Broken character may not act: the message shows at the Conditions."""
+    """A Broken character may not act: the message shows at the Conditions
+    (Roll is tapped once the odds say so: the odds, read from the form a
+    moment after each change, clear a message shown before they are read)."""
     page = watched
     _open(page)
     page.check(f'{FORM} [name=conditions][value=broken]')
+    page.wait_for_selector("#odds-mirage .mirage-broken-note", timeout=SLOW)
     page.click(f"{FORM} [data-roll]")
     err = page.locator(f'{FORM} [data-error-for="conditions"]')
     err.wait_for()
@@ -123,12 +141,15 @@ def test_opposed_mode_shows_the_opponent(watched):
 @pytest.mark.parametrize("size", [(768, 1024), (390, 844)], ids=["tablet", "phone"])
 def test_fits_without_horizontal_scroll(browser, base_url, size):
     """The tab works at 768x1024 and 390x844: no horizontal scroll, touch
-    targets at least 44 px; a screenshot for a look."""
-    context, page, watch = open_app(browser, base_url, viewport=size)
+    targets at least 44 px, with an opposed roll that ties (the tray at its
+    fullest: both sides and the three choices); a screenshot for a look."""
+    context, page, watch = open_app(browser, base_url, viewport=size, init_script=SCRIPT)
     try:
         _open(page)
         page.check(f"{FORM} [name=opposed]")
-        _roll(page)
+        with forced(page, roll_dice("mirage", OPPOSED, TIED)):
+            _roll(page)
+        assert page.locator(f"{TRAY} .choices [data-act^='choice-']").count() == 3
         page.wait_for_selector("#odds-mirage svg.chart", timeout=SLOW)
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= size[0], width
@@ -145,28 +166,30 @@ def test_fits_without_horizontal_scroll(browser, base_url, size):
 
 
 def test_a_fourth_condition_breaks_the_character(watched):
-    """Three physical Conditions held; a prayer that leaves a 1 gives a
-    fourth: the tray says Broken, the form ticks Broken, the odds say no
-    roll, and the next roll is refused at the Conditions (no page error)."""
+    """Three physical Conditions held (Might, Strength: d10 & d8 three
+    steps down, 2d6); the dice d6:2 and d6:3 fail, best play prays with
+    both, and the prayer shows d6:1 and d6:4: a fourth Condition
+    ("Conditions": Broken). The tray says Broken, the form ticks Broken,
+    the odds say no roll, and the next roll is refused at the Conditions (no
+    page error)."""
     page = watched
     _open(page)
     page.select_option(f"{FORM} [name=skill_name]", "might")
+    page.select_option(f"{FORM} [name=attribute_name]", "strength")
     for n in ("exhausted", "battered", "wounded"):
         page.check(f"{FORM} [name=conditions][value={n}]")
-    broke = False
-    for _ in range(80):
+    spec = form_spec("mirage", {"skill_name": "might", "attribute_name": "strength",
+                                "conditions": ["exhausted", "battered", "wounded"]})
+    with forced(page, roll_dice("mirage", spec, [2, 3])):
         _roll(page)
-        assert "3 physical Conditions \u22123" in page.inner_text(TRAY)
-        page.wait_for_selector(SETTLED, timeout=SLOW)
-        pray = page.locator(f'{TRAY} .choice-btn:has-text("Pray with")')  # best play's prayer, a choice
-        if pray.count() == 0:
-            continue
-        pray.first.click()
+    assert "3 physical Conditions \u22123" in page.inner_text(TRAY)
+    assert _dice(page) == ["Attribute die (Strength): red d6 showing 2", "Skill die (Might): blue d6 showing 3"]
+    page.wait_for_selector(f"{TRAY} [data-advised]", timeout=SLOW)  # best play's prayer, a choice
+    assert page.inner_text(f"{TRAY} [data-advised] .choice-label") == "Pray with dice 1 and 2"
+    with forced(page, step_dice("mirage", spec, [2, 3], {"do": "pray", "dice": [0, 1]}, [1, 4])):
+        page.click(f"{TRAY} [data-advised]")
         page.wait_for_selector(f"{TRAY} figure[aria-label^='Before the prayer']", timeout=SLOW)
-        if page.locator(f"{TRAY} [data-condition-gained]").count():
-            broke = True
-            break
-    assert broke, "no prayer left a 1 in 80 tries"
+    assert page.get_attribute(f"{TRAY} [data-condition-gained]", "data-condition-gained") == "physical"
     assert "Broken" in page.inner_text(f"{TRAY} .mirage-condition")
     assert page.is_checked(f"{FORM} [name=conditions][value=broken]")
     page.wait_for_selector("#odds-mirage .mirage-broken-note", timeout=SLOW)
@@ -174,72 +197,62 @@ def test_a_fourth_condition_breaks_the_character(watched):
     err = page.locator(f'{FORM} [data-error-for="conditions"]')
     err.wait_for(timeout=SLOW)
     assert "Broken" in err.inner_text()
-    for n in ("exhausted", "battered", "wounded", "broken"):
-        page.uncheck(f"{FORM} [name=conditions][value={n}]")
 
 
 def test_a_tie_is_broken_by_rolling_again(watched):
-    """An opposed roll that ties offers Tie-break (and only then);
-    pressing it rolls both sides again, the tied roll stays in view, the
-    odds panel gives the tie-break's chances, and the history gets the step."""
+    """An opposed roll that ties, one success each, offers Tie-break (and
+    only then); pressing it rolls both sides again ("Opposed Rolls", ties):
+    your d10:10 & d8:1 against d8:2 & d6:3, two successes to none, a
+    success with a bonus effect. The tied roll stays in view, the odds panel
+    gives the tie-break's chances, no tie-break is offered after a win, and
+    the history gets the step."""
     page = watched
     _open(page)
     page.check(f"{FORM} [name=opposed]")
     page.select_option(f"{FORM} [name='opponent.attribute']", "8")
     page.select_option(f"{FORM} [name='opponent.skill']", "6")
-    tied = False
-    for _ in range(40):
+    with forced(page, roll_dice("mirage", OPPOSED, TIED)):
         _roll(page)
-        button = page.locator(TIEBREAK)
-        outcome = page.get_attribute(f"{TRAY} [data-outcome]", "data-outcome")
-        assert (button.count() == 1) == (outcome == "tie")
-        if outcome == "tie":
-            tied = True
-            break
-    assert tied, "no tie in 40 opposed rolls"
+    assert page.get_attribute(f"{TRAY} [data-outcome]", "data-outcome") == "tie"
+    assert page.locator(TIEBREAK).count() == 1
     page.wait_for_function("() => document.querySelector('#odds-mirage').textContent"
                            ".includes('If the GM breaks the tie')")
     entries = page.locator("#history-list [data-history-entry]").count()
-    button.click()
-    page.wait_for_selector(f"{TRAY} .mirage-tied figure", timeout=SLOW)
+    with forced(page, step_dice("mirage", OPPOSED, TIED, {"do": "tiebreak"}, [10, 1, 2, 3])):
+        page.locator(TIEBREAK).click()
+        page.wait_for_selector(f"{TRAY} .mirage-tied figure", timeout=SLOW)
     assert "Roll 1" in page.inner_text(f"{TRAY} .mirage-tied")
     assert "tie-break 1" in page.inner_text(f"{TRAY} .outcome")
-    outcome = page.get_attribute(f"{TRAY} [data-outcome]", "data-outcome")
-    assert (page.locator(TIEBREAK).count() == 1) == (outcome == "tie")
+    assert page.get_attribute(f"{TRAY} [data-outcome]", "data-outcome") == "success_with_bonus"
+    assert page.locator(TIEBREAK).count() == 0
     # the roll and its tie-break are one history entry, updated in place
     assert page.locator("#history-list [data-history-entry]").count() == entries
-    page.uncheck(f"{FORM} [name=opposed]")
-
-
-def _roll_until_advice(page, tries=60):
-    """Roll until best play advises a prayer (a failure with dice to pray):
-    the main button prays."""
-    for _ in range(tries):
-        _roll(page)
-        page.wait_for_selector(SETTLED, timeout=SLOW)
-        if page.locator(f'{TRAY} .choice-btn[data-advised]:has-text("Pray with")').count():
-            return True
-    return False
 
 
 @pytest.mark.parametrize("size", [(1024, 768), (768, 1024), (390, 844)], ids=["desktop", "tablet", "phone"])
 def test_pray_the_advised_dice(browser, base_url, size):
     """Before the roll the odds give the turn with a prayer on a
-    failure; after a failed roll the advised dice are marked ↻, the odds
-    say best play's chance and why; the main button prays with exactly
-    those dice at the roll's prayer bonus, in one tap. A tap on a die shows
-    your choice beside best. Screenshots for a look."""
-    context, page, watch = open_app(browser, base_url, viewport=size)
+    failure; after a failed roll (d10:3, d8:4) the advised dice are marked
+    ↻, the odds say best play's chance and why; the main button prays with
+    exactly those dice at the roll's prayer bonus, in one tap: with
+    preparatory prayer +1 the d8 is prayed as a d10 ("Preparatory Prayer
+    and Chapels"), d10:7 and d10:10, a success with a bonus and no
+    Condition. A tap on a die shows your choice beside best. Screenshots
+    for a look."""
+    spec = form_spec("mirage", {"prayer_bonus": "1"})
+    context, page, watch = open_app(browser, base_url, viewport=size, init_script=SCRIPT)
     try:
         _open(page)
         page.select_option(f"{FORM} [name=prayer_bonus]", "1")
         page.wait_for_function("() => document.querySelector('#odds-mirage').textContent"
                                ".includes('with a prayer on a failure')", timeout=SLOW)
-        assert _roll_until_advice(page), "no failure to pray for in 60 rolls"
+        with forced(page, roll_dice("mirage", spec, [3, 4])):
+            _roll(page)
+        page.wait_for_selector(f"{TRAY} [data-advised]", timeout=SLOW)
         dice = page.locator(f"{TRAY} svg[data-die]")
         labels = [dice.nth(i).get_attribute("aria-label") for i in range(dice.count())]
         advised = [i for i, label in enumerate(labels) if "advised for the prayer" in label]
-        assert advised and "\u21bb" in page.inner_text(TRAY)
+        assert advised == [0, 1] and "\u21bb" in page.inner_text(TRAY)
         words = [str(i + 1) for i in advised]
         assert page.inner_text(f"{TRAY} [data-advised] .choice-label").endswith(" and ".join(
             [", ".join(words[:-1]), words[-1]] if len(words) > 1 else words))
@@ -251,10 +264,15 @@ def test_pray_the_advised_dice(browser, base_url, size):
         page.wait_for_selector('#odds-mirage [data-odds="choice"]', timeout=SLOW)
         assert "Your choice" in page.inner_text("#odds-mirage")
         assert page.locator(f'{TRAY} [data-act="pray"]').count() == 1  # your own prayer, beside best play's
-        page.click(f"{TRAY} [data-advised]")
-        page.wait_for_selector(f"{TRAY} figure[aria-label^='Before the prayer']", timeout=SLOW)
+        with forced(page, step_dice("mirage", spec, [3, 4], {"do": "pray", "dice": advised, "bonus": 1}, [7, 10])):
+            page.click(f"{TRAY} [data-advised]")
+            page.wait_for_selector(f"{TRAY} figure[aria-label^='Before the prayer']", timeout=SLOW)
         after = page.locator(f"{TRAY} figure:not([aria-label^='Before']) svg.role-rerolled")
         assert after.count() == len(advised)
+        assert _dice(page, f"{TRAY} figure:not([aria-label^='Before'])") == [
+            "Attribute die (Agility): red d10 showing 7", "Skill die (Shadowcraft): blue d10 showing 10"]
+        assert page.get_attribute(f"{TRAY} .outcome", "data-outcome") == "success_with_bonus"
+        assert page.locator(f"{TRAY} [data-condition-gained]").count() == 0
         assert page.locator(f"{TRAY} [data-advised]").count() == 0  # one prayer a roll: no step left
         watch.check(page)
     finally:
