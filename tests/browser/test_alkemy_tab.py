@@ -11,12 +11,20 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import open_app  # noqa: E402  (tests/browser/conftest.py)
+from conftest import open_app, watched_page  # noqa: E402  (tests/browser/conftest.py)
+from scripted_dice import SCRIPT, forced, form_spec, roll_dice
 
 pytestmark = pytest.mark.browser
 
 FORM = "#form-alkemy"
 TRAY = "#tray-alkemy"
+
+
+@pytest.fixture(scope="module")
+def app(browser, base_url):
+    """The module's page, its dice scriptable from the tests."""
+    with watched_page(browser, base_url, init_script=SCRIPT) as page:
+        yield page
 
 
 def _open(page):
@@ -150,9 +158,10 @@ def test_layout_fits(browser, base_url, size):
 
 
 def test_still_tied_at_the_cap_is_the_gms(watched):
-    """With no rerolls allowed, equal characteristics and equal
-    totals end as a tie the GM decides, named as such, never a failure;
-    the odds give that share."""
+    """With no rerolls allowed, equal characteristics (5) and equal totals
+    (2 + 5 against 3 + 4, forced: the totals tie, not the dice) end as a tie
+    the GM decides, named as such, never a failure; the odds give that
+    share."""
     page = watched
     _open(page)
     page.check(f'{FORM} input[name=mode][value=opposed]')
@@ -162,14 +171,14 @@ def test_still_tied_at_the_cap_is_the_gms(watched):
     page.fill(f"{FORM} [name=max_rerolls]", "0")
     page.wait_for_function("document.querySelector('#odds-alkemy').innerText.includes('at most 0 rerolls')")
     assert "still tied then, the GM decides" in page.inner_text("#odds-alkemy")
-    for _ in range(120):
-        page.evaluate("document.querySelector('#tray-alkemy').innerHTML = ''")
+    spec = form_spec("alkemy", {"mode": "opposed", "characteristic": "5", "opp_characteristic": "5", "max_rerolls": "0"})
+    page.evaluate("document.querySelector('#tray-alkemy').innerHTML = ''")
+    with forced(page, roll_dice("alkemy", spec, [2, 5, 3, 4])):
         page.click(f"{FORM} [data-roll]")
         page.wait_for_selector(f"{TRAY} .outcome")
-        if page.get_attribute(f"{TRAY} .outcome", "data-outcome") == "tie":
-            break
-    else:
-        pytest.fail("no tie in 120 rolls")
+    assert [f for f, _ in _faces(page)] == [2, 5]
+    assert [f for f, _ in _faces(page, f"{TRAY} .alk-hand-opponent svg.die")] == [3, 4]
+    assert page.get_attribute(f"{TRAY} .outcome", "data-outcome") == "tie"
     assert "still tied after 0 rerolls, the GM decides" in page.inner_text(f"{TRAY} .outcome")
     page.fill(f"{FORM} [name=max_rerolls]", "20")
     page.fill(f"{FORM} [name=characteristic]", "8")
