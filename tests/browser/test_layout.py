@@ -15,6 +15,7 @@ from types import SimpleNamespace
 
 import pytest
 from conftest import ROOT, pages_by_size, show_history, watched_page  # noqa: E402  (tests/browser/conftest.py)
+from scripted_dice import SCRIPT, forced, form_spec, roll_dice
 
 import cases
 import rules
@@ -81,8 +82,9 @@ STICKING_OUT = """() => {
 
 @pytest.fixture(scope="module")
 def pages(browser, base_url):
-    """One watched page per screen size, opened on first use."""
-    yield from pages_by_size(browser, base_url)
+    """One watched page per screen size, opened on first use, its dice
+    scriptable."""
+    yield from pages_by_size(browser, base_url, init_script=SCRIPT)
 
 
 def _roll(page, system):
@@ -229,6 +231,8 @@ def test_a_milhamah_turn_without_a_scroll(browser, base_url):
 #: A step after a roll per game, filled fields first (``cases.LAYOUT_STEP``;
 #: a game without one has none).
 STEPS = {system: step for system, step in cases.every("LAYOUT_STEP", None).items() if step is not None}
+#: The faces of the roll before the step, forced (``cases.LAYOUT_FACES``).
+STEP_FACES = cases.every("LAYOUT_FACES", None)
 
 
 @pytest.mark.parametrize("system", list(STEPS))
@@ -242,7 +246,11 @@ def test_after_a_step_the_outcome_is_in_view(pages, size, system):
     for name, value in fill.items():
         page.fill(f"#form-{system} [name={name}]", value)
     try:
-        _roll(page, system)
+        if STEP_FACES[system] is None:
+            _roll(page, system)
+        else:
+            with forced(page, roll_dice(system, form_spec(system, fill), STEP_FACES[system])):
+                _roll(page, system)
         step(page, SimpleNamespace(roll=_roll, slow=SLOW))
         _settle(page, system)
         assert_in_view(page, system, f"after the {system} step")
@@ -458,13 +466,12 @@ def test_the_outcome_comes_back_after_a_step_from_the_odds(browser, base_url):
     """On a tablet held sideways, tap a die, scroll the
     result column down to the odds, press the advised reroll there: the
     new outcome and its dice are on screen."""
-    with watched_page(browser, base_url, viewport=SIZES[0]) as page:
-        page.click("#form-milhamah [data-roll]")
-        for _ in range(30):  # a roll best play rerolls, so that the advice button shows once a die is tapped
+    with watched_page(browser, base_url, viewport=SIZES[0], init_script=SCRIPT) as page:
+        # a roll best play rerolls (no shoresh letter), so that the advice button shows once a die is tapped
+        with forced(page, roll_dice("milhamah", form_spec("milhamah"), cases.of("milhamah").LAYOUT_FACES)):
+            page.click("#form-milhamah [data-roll]")
             page.wait_for_selector("#tray-milhamah [data-die]", timeout=SLOW)
-            if page.locator('#tray-milhamah svg.die .m-will, #tray-milhamah .m-will').count():
-                break
-            page.click("#tray-milhamah [data-roll-again]")
+        page.wait_for_selector("#tray-milhamah .m-will", timeout=SLOW)
         page.click('#tray-milhamah [data-die="0"]')
         page.wait_for_selector('#tray-milhamah [data-die="0"][aria-pressed="true"]', timeout=SLOW)
         page.wait_for_selector("#odds-milhamah .m-odds-line", timeout=SLOW)

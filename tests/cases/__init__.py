@@ -19,6 +19,8 @@ from the helpers ``h`` the property suite hands it. What a module gives:
 - ``LAYOUT_STEP`` (optional): ``(fields, step(page, h))``, a step after a
   roll in the browser, filled fields first (tests/browser/test_layout.py:
   the outcome is in view after it; ``h.roll(page, system)``, ``h.slow``);
+  ``LAYOUT_FACES`` (optional, beside it): the faces of that roll, forced in
+  the page (tests/browser/scripted_dice.py), chosen so the step is open;
 - ``DRAWS`` (optional): dice other than ``rules.dice.SIZES`` a draw may
   be (``randint(1, n)``), for the property suite's strict source;
 - ``ODDS_SPECS`` and optionally ``rolled_value(result)``: specs whose

@@ -125,6 +125,8 @@ def _layout_step(page, h):
 
 
 LAYOUT_STEP = ({"bonus": "1"}, _layout_step)
+#: 2, 5 and 4: 5 + 4 kept, the 2 dropped.
+LAYOUT_FACES = [2, 5, 4]
 
 
 #: Rolls from the party (docs/PARTY.md): Patrick's Reflex 2 against

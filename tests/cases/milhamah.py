@@ -151,6 +151,8 @@ def _layout_step(page, h):
 
 
 LAYOUT_STEP = ({}, _layout_step)
+#: No shoresh letter (a botch): the first die may be rerolled.
+LAYOUT_FACES = [2, 3, 4, 5, 6, 7, 8, 9]
 
 
 def _face(colour: str, design: str, letter: str) -> int:

@@ -123,19 +123,14 @@ PRAY = '#tray-mirage .choice-btn:has-text("Pray with")'
 
 
 def _layout_step(page, h):
-    """Pray (rolling again until a die is left to pray for), with the
-    prayer best play lists, wherever it stands on screen."""
-    for _ in range(30):  # a roll whose dice all succeeded or show 1 leaves nothing to pray for
-        page.wait_for_selector("#tray-mirage [data-advised], #tray-mirage .outcome-success, "
-                               "#tray-mirage .outcome-success_with_bonus", timeout=h.slow)
-        if page.locator(PRAY).count():
-            break
-        h.roll(page, "mirage")
-    page.click(PRAY)
+    """Pray, with the prayer best play lists, wherever it stands on screen."""
+    page.click(PRAY, timeout=h.slow)
     page.wait_for_selector("#tray-mirage svg.role-rerolled", timeout=h.slow)
 
 
 LAYOUT_STEP = ({}, _layout_step)
+#: d10:3 and d8:4, a failure: best play prays with both.
+LAYOUT_FACES = [3, 4]
 
 
 #: Rolls from the party (docs/PARTY.md): the text names "Shadowcraft
