@@ -7,9 +7,8 @@ sheet by link opens on a second device; the party is kept and merged with
 a second tab; the party and the sheet's editor pass axe at tablet and
 phone sizes.
 
-The dice are forced by answering the page's ``crypto.getRandomValues``
-with bytes that make ``random.SystemRandom.randint(1, n)`` give each face
-(``forced``): the rules draw every die that way (DESIGN.md)."""
+The dice are forced (``scripted_dice``: the page's own one-byte
+``crypto.getRandomValues`` draws answered from a queue the test arms)."""
 
 from __future__ import annotations
 
@@ -19,6 +18,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from conftest import watched_page  # noqa: E402  (tests/browser/conftest.py)
+from scripted_dice import SCRIPT, forced, roll_dice
 
 import cases
 import rules
@@ -28,39 +28,17 @@ pytestmark = pytest.mark.browser
 
 SLOW = 60_000
 
-#: Bytes queued in ``window.__dice`` answer ``getRandomValues`` first.
-FORCE = """
-window.__dice = [];
-const realRandom = Crypto.prototype.getRandomValues;
-Crypto.prototype.getRandomValues = function (a) {
-  if (!window.__dice.length) return realRandom.call(this, a);
-  for (let i = 0; i < a.length; i++) a[i] = window.__dice.length ? window.__dice.shift() : 0;
-  return a;
-};
-"""
-
-
-class _Sizes:
-    """An rng that replays ``draws`` and notes each die's size."""
-
-    def __init__(self, draws):
-        self.draws, self.sizes = list(draws), []
+class _First:
+    """Every die on its first face."""
 
     def randint(self, a, b):
-        self.sizes.append(b)
-        return self.draws[len(self.sizes) - 1]
+        return a
 
 
-def forced(system: str, spec: dict, draws: list) -> list:
-    """The bytes that make the page's dice show ``draws``: ``randint(1, n)``
-    is ``getrandbits(n.bit_length())``, one byte's top bits."""
-    rec = _Sizes(draws)
-    rules.roll(system, spec, rec, advise=False)
-    return [(v - 1) << (8 - n.bit_length()) for v, n in zip(draws, rec.sizes)]
-
-
-def force(page, system, spec, draws):
-    page.evaluate(f"window.__dice = {json.dumps(forced(system, spec, draws))}")
+def first_faces(system: str, spec: dict) -> list:
+    """A roll of ``spec`` with every die on its first face."""
+    draws = rules.roll(system, spec, _First(), advise=False)["stages"][0]["draws"]
+    return roll_dice(system, spec, draws)
 
 
 def idle(page, system):
@@ -101,7 +79,7 @@ def examples(system):
 
 @pytest.fixture(scope="module")
 def party(browser, base_url):
-    with watched_page(browser, base_url, init_script=FORCE) as page:
+    with watched_page(browser, base_url, init_script=SCRIPT) as page:
         yield page
 
 
@@ -135,25 +113,25 @@ def test_a_character_rolls_in_two_taps_and_against_an_npc_in_three(party, system
     if page.get_attribute('#party-body [data-against=""]', "aria-pressed") != "true":
         page.click('#party-body [data-against=""]')
     alone = rules.check_spec(system, pc, case["check"])
-    force(page, system, alone, [1] * 40)
-    page.click(f'#party-body [data-check="{case["check"]}"]')
-    page.wait_for_selector(f"#tray-{system} [data-die]")
+    with forced(page, first_faces(system, alone)):
+        page.click(f'#party-body [data-check="{case["check"]}"]')
+        page.wait_for_selector(f"#tray-{system} [data-die]")
     assert f"{pc['name']}: {case['check']}" in latest_entry(page)
     assert page.inner_text(f"#tray-{system} .tray-label") == f"{pc['name']}: {case['check']}"
     # three taps: the character (already open: tapped again it would close), the NPC, the check
     page.locator("#party-body [data-against][data-npc]", has_text=npc["name"]).click()
-    force(page, system, case["form"], case["draws"])
-    page.click(f'#party-body [data-check="{case["check"]}"]')
-    page.wait_for_selector(f'#tray-{system} .outcome[data-outcome="{case["outcome"]}"]', timeout=SLOW)
+    with forced(page, roll_dice(system, case["form"], case["draws"])):
+        page.click(f'#party-body [data-check="{case["check"]}"]')
+        page.wait_for_selector(f'#tray-{system} .outcome[data-outcome="{case["outcome"]}"]', timeout=SLOW)
     mine = shown(page, system)
     assert f"{pc['name']}: {case['check']} vs {npc['name']}: {case['against'][1]}" in latest_entry(page)
     # the form's roll of the same spec, typed in by hand (cases), same dice
     page.evaluate("document.querySelector('#tray-%s').innerHTML = ''" % system)
     page.evaluate(f"location.hash = {json.dumps(share.encode_setup(system, case['form']))}")
     page.wait_for_selector("#banner:has-text('roll setup')")
-    force(page, system, case["form"], case["draws"])
-    page.click(f"#form-{system} [data-roll]")
-    page.wait_for_selector(f'#tray-{system} .outcome[data-outcome="{case["outcome"]}"]', timeout=SLOW)
+    with forced(page, roll_dice(system, case["form"], case["draws"])):
+        page.click(f"#form-{system} [data-roll]")
+        page.wait_for_selector(f'#tray-{system} .outcome[data-outcome="{case["outcome"]}"]', timeout=SLOW)
     same(shown(page, system), mine)
     page.evaluate("history.replaceState(null, '', location.pathname)")
 
@@ -174,14 +152,14 @@ def test_a_prayers_condition_lands_and_the_next_strength_roll_takes_minus_one(pa
     tap_character(page, scout["name"])
     page.click('#party-body [data-against=""]')
     spec = rules.check_spec("mirage", scout, "Might")
-    force(page, "mirage", spec, [2, 3])
-    page.click('#party-body [data-check="Might"]')
-    page.wait_for_selector("#tray-mirage [data-die]")
+    with forced(page, roll_dice("mirage", spec, [2, 3])):
+        page.click('#party-body [data-check="Might"]')
+        page.wait_for_selector("#tray-mirage [data-die]")
     for die in page.locator("#tray-mirage [data-die]").all()[:2]:
         die.click()
-    page.evaluate(f"window.__dice = {json.dumps([0 << 5, 3 << 5])}")  # d6 showing 1, d6 showing 4
-    page.click('#tray-mirage [data-act="pray"]')
-    page.wait_for_selector("#consequence-dialog[open]")
+    with forced(page, [(1, 6), (4, 6)]):  # d6 showing 1, d6 showing 4
+        page.click('#tray-mirage [data-act="pray"]')
+        page.wait_for_selector("#consequence-dialog[open]")
     assert "physical Condition" in page.inner_text("#consequence-q")
     choices = page.locator("#consequence-dialog [data-consequence]").all_inner_texts()
     assert choices == ["Exhausted", "Battered", "Wounded"]
@@ -198,16 +176,16 @@ def test_a_prayers_condition_lands_and_the_next_strength_roll_takes_minus_one(pa
     assert page.is_checked('#party-play input[name="conditions"][value="battered"]')
     assert "−1: 1 physical Condition (Battered)" in _check_item(page, "Might").inner_text()
     assert "Condition" not in _check_item(page, "Observation").inner_text()
-    force(page, "mirage", {**spec, "conditions": {"physical": 1}}, [6])
-    page.click('#party-body [data-check="Might"]')
-    page.wait_for_selector("#tray-mirage [data-die]")
+    with forced(page, roll_dice("mirage", {**spec, "conditions": {"physical": 1}}, [6])):
+        page.click('#party-body [data-check="Might"]')
+        page.wait_for_selector("#tray-mirage [data-die]")
     assert page.locator("#tray-mirage .dice [data-die]").count() == 1  # 2d6 stepped down one: d6
     assert "1 physical Condition" in page.inner_text("#tray-mirage") or "Condition" in page.inner_text("#tray-mirage")
     page.uncheck('#party-play input[name="conditions"][value="battered"]')
     page.wait_for_function("() => !document.querySelector('#party-body').innerText.includes('Battered)')")
-    force(page, "mirage", spec, [6, 6])
-    page.click('#party-body [data-check="Might"]')
-    page.wait_for_function("() => document.querySelectorAll('#tray-mirage .dice [data-die]').length == 2")
+    with forced(page, roll_dice("mirage", spec, [6, 6])):
+        page.click('#party-body [data-check="Might"]')
+        page.wait_for_function("() => document.querySelectorAll('#tray-mirage .dice [data-die]').length == 2")
 
 
 def test_alkemy_health_sets_the_dice_colour(party):
