@@ -26,6 +26,7 @@ from contextlib import contextmanager
 import pytest
 
 from conftest import CHROMIUM, LAUNCH_ARGS, ROOT, show_history, watched_page
+from scripted_dice import SCRIPT, forced, form_spec, roll_dice
 
 from fairrolls import fair
 
@@ -38,19 +39,9 @@ RTC_ARGS = ["--allow-loopback-in-peer-connection", "--disable-features=WebRtcHid
 SLOW = 90_000
 BULK = 180_000
 SHOTS = ROOT / "test-results" / "screens"
-#: Records every text this page sends over the table, and (``__rng.small``)
-#: zeroes the random bytes of small requests: each die reads one byte, so
-#: every die shows its first face, while roll ids, keys and challenges (6
-#: bytes or more) stay random.
+#: Records every text this page sends over the table.
 SPY = """
 (() => {
-  const real = Crypto.prototype.getRandomValues;
-  window.__rng = { small: false };
-  Crypto.prototype.getRandomValues = function (view) {
-    const out = real.call(this, view);
-    if (window.__rng.small && view.byteLength <= 4) view.fill(0);
-    return out;
-  };
   window.__sent = [];
   window.__sentTo = [];
   window.__got = [];
@@ -379,24 +370,27 @@ def test_an_honest_burst_of_35_each_way_arrives_whole_and_a_roll_12_s_later_too(
     take the taps: every roll reaches the other side (the old flow refused
     every message after its rate limit and lost rolls both ways), nothing
     is refused, both show "connected"; a roll 12 s later arrives too. The
-    phone's dice are all forced to their first face, so its 35 rolls are
-    35 rolls with the same dice: 35 entries, not one."""
+    phone's dice are forced (``scripted_dice``), every die on its first
+    face, so its 35 rolls are 35 rolls with the same dice: 35 entries, not
+    one."""
     with opened(rtc_browser, base_url, init_script=SPY) as tablet, \
-            opened(rtc_browser, base_url, viewport=(390, 844), init_script=SPY) as phone:
+            opened(rtc_browser, base_url, viewport=(390, 844), init_script=SPY + SCRIPT) as phone:
         named(tablet, "The GM")
         named(phone, "Dana")
         join(tablet, phone, host(tablet))
-        phone.evaluate("() => { window.__rng.small = true; }")
         phone.click("#table-close")
         tablet.click("#table-close")
         for page in (phone, tablet):
             page.click("#tabbtn-jadeclaw")
             page.fill("#form-jadeclaw [name=dice]", "d4")
-        for _ in range(35):
-            phone.click("#form-jadeclaw [data-roll]")
-            tablet.click("#form-jadeclaw [data-roll]")
-        wait_entries(tablet, "Dana", 35)
-        wait_entries(phone, "The GM", 35)
+        spec = form_spec("jadeclaw", {"dice": "d4"})
+        same = roll_dice("jadeclaw", spec, [1, 1, 1])  # the d4, and the difficulty's 2d6
+        with forced(phone, same * 35):
+            for _ in range(35):
+                phone.click("#form-jadeclaw [data-roll]")
+                tablet.click("#form-jadeclaw [data-roll]")
+            wait_entries(tablet, "Dana", 35)
+            wait_entries(phone, "The GM", 35)
         faces = set(entries(tablet, "Dana").evaluate_all("els => els.map(e => e.dataset.outcome)"))
         assert len(faces) == 1  # the same dice every time, and still 35 entries
         time.sleep(12)
