@@ -12,6 +12,7 @@ import json
 
 import pytest
 from conftest import ROOT, open_app, show_history, watched_page
+from scripted_dice import SCRIPT, forced, form_spec, roll_dice
 
 import rules
 from records import store
@@ -138,9 +139,8 @@ def test_two_tabs_rolling_in_turn_keep_every_roll(browser, base_url):
 
 # ---------------------------------------------------------------- a reload mid-turn
 
-#: The dice forced (every random byte 7): Milhamah's first roll leaves its
-#: rerolls open.
-HIGH = "Crypto.prototype.getRandomValues = function (a) { a.fill(7); return a; };"
+#: Milhamah's first roll, forced: no shoresh letter (a botch), its rerolls open.
+BOTCH = [2, 3, 4, 5, 6, 7, 8, 9]
 
 
 def test_a_reload_mid_turn_brings_the_turn_back_ready(browser, base_url):
@@ -148,11 +148,12 @@ def test_a_reload_mid_turn_brings_the_turn_back_ready(browser, base_url):
     reloaded: the same dice are in the tray, the tapped one still tapped,
     the Reroll step and the odds of rerolling there; the reroll then goes
     on in the same history entry (one turn, one entry)."""
-    with watched_page(browser, base_url, init_script=HIGH) as page:
+    with watched_page(browser, base_url, init_script=SCRIPT) as page:
         tray = "#tray-milhamah"
         page.click("#tabbtn-milhamah")
-        page.click("#form-milhamah [data-roll]")
-        page.wait_for_selector(f'{tray} [data-act="reroll"]')
+        with forced(page, roll_dice("milhamah", form_spec("milhamah"), BOTCH)):
+            page.click("#form-milhamah [data-roll]")
+            page.wait_for_selector(f'{tray} [data-act="reroll"]')
         page.click(f'{tray} [data-die="1"]')
         page.wait_for_selector('#odds-milhamah [data-odds="reroll"]')
         dice = page.locator(f"{tray} svg.die").evaluate_all("ds => ds.map(d => d.getAttribute('aria-label'))")
