@@ -33,6 +33,7 @@ from itertools import accumulate, repeat
 from operator import sub
 
 import rules
+from rules.dice import is_number
 from records.synced import Synced, as_json
 
 VERSION = 2
@@ -87,7 +88,7 @@ def _whole(t):
 
 
 def _is_time(t) -> bool:
-    return isinstance(t, (int, float)) and not isinstance(t, bool) and t == t
+    return is_number(t) and t == t
 
 
 def _is_text(v, limit: int) -> bool:
