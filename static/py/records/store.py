@@ -34,6 +34,7 @@ from operator import sub
 
 import rules
 from rules.dice import is_number
+from shell.names import NAME_MAX
 from records.synced import Synced, as_json
 
 VERSION = 2
@@ -46,7 +47,6 @@ MAX_TEXT = 5_000_000
 #: RecursionError is never raised). A real history nests under 12.
 MAX_DEPTH = 64
 LABEL_MAX = 200
-NAME_MAX = 40
 FAIR_LINK_MAX = 16_000
 SOURCES = ("here", "shared", "fair")
 #: The fields an entry is stored with; anything else (the page's own id,
