@@ -27,7 +27,7 @@ __all__ = [
     "roll_die", "roll_face", "Die",
     "step_up", "step_down", "parse_pool", "format_pool",
     "name_key", "check_keys", "get_int", "get_bool", "get_choice", "get_size",
-    "get_sizes", "get_dict", "show_value",
+    "get_sizes", "get_dict", "show_value", "is_int", "is_number",
     "Dist", "die_dist", "convolve", "poly_mul", "normalize_dist", "dist_to_json", "spec_seed",
     "percent", "MARKS", "over", "mark_choices", "why_line",
 ]
@@ -296,14 +296,20 @@ def get_int(spec: Mapping, key: str, lo: int, hi: int, default: Any = None,
     if v is ...:
         raise SpecError(name, f"is required: a whole number from {lo} to {hi}")
     v = _as_int(v)
-    if not _is_int(v) or not lo <= v <= hi:
+    if not is_int(v) or not lo <= v <= hi:
         raise SpecError(name, f"must be a whole number from {lo} to {hi} (got {show_value(v)})")
     return v
 
 
-def _is_int(v: Any) -> bool:
+def is_int(v: Any) -> bool:
     """A whole number, not a bool (a bool is an int to Python, never to a form)."""
     return isinstance(v, int) and not isinstance(v, bool)
+
+
+def is_number(v: Any) -> bool:
+    """An int or a float, not a bool (NaN and the infinities are floats: a
+    caller that must refuse them says so)."""
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
 def _value(spec: Mapping, key: str, default: Any) -> Any:
@@ -353,7 +359,7 @@ def get_size(spec: Mapping, key: str, sizes: Sequence[int] = SIZES, default: Any
     """A die size given as 8, "8" or "d8"."""
     name = field or key
     v = _as_size(_value(spec, key, default))
-    if not _is_int(v) or not (v in sizes or (allow_zero and v == 0)):
+    if not is_int(v) or not (v in sizes or (allow_zero and v == 0)):
         raise SpecError(name, f"must be a die size: {_sizes_text(sizes, allow_zero)} (got {show_value(v)})")
     return v
 
@@ -420,7 +426,7 @@ def _summary(v: Any) -> str:
     if isinstance(v, (list, tuple, dict)):
         what = "a list of {} item{}" if isinstance(v, (list, tuple)) else "an object of {} key{}"
         return what.format(len(v), "" if len(v) == 1 else "s")
-    if _is_int(v) and abs(v) >= 10 ** 40:
+    if is_int(v) and abs(v) >= 10 ** 40:
         # str() of a number past 4300 digits raises ValueError (CPython 3.11+)
         return f"a number of about {int(v.bit_length() * 0.30103) + 1} digits"
     return "" if isinstance(v, (str, int, float, bool, type(None))) else f"a {type(v).__name__}"

@@ -42,7 +42,8 @@ import re
 import unicodedata
 from typing import Any, Callable, Mapping
 
-from .dice import MAX_POOL, SIZES, SpecError, get_bool, get_int, get_size, get_sizes, name_key, show_value
+from .dice import (MAX_POOL, SIZES, SpecError, get_bool, get_int, get_size, get_sizes, is_number, name_key,
+                   show_value)
 
 __all__ = ["COMMON", "MAX_NAME", "MAX_ENTRIES", "MAX_TEXTS", "normalize", "read_fields", "field_value",
            "read_situation", "clean_text", "find_entry", "key_of", "entry_check", "applied", "signed"]
@@ -94,7 +95,7 @@ def _as_text(value: Any, field: str, most: int) -> str:
     form may send one) its digits, anything else refused."""
     if value is None:
         value = ""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
+    if is_number(value):
         value = str(value)[:most + 1]
     if not isinstance(value, str):
         raise SpecError(field, f"must be text (got {show_value(value)})")

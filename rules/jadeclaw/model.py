@@ -50,7 +50,7 @@ from fractions import Fraction
 from itertools import product
 from typing import Any, NamedTuple
 
-from ..dice import (MAX_POOL, SIZES, Die, SpecError, check_keys, format_pool, get_bool,
+from ..dice import (MAX_POOL, SIZES, Die, SpecError, check_keys, is_number, format_pool, get_bool,
                    get_choice, get_int, get_size, get_sizes, name_key, roll_die, spec_seed)
 from ..system import check_action
 
@@ -364,7 +364,7 @@ def _quality(value: Any, field: str) -> Any:
 def _looks_numeric(value: Any) -> bool:
     if isinstance(value, str):
         return value.strip().isdigit()
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    return is_number(value)
 
 
 def _limit_field(spec: dict, key: str) -> int | None:

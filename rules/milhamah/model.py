@@ -44,7 +44,7 @@ import re
 import unicodedata
 from typing import Any
 
-from ..dice import Die, SpecError, check_keys, get_bool, get_int, name_key
+from ..dice import Die, SpecError, check_keys, get_bool, get_int, is_int, name_key
 from ..stages import rebuild
 from ..system import check_action
 from . import explain
@@ -609,7 +609,7 @@ def _dice_named(action: dict, n: int, what: str) -> list:
 
 def is_die_index(i: Any, n: int) -> bool:
     """``i`` names one of ``n`` dice (a whole number 0 to n - 1, not a bool)."""
-    return isinstance(i, int) and not isinstance(i, bool) and 0 <= i < n
+    return is_int(i) and 0 <= i < n
 
 
 def _show(s: dict, i: int, idx: int, how: str) -> None:

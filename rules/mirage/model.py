@@ -39,7 +39,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from ..dice import (SpecError, check_keys, convolve, dist_to_json, get_bool, get_choice, get_int,
+from ..dice import (SpecError, check_keys, is_int, convolve, dist_to_json, get_bool, get_choice, get_int,
                    get_size, get_sizes, name_key, roll_die, step_down, step_up)
 from ..stages import rebuild
 from ..system import check_action
@@ -140,7 +140,7 @@ def _names(spec: dict, f) -> dict:
 
 def _difficulty(value: Any, field: str) -> str:
     """A name from the "Difficulty" table, or its modifier as a number."""
-    if isinstance(value, int) and not isinstance(value, bool) and value in DIFFICULTY.values():
+    if is_int(value) and value in DIFFICULTY.values():
         value = next(k for k, v in DIFFICULTY.items() if v == value)
     return get_choice({"d": value}, "d", tuple(DIFFICULTY), default="average", field=field)
 
@@ -447,7 +447,7 @@ def _prayer_args(spec: dict, state: dict, action: dict) -> tuple[list, int]:
 
 
 def _positions_ok(idx: list, n: int) -> bool:
-    ints = all(isinstance(i, int) and not isinstance(i, bool) for i in idx)
+    ints = all(is_int(i) for i in idx)
     return len(idx) <= n and ints and len(set(idx)) == len(idx) and all(0 <= i < n for i in idx)
 
 

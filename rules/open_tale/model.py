@@ -24,7 +24,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from ..dice import (SIZES, Die, SpecError, check_keys, get_bool, get_choice,
+from ..dice import (SIZES, Die, SpecError, check_keys, is_int, get_bool, get_choice,
                    get_int, get_sizes, name_key, roll_die)
 from ..system import check_action
 from .explain import explain
@@ -160,7 +160,7 @@ def _pairs_hint(lv: Any) -> str:
     """The valid pairs of level ``lv`` for a message, when it is one
     (else nothing: the level's own check names what is wrong with it)."""
     return (f"; valid pairs for level {lv}: {_pairs_text(lv)}"
-            if isinstance(lv, int) and not isinstance(lv, bool) and lv in LEVELS else "")
+            if is_int(lv) and lv in LEVELS else "")
 
 
 def _get_level(spec: dict, dice: list[int] | None) -> int:

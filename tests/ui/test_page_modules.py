@@ -24,11 +24,12 @@ PY = ROOT / "static" / "py"
 #: docstring names them in this order), and ``main``, the wiring, last.
 #: A game's tab module (``tabs.ui_<game>``) comes from the registry.
 PURE = [
+    "shell.names",  # the longest a name may be: the history, fair rolls and the live table keep to it
     "drawing.draw", "drawing.views",
     "tabs.tab", "tabs.formstate",
     *(f"tabs.ui_{system}" for system in rules.SYSTEMS),  # each game's tab, in the registry's order
     "records.synced", "records.store", "party.roster", "party.view", "links.share", "links.qr",
-    "shell.names", "fairrolls.fair", "fairrolls.fairview",
+    "fairrolls.fair", "fairrolls.fairview",
     "table.secret", "table.relay", "table.livetable",
     "odds.oddswork", "odds.oddsclient",
     "trust.dicecheck", "shell.snapshot",

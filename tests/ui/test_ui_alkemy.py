@@ -219,6 +219,16 @@ def test_summary_lines():
     assert ui.summary(r) == "4 + 4 + 2 = 10 vs 1 + 4 + 5 = 10"
 
 
+def test_summary_leaves_out_a_kept_position_off_the_hand():
+    """A kept position that is not one of the hand's dice (negative, or
+    past its end: a stored result tampered with) adds no face to the sum's
+    line, as it adds no die to the tray."""
+    r = rules.roll(SYSTEM, {"characteristic": 2}, ScriptedRng([4, 5, 1]))
+    faces = [d["face"] for d in r["dice"]]
+    r["kept"] = [-1, 0, 7]
+    assert ui.summary(r).startswith(f"{faces[0]} + 2 = ")
+
+
 # --------------------------------------------------------------------------
 # Odds and reference.
 

@@ -13,7 +13,7 @@ import re
 import rules
 from drawing import draw
 from drawing.draw import escape
-from rules.dice import percent
+from rules.dice import is_number, percent
 
 __all__ = ["esc", "pct", "outcome_name", "outcome_band", "outcome_banner", "explain_list", "bar_chart",
            "history_entry", "error_html", "scroll_box", "bidi_text", "choices_html"]
@@ -190,7 +190,7 @@ def _numbers(dist: dict) -> list:
 
 
 def _is_num(v) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
+    return is_number(v)
 
 
 _HEBREW_RUN = re.compile(r"[\u0590-\u05FF\uFB1D-\uFB4F]+(?:[ ,]+[\u0590-\u05FF\uFB1D-\uFB4F]+)*")

@@ -81,7 +81,7 @@ import secrets
 import rules
 from links import share
 from records.synced import Synced
-from rules.dice import SpecError
+from rules.dice import SpecError, is_number
 from shell.names import NAME_MAX
 
 __all__ = [
@@ -1574,7 +1574,7 @@ def _check_state_kind(st: dict) -> None:
 
 def _is_time(t) -> bool:
     """A stored time: a number (ms), never a boolean."""
-    return not isinstance(t, bool) and isinstance(t, (int, float))
+    return is_number(t)
 
 
 def _check_state(st) -> dict:

@@ -33,7 +33,7 @@ import json
 
 import rules
 from records import store
-from rules.dice import SpecError
+from rules.dice import SpecError, is_number
 
 __all__ = ["VERSION", "MAX_SHEETS", "new_entry", "checked", "waiting_ok", "load", "dump", "merge", "put", "remove",
            "of_system", "find", "from_seat", "export_items", "import_items", "Full"]
@@ -57,7 +57,7 @@ def _id_ok(v) -> bool:
 
 
 def _time_ok(v) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and v == v and 0 <= v < 1e15
+    return is_number(v) and v == v and 0 <= v < 1e15
 
 
 def new_entry(system: str, sheet, sheet_id: str, time) -> dict:

@@ -33,6 +33,8 @@ from itertools import accumulate, repeat
 from operator import sub
 
 import rules
+from rules.dice import is_number
+from shell.names import NAME_MAX
 from records.synced import Synced, as_json
 
 VERSION = 2
@@ -45,7 +47,6 @@ MAX_TEXT = 5_000_000
 #: RecursionError is never raised). A real history nests under 12.
 MAX_DEPTH = 64
 LABEL_MAX = 200
-NAME_MAX = 40
 FAIR_LINK_MAX = 16_000
 SOURCES = ("here", "shared", "fair")
 #: The fields an entry is stored with; anything else (the page's own id,
@@ -87,7 +88,7 @@ def _whole(t):
 
 
 def _is_time(t) -> bool:
-    return isinstance(t, (int, float)) and not isinstance(t, bool) and t == t
+    return is_number(t) and t == t
 
 
 def _is_text(v, limit: int) -> bool:

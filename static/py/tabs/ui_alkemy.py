@@ -264,7 +264,7 @@ def _row(dice: list, keys: list | None, selected, caption: str, size: int = 64,
 def _sum_text(hand: dict) -> str:
     kept = hand.get("kept") or []
     dice = hand.get("dice") or []
-    faces = [str(dice[i].get("face")) for i in kept if isinstance(i, int) and i < len(dice)]
+    faces = [str(d.get("face")) for d in _kept_dice(dice, kept)]
     return f"{' + '.join(faces)} + {hand.get('characteristic')} = {hand.get('value')}"
 
 

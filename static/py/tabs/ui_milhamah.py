@@ -27,7 +27,7 @@ import re
 
 import rules
 from drawing import draw, views
-from rules.dice import SpecError
+from rules.dice import SpecError, is_int
 from rules.milhamah import explain as E, model as M
 from tabs import tab
 
@@ -226,7 +226,7 @@ def advice(result: dict, side: str = "initiator") -> list | None:
     best = _side_of(result, side).get("best_reroll")
     if not isinstance(best, list):
         return None
-    return sorted(i for i in best if isinstance(i, int) and not isinstance(i, bool))
+    return sorted(i for i in best if is_int(i))
 
 
 def own_choice(result: dict, ui: dict, side: str = "initiator") -> list:

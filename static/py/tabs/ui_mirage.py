@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import rules
 from drawing import draw, views
-from rules.dice import SpecError, format_pool
+from rules.dice import SpecError, format_pool, is_int
 from rules.mirage import model as mirage
 from tabs import tab
 
@@ -364,7 +364,7 @@ def advice(result: dict) -> list | None:
 
 def _positions(best: list, n: int) -> list[int]:
     """The die positions in ``best`` that are whole numbers below ``n``, each once, in order."""
-    return sorted({i for i in best if isinstance(i, int) and not isinstance(i, bool) and 0 <= i < n})
+    return sorted({i for i in best if is_int(i) and 0 <= i < n})
 
 
 def _advised(result: dict):
