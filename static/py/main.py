@@ -88,6 +88,7 @@ def on_submit(event):
         trayview.refused(system, form)
         return
     STATE[system]["spec"] = spec
+    oddspanel.odds_before_roll(system)
     trayview.set_result(system, rules.roll(system, spec, advise=False))
 
 

@@ -148,6 +148,19 @@ def on_form_input(event, form):
     schedule_forms_save(system)
 
 
+def odds_before_roll(system):
+    """A Roll tapped while the form's odds still wait for their moment (a
+    change less than 120 ms before): they are asked now, of the spec the
+    roll has just read, and their timer is dropped. Left to it, they would
+    read the form again after the roll and clear what the roll said at its
+    fields (a Broken character's "no actions")."""
+    timer = ODDS["timers"].get(system)
+    if timer is not None:
+        window.clearTimeout(timer)
+        ODDS["timers"][system] = None
+        render_odds(system)
+
+
 def _odds_proxy(system):
     if system not in ODDS["proxies"]:
         def later(*_):
