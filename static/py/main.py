@@ -23,6 +23,7 @@ from fairrolls import fairpanel
 from links import sharedialog
 from odds import oddspanel
 from records import backup, history, setups
+from rules.dice import SpecError
 from shell import page
 from shell.page import CURRENT, banner, create_proxy, document, guard, js_none, q, system_of, ui_for, window
 from table import table_ui
@@ -89,7 +90,13 @@ def on_submit(event):
         return
     STATE[system]["spec"] = spec
     oddspanel.odds_before_roll(system)
-    trayview.set_result(system, rules.roll(system, spec, advise=False))
+    try:
+        result = rules.roll(system, spec, advise=False)
+    except SpecError as e:  # the rules refuse this roll (a Broken character): refused as a form error refuses it
+        page.show_error(form, e)
+        trayview.refused(system, form)
+        return
+    trayview.set_result(system, result)
 
 
 #: Clicks on a marker inside a tab, checked before the table tools (CLICKS).

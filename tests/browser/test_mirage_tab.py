@@ -128,6 +128,8 @@ def test_broken_blocks_the_roll(watched):
     page.wait_for_timeout(300)  # past the odds' 120 ms wait after the tick
     err = page.locator(f'{FORM} [data-error-for="conditions"]')
     assert "Broken" in err.inner_text()
+    # refused as a form error refuses a roll: "Not rolled" in the Roll bar, which stays on screen
+    assert page.locator(f"{FORM} .roll-bar [data-refused]").is_visible()
     page.uncheck(f'{FORM} [name=conditions][value=broken]')
 
 

@@ -305,7 +305,7 @@ def _new_refused_note(bar):
 
 
 def refused(system, form):
-    """A Roll the form's errors refused (docs/RULES-DECISIONS.md, The page): the result on
+    """A Roll the form's errors, or the rules, refused (docs/RULES-DECISIONS.md, The page): the result on
     show is marked as the previous roll, not this one, the Roll bar says
     "Not rolled", and the first error is brought into view (centred: never
     under the fixed Roll button)."""
